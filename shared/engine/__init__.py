@@ -1,0 +1,42 @@
+"""The Tapete rules engine: pure functions over JSON-native match states, no I/O.
+
+Use ``new_match``, ``legal_actions``, ``apply`` and ``view``; games register
+themselves in ``shared.games``. See docs/engine.md for the design.
+"""
+
+from .cards import ENGLISH_SUITS, JOKER, SPANISH_SUITS, english_deck, rank, spanish_deck, suit
+from .core import (
+    apply,
+    check_seat,
+    check_state,
+    event,
+    finish,
+    legal_actions,
+    new_match,
+    record_round,
+    redact,
+    resolve_options,
+    view,
+)
+from .errors import (
+    BadSetup,
+    EngineError,
+    IllegalAction,
+    InvalidState,
+    MatchFinished,
+    NotYourTurn,
+    UnknownGame,
+    UnknownVariant,
+)
+from .game import Action, Event, Game, Option, Variant, all_games, get_game, register
+from .state import HIDDEN, OWNER, PUBLIC, TOP, State, Zone
+
+__all__ = [
+    "ENGLISH_SUITS", "JOKER", "SPANISH_SUITS", "english_deck", "rank", "spanish_deck", "suit",
+    "apply", "check_seat", "check_state", "event", "finish", "legal_actions", "new_match",
+    "record_round", "redact", "resolve_options", "view",
+    "BadSetup", "EngineError", "IllegalAction", "InvalidState", "MatchFinished", "NotYourTurn",
+    "UnknownGame", "UnknownVariant",
+    "Action", "Event", "Game", "Option", "Variant", "all_games", "get_game", "register",
+    "HIDDEN", "OWNER", "PUBLIC", "TOP", "State", "Zone",
+]  # fmt: skip

@@ -1,0 +1,56 @@
+"""Cards are their codes: short immutable strings such as ``1O``, ``12B``, ``10H``, ``QS``, ``JK``.
+
+Plain strings keep states JSON-native and fast to compare; the tables below give
+rank and suit without parsing on every call.
+"""
+
+from __future__ import annotations
+
+SPANISH_SUITS = ("O", "C", "E", "B")  # oros, copas, espadas, bastos
+ENGLISH_SUITS = ("S", "H", "D", "C")  # spades, hearts, diamonds, clubs
+ENGLISH_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+JOKER = "JK"
+SOTA, CABALLO, REY = 10, 11, 12
+
+_LETTER_RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+def spanish_deck(
+    size: int = 40, jokers: int = 0, copies: int = 1, suits: tuple[str, ...] = SPANISH_SUITS
+) -> list[str]:
+    """A Spanish deck of 40 (no 8 and 9) or 48 cards, per suit 1..7, (8, 9), 10..12."""
+    if size not in (40, 48):
+        raise ValueError("a Spanish deck has 40 or 48 cards")
+    ranks = [1, 2, 3, 4, 5, 6, 7] + ([8, 9] if size == 48 else []) + [10, 11, 12]
+    one = [f"{r}{s}" for s in suits for r in ranks] + [JOKER] * jokers
+    return one * copies
+
+
+def english_deck(jokers: int = 0, copies: int = 1, suits: tuple[str, ...] = ENGLISH_SUITS) -> list[str]:
+    """A 52-card English deck (per suit A..K), with jokers and copies as asked."""
+    one = [f"{r}{s}" for s in suits for r in ENGLISH_RANKS] + [JOKER] * jokers
+    return one * copies
+
+
+def _parse(card: str) -> tuple[int, str]:
+    if card == JOKER:
+        return 0, ""
+    head, tail = card[:-1], card[-1]
+    return (_LETTER_RANKS[head] if head in _LETTER_RANKS else int(head)), tail
+
+
+_TABLE = {c: _parse(c) for c in spanish_deck(48) + english_deck(jokers=1)}
+
+
+def rank(card: str) -> int:
+    """The rank number: Spanish 1..12 (10 sota, 11 caballo, 12 rey); English A=1 .. K=13; joker 0."""
+    return _TABLE[card][0]
+
+
+def suit(card: str) -> str:
+    """The suit letter; the joker has none ("")."""
+    return _TABLE[card][1]
+
+
+def is_card(code: object) -> bool:
+    return isinstance(code, str) and code in _TABLE

@@ -1,0 +1,195 @@
+"""The one chokepoint between a game module and the outside world.
+
+Everything that is the same for every game lives here: resolving options,
+setting up a match, checking that a seat may act and that its action is legal
+(before anything changes), building each seat's view, redacting events, and
+checking that cards are conserved. Services, bots and tests call only these.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from typing import Any
+
+from .errors import BadSetup, EngineError, IllegalAction, InvalidState, MatchFinished, NotYourTurn
+from .game import Action, Event, Game, describe_action, get_game
+from .state import TOP, State
+
+
+def resolve_options(game: Game, variant: str, options: dict | None) -> dict:
+    """The variant's options with the caller's overrides, each checked against the game's options."""
+    resolved = {name: opt.default for name, opt in game.options.items()}
+    resolved.update(game.variant(variant).options)
+    for name, value in (options or {}).items():
+        if name not in game.options:
+            raise BadSetup(f"game {game.id} has no option {name!r}; options: {sorted(game.options)}")
+        problem = game.options[name].check(name, value)
+        if problem:
+            raise BadSetup(problem)
+        resolved[name] = value
+    return resolved
+
+
+def new_match(
+    game_id: str,
+    variant: str = "base",
+    players: int | None = None,
+    seed: str | None = None,
+    options: dict | None = None,
+) -> tuple[State, list[Event]]:
+    """A dealt match ready for its first action. The same seed always gives the same deal."""
+    game = get_game(game_id)
+    low, high = game.player_range(variant)
+    players = low if players is None else players
+    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+        raise BadSetup(f"{game.id}/{variant} is for {low} to {high} players, not {players}")
+    state = State(game.id, variant, resolve_options(game, variant, options), players, seed or secrets.token_hex(16))
+    events = game.setup(state)
+    return state, events
+
+
+def check_seat(state: State, seat: Any, spectator_ok: bool = False) -> None:
+    if seat is None and spectator_ok:
+        return
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise EngineError(f"seat must be an integer from 0 to {state.players - 1}, not {seat!r}")
+
+
+def legal_actions(state: State, seat: int | None) -> list[Action]:
+    """What ``seat`` may do now (None: the server's own actions, such as closing a window)."""
+    game = get_game(state.game)
+    if state.finished:
+        return []
+    if seat is None:
+        return game.system_actions(state)
+    check_seat(state, seat)
+    if seat not in state.to_act:
+        return []
+    return game.legal_actions(state, seat)
+
+
+def apply(state: State, seat: int | None, action: Action) -> list[Event]:
+    """Apply ``action`` by ``seat`` in place and return the events; refuse it without changing anything."""
+    game = get_game(state.game)
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("an action is an object with a string 'type'")
+    if state.finished:
+        raise MatchFinished("the match is finished")
+    if seat is None:
+        allowed = game.system_actions(state)
+        if action not in allowed:
+            raise IllegalAction(f"{describe_action(action)} is not a server action now", allowed)
+    else:
+        check_seat(state, seat)
+        if seat not in state.to_act:
+            raise NotYourTurn(f"seat {seat} is not to act now; to act: {sorted(state.to_act)}")
+        if not game.is_legal(state, seat, action):
+            raise IllegalAction(game.why_illegal(state, seat, action), game.legal_actions(state, seat))
+    events = game.apply(state, seat, action)
+    state.moves += 1
+    return events
+
+
+def view(state: State, seat: int | None) -> dict:
+    """What ``seat`` (None: a spectator) may see. Hidden cards are ``None``; nothing else is secret here."""
+    check_seat(state, seat, spectator_ok=True)
+    game = get_game(state.game)
+    zones = {}
+    for name, zone in state.zones.items():
+        n = len(zone.cards)
+        if zone.visible_to(seat):
+            cards: list = list(zone.cards)
+        elif zone.visibility == TOP and n:
+            cards = [None] * (n - 1) + [zone.cards[-1]]
+        else:
+            cards = [None] * n
+        zones[name] = {"owner": zone.owner, "count": n, "cards": cards}
+    result = {
+        "game": state.game,
+        "variant": state.variant,
+        "options": dict(state.options),
+        "players": state.players,
+        "seat": seat,
+        "phase": state.phase,
+        "to_act": sorted(state.to_act),
+        "legal_actions": legal_actions(state, seat) if seat is not None else [],
+        "zones": zones,
+        "scores": list(state.scores),
+        "round": state.round,
+        "rounds": [list(r) for r in state.rounds],
+        "finished": state.finished,
+        "result": state.result,
+        "deadline": state.deadline,
+    }
+    if state.teams:
+        result["teams"] = [list(t) for t in state.teams]
+    result.update(game.view_fields(state, seat))
+    return result
+
+
+def redact(event: Event, seat: int | None) -> Event:
+    """The event as ``seat`` may see it: a private event's ``card``/``cards`` become null for others.
+
+    Games put every secret of an event under ``card`` or ``cards`` and name who may
+    see them in ``visible_to``; everything else in an event is public.
+    """
+    visible_to = event.get("visible_to")
+    if visible_to is None or (seat is not None and seat in visible_to):
+        return event
+    out = dict(event)
+    if "card" in out:
+        out["card"] = None
+    if "cards" in out:
+        out["cards"] = [None] * len(out["cards"])
+    return out
+
+
+def check_state(state: State) -> None:
+    """Refuse a state that no sequence of legal actions could have produced in its shape.
+
+    Checks the game and variant, the options, and that the zones hold exactly the
+    match's deck: a forged or truncated state fails here, before any rule runs.
+    """
+    game = get_game(state.game)
+    game.variant(state.variant)
+    low, high = game.player_range(state.variant)
+    if not low <= state.players <= high:
+        raise InvalidState(f"state.players must be from {low} to {high}")
+    try:
+        expected = resolve_options(game, state.variant, state.options)
+    except BadSetup as exc:
+        raise InvalidState(f"state.options: {exc}") from None
+    if expected != state.options:
+        raise InvalidState("state.options are incomplete")
+    have, want = Counter(state.all_cards()), Counter(game.deck(state))
+    if have != want:
+        extra, missing = sorted((have - want).elements()), sorted((want - have).elements())
+        raise InvalidState(f"cards are not conserved: extra {extra}, missing {missing}")
+
+
+# -- helpers every game uses -------------------------------------------------------------
+def record_round(state: State, points: list[int]) -> None:
+    """Write one round's points on the score sheet and add them to the running totals."""
+    state.rounds.append(list(points))
+    state.scores = [total + p for total, p in zip(state.scores, points, strict=True)]
+
+
+def finish(state: State, winners: list[int] | None = None) -> None:
+    """End the match. Without explicit winners, the highest total wins and ties share the win."""
+    if winners is None:
+        best = max(state.scores)
+        winners = [s for s in range(state.players) if state.scores[s] == best]
+    state.finished = True
+    state.to_act = []
+    state.deadline = None
+    state.phase = "finished"
+    state.result = {
+        "winners": sorted(winners),
+        "scores": list(state.scores),
+        "rounds": [list(r) for r in state.rounds],
+    }
+
+
+def event(kind: str, **fields: Any) -> Event:
+    return {"type": kind, **fields}

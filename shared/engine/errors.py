@@ -1,0 +1,45 @@
+"""Typed errors: each says, in words a player understands, why something was refused."""
+
+
+class EngineError(ValueError):
+    """Base of every refusal by the rules engine; ``code`` is the API error code."""
+
+    code = "bad_request"
+
+
+class UnknownGame(EngineError):
+    code = "unknown_game"
+
+
+class UnknownVariant(EngineError):
+    code = "unknown_variant"
+
+
+class BadSetup(EngineError):
+    """Player count or options out of what the game and variant allow."""
+
+    code = "bad_setup"
+
+
+class InvalidState(EngineError):
+    """A state that is malformed, truncated, forged or inconsistent."""
+
+    code = "invalid_state"
+
+
+class IllegalAction(EngineError):
+    """An action the rules do not allow now; ``legal`` lists what the seat may do instead."""
+
+    code = "illegal_action"
+
+    def __init__(self, message: str, legal: list[dict] | None = None):
+        super().__init__(message)
+        self.legal = legal or []
+
+
+class NotYourTurn(IllegalAction):
+    code = "not_your_turn"
+
+
+class MatchFinished(IllegalAction):
+    code = "match_finished"

@@ -1,0 +1,212 @@
+"""The match state: zones of cards with a visibility, whose turn it is, scores, and game data.
+
+Every card of a match lies in exactly one zone. Views, event redaction and the
+card-conservation check are all derived from the zones' visibility, in one place
+(``shared.engine.core``), so a game never writes its own hiding logic.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from .cards import is_card
+from .errors import InvalidState
+
+# Who may see the cards of a zone.
+PUBLIC = "public"  # everyone, spectators included
+OWNER = "owner"  # its owner only
+HIDDEN = "hidden"  # nobody (the stock, face-down cards, sealed piles)
+TOP = "top"  # everyone sees the top (last) card only
+VISIBILITIES = (PUBLIC, OWNER, HIDDEN, TOP)
+
+
+class Zone:
+    __slots__ = ("cards", "owner", "visibility")
+
+    def __init__(self, cards: list[str] | None = None, owner: int | None = None, visibility: str = PUBLIC):
+        self.cards = cards if cards is not None else []
+        self.owner = owner
+        self.visibility = visibility
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` (None: a spectator) sees every card of this zone."""
+        return self.visibility == PUBLIC or (self.visibility == OWNER and seat is not None and seat == self.owner)
+
+    def to_json(self) -> dict:
+        return {"cards": list(self.cards), "owner": self.owner, "visibility": self.visibility}
+
+
+class State:
+    """One match: the generic part the core understands plus ``data`` that only its game reads.
+
+    Mutable on purpose: the engine applies actions in place (as OpenSpiel and
+    python-chess do) because copying a whole state per move would dominate the
+    cost; ``clone`` gives an independent copy where one is needed.
+    """
+
+    __slots__ = (
+        "game", "variant", "options", "players", "seed", "chance", "zones", "phase", "to_act",
+        "round", "scores", "rounds", "teams", "data", "finished", "result", "deadline", "moves",
+    )  # fmt: skip
+
+    def __init__(self, game: str, variant: str, options: dict, players: int, seed: str):
+        self.game = game
+        self.variant = variant
+        self.options = options
+        self.players = players
+        self.seed = seed
+        self.chance = 0  # how many chance draws were made: chance comes from (seed, counter)
+        self.zones: dict[str, Zone] = {}
+        self.phase = "play"
+        self.to_act: list[int] = []
+        self.round = 1
+        self.scores = [0] * players
+        self.rounds: list[list[int]] = []
+        self.teams: list[list[int]] | None = None
+        self.data: dict[str, Any] = {}
+        self.finished = False
+        self.result: dict | None = None
+        self.deadline: dict | None = None  # a window the server's timer closes: {"kind", "seconds"}
+        self.moves = 0  # actions applied so far
+
+    # -- zones -----------------------------------------------------------------
+    def zone(self, name: str, owner: int | None = None, visibility: str = PUBLIC) -> Zone:
+        """Create (or reset) a zone."""
+        z = Zone([], owner, visibility)
+        self.zones[name] = z
+        return z
+
+    def cards(self, name: str) -> list[str]:
+        return self.zones[name].cards
+
+    def move(self, card: str, src: str, dst: str) -> None:
+        self.zones[src].cards.remove(card)
+        self.zones[dst].cards.append(card)
+
+    def move_top(self, src: str, dst: str) -> str:
+        card = self.zones[src].cards.pop()
+        self.zones[dst].cards.append(card)
+        return card
+
+    def all_cards(self) -> list[str]:
+        return [c for z in self.zones.values() for c in z.cards]
+
+    # -- chance ----------------------------------------------------------------
+    def rng(self) -> random.Random:
+        """A generator for the next chance event, derived from (seed, counter) only.
+
+        Replaying the same actions on the same seed gives the same deals, dice and shuffles.
+        """
+        self.chance += 1
+        return random.Random(f"{self.seed}:{self.chance}")
+
+    def shuffle(self, cards: list[str]) -> None:
+        self.rng().shuffle(cards)
+
+    # -- turn order --------------------------------------------------------------
+    def next_seat(self, seat: int, step: int = 1) -> int:
+        """The seat ``step`` places after ``seat`` in the direction of play (clockwise by default)."""
+        return (seat + step * self.data.get("direction", 1)) % self.players
+
+    def team_of(self, seat: int) -> list[int]:
+        if self.teams:
+            for team in self.teams:
+                if seat in team:
+                    return team
+        return [seat]
+
+    # -- JSON ------------------------------------------------------------------
+    def to_json(self) -> dict:
+        return {
+            "game": self.game,
+            "variant": self.variant,
+            "options": dict(self.options),
+            "players": self.players,
+            "seed": self.seed,
+            "chance": self.chance,
+            "zones": {name: z.to_json() for name, z in self.zones.items()},
+            "phase": self.phase,
+            "to_act": list(self.to_act),
+            "round": self.round,
+            "scores": list(self.scores),
+            "rounds": [list(r) for r in self.rounds],
+            "teams": [list(t) for t in self.teams] if self.teams else None,
+            "data": copy.deepcopy(self.data),
+            "finished": self.finished,
+            "result": copy.deepcopy(self.result),
+            "deadline": dict(self.deadline) if self.deadline else None,
+            "moves": self.moves,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Any) -> State:
+        """Rebuild a state, refusing anything malformed with an ``InvalidState`` that says what."""
+        _expect(isinstance(doc, dict), "state must be an object")
+        for key, kind in _FIELDS.items():
+            _expect(key in doc, f"state.{key} is missing")
+            _expect(_is(doc[key], kind), f"state.{key} must be {_KIND_NAMES[kind]}")
+        players = doc["players"]
+        _expect(1 <= players <= 16, "state.players is out of range")
+        s = cls(doc["game"], doc["variant"], dict(doc["options"]), players, doc["seed"])
+        s.chance = doc["chance"]
+        for name, z in doc["zones"].items():
+            _expect(isinstance(z, dict), f"zone {name} must be an object")
+            cards, owner, vis = z.get("cards"), z.get("owner"), z.get("visibility")
+            _expect(isinstance(cards, list) and all(is_card(c) for c in cards), f"zone {name} has a bad card")
+            _expect(owner is None or (_is(owner, int) and 0 <= owner < players), f"zone {name} has a bad owner")
+            _expect(vis in VISIBILITIES, f"zone {name} has a bad visibility")
+            s.zones[name] = Zone(list(cards), owner, vis)
+        s.phase = doc["phase"]
+        _expect(all(_is(x, int) and 0 <= x < players for x in doc["to_act"]), "state.to_act has a bad seat")
+        s.to_act = list(doc["to_act"])
+        s.round = doc["round"]
+        _expect(len(doc["scores"]) == players and all(_is(x, int) for x in doc["scores"]), "bad state.scores")
+        s.scores = list(doc["scores"])
+        _expect(
+            all(isinstance(r, list) and len(r) == players and all(_is(x, int) for x in r) for r in doc["rounds"]),
+            "bad state.rounds",
+        )
+        s.rounds = [list(r) for r in doc["rounds"]]
+        teams = doc["teams"]
+        _expect(
+            teams is None
+            or (isinstance(teams, list) and all(isinstance(t, list) and all(_is(x, int) for x in t) for t in teams)),
+            "bad state.teams",
+        )
+        s.teams = [list(t) for t in teams] if teams else None
+        s.data = copy.deepcopy(doc["data"])
+        s.finished = doc["finished"]
+        _expect(doc["result"] is None or isinstance(doc["result"], dict), "bad state.result")
+        s.result = copy.deepcopy(doc["result"])
+        _expect(doc["deadline"] is None or isinstance(doc["deadline"], dict), "bad state.deadline")
+        s.deadline = dict(doc["deadline"]) if doc["deadline"] else None
+        s.moves = doc["moves"]
+        return s
+
+    def clone(self) -> State:
+        return State.from_json(self.to_json())
+
+
+_FIELDS = {
+    "game": str, "variant": str, "options": dict, "players": int, "seed": str, "chance": int,
+    "zones": dict, "phase": str, "to_act": list, "round": int, "scores": list, "rounds": list,
+    "teams": (list, type(None)), "data": dict, "finished": bool, "result": (dict, type(None)),
+    "deadline": (dict, type(None)), "moves": int,
+}  # fmt: skip
+_KIND_NAMES = {
+    str: "a string", dict: "an object", int: "an integer", list: "a list", bool: "a boolean",
+    (list, type(None)): "a list or null", (dict, type(None)): "an object or null",
+}  # fmt: skip
+
+
+def _is(value: Any, kind: Any) -> bool:
+    if kind is int:  # bool is an int in Python, never in a state
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)
+
+
+def _expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise InvalidState(message)
