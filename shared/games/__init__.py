@@ -1,3 +1,8 @@
-"""Every game module; importing this package registers them all."""
+"""Every game module of this package; importing the package registers them all."""
 
-from . import brisca  # noqa: F401
+import importlib
+import pkgutil
+
+for _module in pkgutil.iter_modules(__path__):
+    if not _module.name.startswith("_"):
+        importlib.import_module(f"{__name__}.{_module.name}")

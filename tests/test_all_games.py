@@ -1,0 +1,112 @@
+"""Invariants every game and variant must keep, checked on random matches (later games join by registering)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from shared.engine import (
+    IllegalAction,
+    State,
+    apply,
+    check_state,
+    legal_actions,
+    new_match,
+    redact,
+    view,
+)
+from tests.playouts import choose, playout, variant_cases
+
+CASES = variant_cases()
+SEEDS = ["alpha", "beta"]
+
+
+def ids(case: tuple[str, str, int]) -> str:
+    return f"{case[0]}/{case[1]}/{case[2]}p"
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_match_ends_with_a_result_and_conserves_cards(case, seed):
+    game, variant, players = case
+    steps = 0
+    for state, _seat, _action, _events in playout(game, variant, players, seed):
+        check_state(state)
+        steps += 1
+    result = state.result
+    assert state.finished and result is not None
+    assert result["winners"] and set(result["winners"]) <= set(range(players))
+    assert len(result["scores"]) == players
+    assert all(len(r) == players for r in result["rounds"])
+    assert legal_actions(state, 0) == []
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_every_listed_legal_action_applies(case):
+    game, variant, players = case
+    for step, (state, _seat, _action, _events) in enumerate(playout(game, variant, players, "listed")):
+        if step % 5 or state.finished:
+            continue
+        seats = list(state.to_act) + [None]
+        for seat in seats:
+            for action in legal_actions(state, seat):
+                trial = state.clone()
+                apply(trial, seat, action)
+                check_state(trial)
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_views_hide_other_hands_as_from_a_spectator(case):
+    game, variant, players = case
+    for state, _seat, _action, events in playout(game, variant, players, "views"):
+        spectator = view(state, None)
+        for seat in range(players):
+            mine = view(state, seat)
+            for name, zone in mine["zones"].items():
+                if zone["owner"] is not None and zone["owner"] != seat:
+                    assert zone["cards"] == spectator["zones"][name]["cards"], (name, seat)
+            for ev in events:
+                if ev.get("visible_to") is not None and seat not in ev["visible_to"]:
+                    shown = redact(ev, seat)
+                    assert shown.get("card") is None and not any(shown.get("cards") or [])
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_same_seed_replays_to_the_same_states(case):
+    game, variant, players = case
+    first = [json.dumps(s.to_json(), sort_keys=True) for s, *_ in playout(game, variant, players, "replay")]
+    again = [json.dumps(s.to_json(), sort_keys=True) for s, *_ in playout(game, variant, players, "replay")]
+    assert first == again
+    # replaying the recorded actions on a fresh deal reaches the same states
+    state, _ = new_match(game, variant, players, seed="replay")
+    rng = random.Random("replay")
+    for recorded in first:
+        seat, action = choose(state, rng)
+        apply(state, seat, action)
+        assert json.dumps(state.to_json(), sort_keys=True) == recorded
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_state_json_round_trips(case):
+    game, variant, players = case
+    for state, *_ in playout(game, variant, players, "json"):
+        doc = json.loads(json.dumps(state.to_json()))
+        assert State.from_json(doc).to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_illegal_action_is_refused_and_changes_nothing(case):
+    game, variant, players = case
+    for step, (state, *_rest) in enumerate(playout(game, variant, players, "illegal")):
+        if step % 7 or state.finished:
+            continue
+        before = json.dumps(state.to_json(), sort_keys=True)
+        bad = [(s, {"type": "no-such-action"}) for s in state.to_act]
+        bad += [(s, {"type": "play", "card": "99X"}) for s in state.to_act]
+        bad += [(s, {"type": "play"}) for s in range(players) if s not in state.to_act]
+        for seat, action in bad:
+            with pytest.raises(IllegalAction):
+                apply(state, seat, action)
+            assert json.dumps(state.to_json(), sort_keys=True) == before
