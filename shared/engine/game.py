@@ -23,6 +23,9 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 
 
+_TYPE_NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
+
+
 @dataclass(frozen=True)
 class Option:
     """A named rule choice. ``choices`` lists the allowed values; otherwise any value of the default's type
@@ -42,7 +45,7 @@ class Option:
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if type(value) is not kind:
-            return f"option {name} must be a {kind.__name__}"
+            return f"option {name} must be {_TYPE_NAMES.get(kind, kind.__name__)}"
         if self.minimum is not None and value < self.minimum:
             return f"option {name} must be at least {self.minimum}"
         if self.maximum is not None and value > self.maximum:

@@ -1,0 +1,1 @@
+"""Tapete's HTTP services: rules, lobby and history; each a thin Flask app over shared code."""

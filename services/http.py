@@ -1,0 +1,236 @@
+"""What every Tapete service shares: the app factory, one error shape, health, metrics, JSON logs.
+
+Errors always leave as ``{"error": {"code", "message", "details"?}}``. Engine
+refusals map to HTTP statuses here, in one table, so every service agrees.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from http import HTTPStatus
+from typing import Any
+
+import flask_smorest
+import marshmallow as ma
+from flask import Flask, Response, g, jsonify, request
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import multiprocess as prom_multiprocess
+from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import HTTPException
+
+from shared.engine import (
+    BadSetup,
+    EngineError,
+    IllegalAction,
+    InvalidState,
+    UnknownGame,
+    UnknownVariant,
+)
+
+REQUEST_ID_HEADER = "X-Request-ID"
+
+ENGINE_STATUS: list[tuple[type[EngineError], int]] = [
+    (UnknownGame, 404),
+    (UnknownVariant, 400),
+    (BadSetup, 400),
+    (InvalidState, 400),
+    (IllegalAction, 422),
+    (EngineError, 400),
+]
+
+HTTP_CODES = {
+    400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+    405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type",
+    422: "illegal_action", 429: "too_many_requests", 500: "internal", 503: "unavailable",
+}  # fmt: skip
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+REQUESTS = Counter(
+    "tapete_http_requests_total", "HTTP requests", ["service", "method", "endpoint", "status"], registry=REGISTRY
+)
+LATENCY = Histogram(
+    "tapete_http_request_seconds",
+    "HTTP request latency",
+    ["service", "method", "endpoint"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+    registry=REGISTRY,
+)
+
+
+class ApiError(Exception):
+    """An error a view raises to answer with a given status, code, message and details."""
+
+    def __init__(self, status: int, message: str, code: str | None = None, details: Any = None):
+        super().__init__(message)
+        self.status, self.message, self.details = status, message, details
+        self.code = code or HTTP_CODES.get(status, "error")
+
+
+class ErrorBody(ma.Schema):
+    code = ma.fields.String(required=True, metadata={"description": "machine-readable reason"})
+    message = ma.fields.String(required=True, metadata={"description": "what is wrong, for people"})
+    details = ma.fields.Raw(metadata={"description": "more, e.g. validation errors or legal actions"})
+
+
+class ErrorSchema(ma.Schema):
+    error = ma.fields.Nested(ErrorBody, required=True)
+
+
+class _Parser(FlaskParser):
+    DEFAULT_VALIDATION_STATUS = 400  # malformed input is a 400; 422 means an illegal move
+
+
+class Blueprint(flask_smorest.Blueprint):
+    ARGUMENTS_PARSER = _Parser()
+
+
+class Api(flask_smorest.Api):
+    ERROR_SCHEMA = ErrorSchema
+
+    def handle_http_exception(self, error: HTTPException):  # type: ignore[override]
+        data = getattr(error, "data", None) or {}
+        details = data.get("errors") or data.get("messages")
+        if isinstance(details, dict) and set(details) == {"json"}:
+            details = details["json"]
+        message = data.get("message") or error.description or HTTPStatus(error.code or 500).phrase
+        if details and not data.get("message"):
+            message = "the request body is invalid: " + _first_problem(details)
+        return error_response(error.code or 500, HTTP_CODES.get(error.code or 500, "error"), message, details)
+
+
+def _first_problem(details: Any, path: str = "") -> str:
+    if isinstance(details, dict) and details:
+        key, value = next(iter(details.items()))
+        return _first_problem(value, f"{path}.{key}" if path else str(key))
+    if isinstance(details, list) and details:
+        return _first_problem(details[0], path)
+    return f"{path}: {details}" if path else str(details)
+
+
+def error_response(status: int, code: str, message: str, details: Any = None) -> tuple[Response, int]:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if details is not None:
+        body["details"] = details
+    return jsonify({"error": body}), status
+
+
+def engine_error_response(exc: EngineError) -> tuple[Response, int]:
+    status = next(s for kind, s in ENGINE_STATUS if isinstance(exc, kind))
+    details = {"legal_actions": exc.legal} if isinstance(exc, IllegalAction) else None
+    return error_response(status, exc.code, str(exc), details)
+
+
+class JsonLogFormatter(logging.Formatter):
+    def __init__(self, service: str):
+        super().__init__()
+        self.service = service
+
+    def format(self, record: logging.LogRecord) -> str:
+        doc = {
+            "time": round(record.created, 3),
+            "level": record.levelname.lower(),
+            "service": self.service,
+            "message": record.getMessage(),
+        }
+        doc.update(getattr(record, "fields", {}))
+        if record.exc_info:
+            doc["exception"] = self.formatException(record.exc_info)
+        return json.dumps(doc)
+
+
+def request_id() -> str:
+    """The id of the request being served, carried to downstream services."""
+    return getattr(g, "request_id", "") or "-"
+
+
+def create_app(
+    service: str,
+    title: str,
+    blueprints: list[flask_smorest.Blueprint],
+    ready: Callable[[], bool] | None = None,
+    config: dict | None = None,
+) -> Flask:
+    """A Flask app with the API spec, the error shape, probes, metrics and request logging."""
+    app = Flask(service)
+    app.config.update(
+        API_TITLE=title,
+        API_VERSION="1.0",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=4 * 1024 * 1024,
+    )
+    app.config.update(config or {})
+    api = Api(app)
+    for blp in blueprints:
+        api.register_blueprint(blp)
+    app.extensions["tapete_api"] = api
+    log = logging.getLogger(f"tapete.{service}")
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(JsonLogFormatter(service))
+        log.addHandler(handler)
+        log.setLevel(os.environ.get("LOG_LEVEL", "INFO"))
+        log.propagate = False
+
+    @app.before_request
+    def _start() -> None:
+        g.request_id = request.headers.get(REQUEST_ID_HEADER) or uuid.uuid4().hex
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def _finish(response: Response) -> Response:
+        elapsed = time.perf_counter() - g.get("started", time.perf_counter())
+        endpoint = request.url_rule.rule if request.url_rule else "unmatched"
+        REQUESTS.labels(service, request.method, endpoint, str(response.status_code)).inc()
+        LATENCY.labels(service, request.method, endpoint).observe(elapsed)
+        response.headers[REQUEST_ID_HEADER] = request_id()
+        if endpoint not in ("/healthz", "/readyz", "/metrics"):
+            log.info(
+                "request",
+                extra={"fields": {"request_id": request_id(), "method": request.method, "path": request.path,
+                                  "status": response.status_code, "ms": round(elapsed * 1000, 2)}},
+            )  # fmt: skip
+        return response
+
+    @app.errorhandler(ApiError)
+    def _api_error(exc: ApiError):
+        return error_response(exc.status, exc.code, exc.message, exc.details)
+
+    @app.errorhandler(EngineError)
+    def _engine_error(exc: EngineError):
+        return engine_error_response(exc)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        if isinstance(exc, HTTPException):
+            return api.handle_http_exception(exc)
+        log.exception("unhandled error", extra={"fields": {"request_id": request_id()}})
+        return error_response(500, "internal", "internal error; the request changed nothing it should not")
+
+    @app.get("/healthz")
+    def _healthz():
+        return {"status": "ok"}
+
+    @app.get("/readyz")
+    def _readyz():
+        if ready is not None and not ready():
+            return error_response(503, "unavailable", "not ready: a dependency does not answer")
+        return {"status": "ready"}
+
+    @app.get("/metrics")
+    def _metrics():
+        registry = REGISTRY
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            registry = CollectorRegistry()
+            prom_multiprocess.MultiProcessCollector(registry)
+        return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)
+
+    return app

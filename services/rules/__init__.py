@@ -1,0 +1,1 @@
+"""The stateless rules service: the engine over HTTP."""

@@ -1,0 +1,111 @@
+"""The rules service: the engine's pure functions over HTTP. It owns no data.
+
+Every state it returns is sealed (signed); every state it accepts must carry
+its seal and pass the engine's consistency checks before any rule runs.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.views import MethodView
+
+from services.http import Blueprint, ErrorSchema, create_app
+from shared.engine import (
+    InvalidState,
+    State,
+    all_games,
+    apply,
+    check_seat,
+    check_state,
+    get_game,
+    legal_actions,
+    new_match,
+    view,
+)
+
+from . import schemas
+from .seal import seal, unseal
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Catalog and rules of every game")
+
+
+def load_state(game_id: str, doc: dict) -> State:
+    """The client's state, checked: sealed by us, well-formed, of this game, cards conserved."""
+    state = State.from_json(unseal(doc))
+    get_game(game_id)
+    if state.game != game_id:
+        raise InvalidState(f"this state is a {state.game} match, not {game_id}")
+    check_state(state)
+    return state
+
+
+@blp.route("")
+class Catalog(MethodView):
+    @blp.response(200, schemas.Catalog)
+    def get(self):
+        """The catalog: every game with its players, variants and options."""
+        return {"games": [g.describe() for g in all_games()]}
+
+
+@blp.route("/<game_id>")
+class GameDetail(MethodView):
+    @blp.response(200, schemas.GameDetail)
+    @blp.alt_response(404, schema=ErrorSchema, description="no such game")
+    def get(self, game_id: str):
+        """One game's catalog entry with its rule text."""
+        game = get_game(game_id)
+        return {**game.describe(), "rules": game.rules_text()}
+
+
+@blp.route("/<game_id>/setup")
+class Setup(MethodView):
+    @blp.arguments(schemas.SetupRequest)
+    @blp.response(200, schemas.SetupResponse)
+    def post(self, body: dict, game_id: str):
+        """Deal a new match. The same seed gives the same deal."""
+        state, events = new_match(game_id, body["variant"], body["players"], body["seed"], body["options"])
+        return {"state": seal(state.to_json()), "to_act": state.to_act, "events": events}
+
+
+@blp.route("/<game_id>/legal-actions")
+class LegalActions(MethodView):
+    @blp.arguments(schemas.StateSeatRequest)
+    @blp.response(200, schemas.ActionsResponse)
+    def post(self, body: dict, game_id: str):
+        """Every action a seat may take now (seat null: the server's own, such as a timeout)."""
+        state = load_state(game_id, body["state"])
+        if body["seat"] is not None:
+            check_seat(state, body["seat"])
+        return {"actions": legal_actions(state, body["seat"])}
+
+
+@blp.route("/<game_id>/apply")
+class Apply(MethodView):
+    @blp.arguments(schemas.ApplyRequest)
+    @blp.response(200, schemas.ApplyResponse)
+    @blp.alt_response(422, schema=ErrorSchema, description="illegal action: reason and legal actions")
+    def post(self, body: dict, game_id: str):
+        """Apply one action; an illegal one is refused with 422, its reason and the legal actions."""
+        state = load_state(game_id, body["state"])
+        events = apply(state, body["seat"], body["action"])
+        return {
+            "state": seal(state.to_json()),
+            "events": events,
+            "to_act": state.to_act,
+            "finished": state.finished,
+            "result": state.result,
+            "deadline": state.deadline,
+        }
+
+
+@blp.route("/<game_id>/view")
+class View(MethodView):
+    @blp.arguments(schemas.StateSeatRequest)
+    @blp.response(200, schemas.View)
+    def post(self, body: dict, game_id: str):
+        """What one seat (null: a spectator) may see of the match."""
+        return view(load_state(game_id, body["state"]), body["seat"])
+
+
+def create_rules_app(config: dict | None = None) -> Flask:
+    return create_app("rules", "Tapete rules service", [blp], config=config)

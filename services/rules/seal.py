@@ -1,0 +1,59 @@
+"""Sealed states: the rules service signs every state it hands out and accepts only its own.
+
+The state travels through clients of this service (the lobby stores it), and it
+holds every hidden card. An HMAC over its canonical JSON lets the service refuse a
+forged or altered state with a 400 instead of playing on from it. The key comes
+from ``TAPETE_STATE_KEY`` (a Kubernetes Secret in deployments); without it, a
+fixed development key is used and a warning is logged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import os
+from typing import Any
+
+from shared.engine import InvalidState
+
+DEV_KEY = "tapete-development-key-not-for-production"
+SIG = "sig"
+
+
+def _key() -> bytes:
+    key = os.environ.get("TAPETE_STATE_KEY")
+    if not key:
+        logging.getLogger("tapete.rules").warning("TAPETE_STATE_KEY is not set: using the development key")
+        key = DEV_KEY
+    return key.encode()
+
+
+KEY = _key()
+
+
+def canonical_json(doc: Any) -> bytes:
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _digest(doc: dict) -> str:
+    body = {k: v for k, v in doc.items() if k != SIG}
+    return hmac.new(KEY, canonical_json(body), hashlib.sha256).hexdigest()
+
+
+def seal(doc: dict) -> dict:
+    """The state document with its signature."""
+    return {**doc, SIG: _digest(doc)}
+
+
+def unseal(doc: Any) -> dict:
+    """The state document if its signature is ours; otherwise ``InvalidState`` saying why."""
+    if not isinstance(doc, dict):
+        raise InvalidState("state must be an object, as returned by setup or apply")
+    sig = doc.get(SIG)
+    if not isinstance(sig, str):
+        raise InvalidState("state has no signature: pass the state exactly as setup or apply returned it")
+    if not hmac.compare_digest(sig, _digest(doc)):
+        raise InvalidState("state signature does not match: the state was altered or not issued here")
+    return {k: v for k, v in doc.items() if k != SIG}

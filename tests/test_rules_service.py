@@ -1,0 +1,183 @@
+"""The rules service through HTTP: every endpoint, and every kind of bad input gets a clear 4xx."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from openapi_spec_validator import validate
+
+from services.openapi_dump import OPENAPI_DIR, generated_spec
+from services.rules.app import create_rules_app
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_rules_app({"TESTING": True}).test_client()
+
+
+def setup_match(client, players=2, seed="fixed", variant="base"):
+    r = client.post("/v1/games/brisca/setup", json={"variant": variant, "players": players, "seed": seed})
+    assert r.status_code == 200, r.json
+    return r.json
+
+
+def error_of(response, status, code):
+    assert response.status_code == status, response.json
+    err = response.json["error"]
+    assert err["code"] == code and err["message"]
+    return err
+
+
+def test_catalog_lists_games_with_variants_and_options(client):
+    games = {g["id"]: g for g in client.get("/v1/games").json["games"]}
+    brisca = games["brisca"]
+    assert brisca["players"] == {"min": 2, "max": 4}
+    variants = {v["id"]: v for v in brisca["variants"]}
+    assert set(variants) == {"base", "tute", "tute-parejas"}
+    assert variants["tute-parejas"]["players"] == {"min": 4, "max": 4}
+    assert brisca["options"]["arrastre"]["choices"] == ["follow", "montar"]
+
+
+def test_game_detail_has_the_rule_text(client):
+    r = client.get("/v1/games/brisca")
+    assert r.status_code == 200 and "BRISCA" in r.json["rules"]
+
+
+def test_setup_same_seed_same_deal(client):
+    a, b = setup_match(client, seed="s"), setup_match(client, seed="s")
+    assert a["state"] == b["state"] and a["to_act"] == b["to_act"]
+    assert setup_match(client, seed="t")["state"]["zones"] != a["state"]["zones"]
+
+
+def test_setup_events_keep_private_cards_for_their_seat(client):
+    events = setup_match(client)["events"]
+    dealt = [e for e in events if e["type"] == "dealt"]
+    assert {e["seat"] for e in dealt} == {0, 1} and all(e["visible_to"] == [e["seat"]] for e in dealt)
+
+
+def test_play_a_few_moves_through_legal_actions_apply_and_view(client):
+    match = setup_match(client)
+    state = match["state"]
+    for _ in range(6):
+        seat = state["to_act"][0]
+        actions = client.post(
+            "/v1/games/brisca/legal-actions", json={"state": state, "seat": seat}
+        ).json["actions"]
+        r = client.post("/v1/games/brisca/apply", json={"state": state, "seat": seat, "action": actions[0]})
+        assert r.status_code == 200, r.json
+        assert r.json["events"][0] == {"type": "played", "seat": seat, "card": actions[0]["card"]}
+        state = r.json["state"]
+        assert r.json["to_act"] == state["to_act"] and r.json["finished"] is False
+    view = client.post("/v1/games/brisca/view", json={"state": state, "seat": 0}).json
+    assert view["seat"] == 0 and view["trump"] in "OCEB"
+    assert all(c is not None for c in view["zones"]["hand:0"]["cards"])
+    assert all(c is None for c in view["zones"]["hand:1"]["cards"])
+    assert all(c is None for c in view["zones"]["stock"]["cards"])
+    spectator = client.post("/v1/games/brisca/view", json={"state": state, "seat": None}).json
+    assert spectator["legal_actions"] == [] and all(c is None for c in spectator["zones"]["hand:0"]["cards"])
+
+
+def test_illegal_action_is_422_with_reason_and_legal_actions(client):
+    state = setup_match(client)["state"]
+    seat = state["to_act"][0]
+    r = client.post("/v1/games/brisca/apply", json={"state": state, "seat": seat, "action": {"type": "play", "card": "5X"}})
+    err = error_of(r, 422, "illegal_action")
+    assert "not in your hand" in err["message"] and err["details"]["legal_actions"]
+
+
+def test_action_out_of_turn_is_422_not_your_turn(client):
+    state = setup_match(client)["state"]
+    other = 1 - state["to_act"][0]
+    r = client.post("/v1/games/brisca/apply", json={"state": state, "seat": other, "action": {"type": "play", "card": "1O"}})
+    error_of(r, 422, "not_your_turn")
+
+
+def test_unknown_action_shape_is_refused(client):
+    state = setup_match(client)["state"]
+    seat = state["to_act"][0]
+    for action in ({}, {"type": 3}, {"type": "dance"}):
+        r = client.post("/v1/games/brisca/apply", json={"state": state, "seat": seat, "action": action})
+        assert r.status_code == 422, r.json
+    r = client.post("/v1/games/brisca/apply", json={"state": state, "seat": seat, "action": "play"})
+    error_of(r, 400, "bad_request")
+
+
+@pytest.mark.parametrize(
+    "path, body, status, code",
+    [
+        ("/v1/games/nope/setup", {"players": 2}, 404, "unknown_game"),
+        ("/v1/games/brisca/setup", {"variant": "nope"}, 400, "unknown_variant"),
+        ("/v1/games/brisca/setup", {"players": 5}, 400, "bad_setup"),
+        ("/v1/games/brisca/setup", {"players": 1}, 400, "bad_setup"),
+        ("/v1/games/brisca/setup", {"players": "2"}, 400, "bad_request"),
+        ("/v1/games/brisca/setup", {"players": True}, 400, "bad_request"),
+        ("/v1/games/brisca/setup", {"variant": "tute-parejas", "players": 2}, 400, "bad_setup"),
+        ("/v1/games/brisca/setup", {"options": {"colour": "red"}}, 400, "bad_setup"),
+        ("/v1/games/brisca/setup", {"options": {"deals": "four"}}, 400, "bad_setup"),
+        ("/v1/games/brisca/setup", {"options": {"arrastre": "strict"}}, 400, "bad_setup"),
+        ("/v1/games/brisca/setup", {"surprise": 1}, 400, "bad_request"),
+        ("/v1/games/brisca/setup", [], 400, "bad_request"),
+    ],
+)
+def test_bad_setup_input(client, path, body, status, code):
+    error_of(client.post(path, json=body), status, code)
+
+
+def test_malformed_json_is_400(client):
+    r = client.post("/v1/games/brisca/apply", data="{not json", content_type="application/json")
+    error_of(r, 400, "bad_request")
+
+
+def test_unknown_game_detail_is_404(client):
+    error_of(client.get("/v1/games/nope"), 404, "unknown_game")
+
+
+@pytest.mark.parametrize("endpoint", ["legal-actions", "view", "apply"])
+def test_forged_truncated_or_wrong_typed_state_is_400(client, endpoint):
+    state = setup_match(client)["state"]
+    seat = state["to_act"][0]
+    forged = json.loads(json.dumps(state))
+    hand = forged["zones"][f"hand:{seat}"]["cards"]
+    hand[0], forged["zones"]["stock"]["cards"][0] = forged["zones"]["stock"]["cards"][0], hand[0]
+    truncated = {k: v for k, v in state.items() if k != "zones"}
+    unsigned = {k: v for k, v in state.items() if k != "sig"}
+    body: dict = {"seat": seat}
+    if endpoint == "apply":
+        body["action"] = {"type": "play", "card": "1O"}
+    for bad in (forged, truncated, unsigned, {"sig": state["sig"]}):
+        r = client.post(f"/v1/games/brisca/{endpoint}", json={**body, "state": bad})
+        error_of(r, 400, "invalid_state")
+    r = client.post(f"/v1/games/brisca/{endpoint}", json={**body, "state": "abc"})
+    error_of(r, 400, "bad_request")
+    # a genuine state of another game is refused too
+    r = client.post(f"/v1/games/nope/{endpoint}", json={**body, "state": state})
+    assert r.status_code in (400, 404)
+
+
+@pytest.mark.parametrize("seat", [2, -1, "0", 1.5, True])
+def test_seat_out_of_range_or_wrong_type_is_400(client, seat):
+    state = setup_match(client)["state"]
+    r = client.post("/v1/games/brisca/view", json={"state": state, "seat": seat})
+    error_of(r, 400, "bad_request")
+
+
+def test_probes_and_metrics(client):
+    assert client.get("/healthz").json == {"status": "ok"}
+    assert client.get("/readyz").status_code == 200
+    setup_match(client)
+    metrics = client.get("/metrics").data.decode()
+    assert 'tapete_http_requests_total{endpoint="/v1/games/<game_id>/setup"' in metrics
+    assert "tapete_http_request_seconds_bucket" in metrics
+
+
+def test_request_id_is_echoed(client):
+    r = client.get("/v1/games", headers={"X-Request-ID": "abc123"})
+    assert r.headers["X-Request-ID"] == "abc123"
+
+
+def test_committed_openapi_spec_matches_the_code_and_validates():
+    committed = (OPENAPI_DIR / "rules.yaml").read_text(encoding="utf-8")
+    assert committed == generated_spec("rules"), "run `make openapi` and commit openapi/rules.yaml"
+    validate(yaml.safe_load(committed))
