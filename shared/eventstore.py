@@ -1,0 +1,275 @@
+"""The match log: an append-only Redis stream per match, written by one atomic Lua script.
+
+Entry ids are `0-<version>` (1, 2, 3, ...), so Redis itself refuses an out-of-order append,
+a second guard behind the script's version check. The same script writes the snapshot, the
+action-id answer and the feed notification, so readers never see one without the others.
+
+Keys, with P = crc32(match id) % partitions:
+
+    tapete:{p<P>}:match:<id>:log       stream, entry 0-<version>: entry (JSON), kind
+    tapete:{p<P>}:match:<id>:snapshot  hash: version, state and the caller's fields (JSON)
+    tapete:{p<P>}:match:<id>:actions   hash: client action id -> first answer (JSON)
+    tapete:{p<P>}:feed                 stream: match, version, kind, event (public, JSON)
+
+Every key of a match carries the hash tag of its feed partition, `{p<P>}`: the script's keys
+then live in one Redis Cluster slot, and the feed can be split into partitions there.
+The log is never trimmed; only the feed (a notification stream) is capped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import zlib
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import redis
+
+KEY_PREFIX = "tapete"
+MATCH_SEGMENT = "match"
+LOG_SUFFIX = "log"
+SNAPSHOT_SUFFIX = "snapshot"
+ACTIONS_SUFFIX = "actions"
+FEED_SUFFIX = "feed"
+
+DEFAULT_FEED_MAXLEN = 1_000_000
+MAX_WAIT_SECONDS = 30.0
+MATCH_ID = re.compile(r"[A-Za-z0-9_.-]{1,128}")
+MAX_ACTION_ID_LENGTH = 200
+RESERVED_FIELD = "version"  # set by the store, never by the caller
+
+# KEYS: log, snapshot, actions, feed.
+# ARGV: expected version, action id ('' = none), answer record, feed maxlen, entry json, kind,
+#       number of snapshot fields n, n field/value pairs, then the feed's field/value pairs.
+# Redis does not roll a script back, so every check runs before the first write; the log's
+# XADD comes first among the writes, so if Redis still refuses it nothing has been written.
+APPEND_SCRIPT = """
+local log, snapshot, actions, feed = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local wanted = {[log] = 'stream', [snapshot] = 'hash', [actions] = 'hash', [feed] = 'stream'}
+for key, kind in pairs(wanted) do
+  local found = redis.call('TYPE', key).ok
+  if found ~= 'none' and found ~= kind then
+    return {'broken', key .. ' is a ' .. found .. ', not a ' .. kind}
+  end
+end
+
+local action_id = ARGV[2]
+if action_id ~= '' then
+  local first = redis.call('HGET', actions, action_id)
+  if first then return {'duplicate', first} end
+end
+
+local current = tonumber(redis.call('HGET', snapshot, 'version') or '0')
+if current ~= tonumber(ARGV[1]) then return {'conflict', current} end
+
+local tail = redis.call('XREVRANGE', log, '+', '-', 'COUNT', 1)[1]
+local tail_id = tail and tail[1] or '0-0'
+if tail_id ~= '0-' .. current then
+  return {'broken', 'log ends at ' .. tail_id .. ' but the snapshot is at version ' .. current}
+end
+
+local version = current + 1
+redis.call('XADD', log, '0-' .. version, 'entry', ARGV[5], 'kind', ARGV[6])
+local n = tonumber(ARGV[7])
+redis.call('HSET', snapshot, 'version', version, unpack(ARGV, 8, 7 + 2 * n))
+if action_id ~= '' then redis.call('HSET', actions, action_id, ARGV[3]) end
+redis.call('XADD', feed, 'MAXLEN', '~', ARGV[4], '*', unpack(ARGV, 8 + 2 * n))
+return {'ok', version}
+"""
+
+
+class VersionConflict(Exception):
+    """The expected version is stale: someone else appended first (HTTP 409)."""
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__(f"stale expected version; the match is at version {current_version}")
+        self.current_version = current_version
+
+
+class BrokenLog(RuntimeError):
+    """A match's keys are not what the store wrote (wrong type, log and snapshot disagree)."""
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """`ok`: the action is recorded at `version`; `duplicate`: by an earlier call."""
+
+    ok: bool
+    version: int
+    duplicate: bool
+    answer: dict[str, Any] | None
+
+
+class MatchKeys(NamedTuple):
+    log: str
+    snapshot: str
+    actions: str
+    feed: str
+
+
+def state_hash(state: dict[str, Any]) -> str:
+    """SHA-256 hex of the canonical JSON, so any replay can check it reached the same state."""
+    return hashlib.sha256(_canonical(state).encode()).hexdigest()
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def _text(value: str | bytes) -> str:
+    """Works with clients made with or without decode_responses."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class MatchLog:
+    """Append-only match logs with compare-and-append on the match version."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        partitions: int = 1,
+        feed_maxlen: int = DEFAULT_FEED_MAXLEN,
+    ) -> None:
+        if partitions < 1 or feed_maxlen < 1:
+            raise ValueError("partitions and feed_maxlen must be positive")
+        self.client = client
+        self.partitions = partitions
+        self.feed_maxlen = feed_maxlen
+        self._append = client.register_script(APPEND_SCRIPT)
+
+    def partition(self, match_id: str) -> int:
+        return zlib.crc32(match_id.encode()) % self.partitions
+
+    def feed_key(self, partition: int) -> str:
+        """The notification stream consumers (history, bots) read for one partition."""
+        return f"{KEY_PREFIX}:{{p{partition}}}:{FEED_SUFFIX}"
+
+    def keys(self, match_id: str) -> MatchKeys:
+        _check_match_id(match_id)
+        partition = self.partition(match_id)
+        match = f"{KEY_PREFIX}:{{p{partition}}}:{MATCH_SEGMENT}:{match_id}"
+        return MatchKeys(
+            log=f"{match}:{LOG_SUFFIX}",
+            snapshot=f"{match}:{SNAPSHOT_SUFFIX}",
+            actions=f"{match}:{ACTIONS_SUFFIX}",
+            feed=self.feed_key(partition),
+        )
+
+    def append(
+        self,
+        match_id: str,
+        expected_version: int,
+        entry: dict[str, Any],
+        snapshot: dict[str, Any],
+        feed: dict[str, Any],
+        action_id: str | None = None,
+        answer: dict[str, Any] | None = None,
+    ) -> AppendResult:
+        """Append `entry` as version expected_version + 1, with its snapshot and notification.
+
+        `snapshot` must hold `state`; other fields (match metadata...) are stored beside it,
+        and fields left out keep their earlier value. `feed` is the public event payload.
+        With an `action_id` already recorded, nothing is written and the first answer comes
+        back (duplicate=True). Raises VersionConflict when expected_version is stale.
+        """
+        keys = self.keys(match_id)
+        if type(expected_version) is not int or expected_version < 0:
+            raise ValueError("expected_version must be an int >= 0")
+        if action_id is not None and not (
+            isinstance(action_id, str) and 0 < len(action_id) <= MAX_ACTION_ID_LENGTH
+        ):
+            raise ValueError(f"action_id must be a str of 1 to {MAX_ACTION_ID_LENGTH} characters")
+        kind = entry.get("kind")
+        if not isinstance(kind, str) or not kind:
+            raise ValueError("entry needs a kind")
+        if RESERVED_FIELD in entry or RESERVED_FIELD in snapshot:
+            raise ValueError("the store sets the version; entry and snapshot must not")
+        if "state" not in snapshot or not all(isinstance(field, str) for field in snapshot):
+            raise ValueError("snapshot needs a state, and str field names")
+
+        # Encode everything first: a value JSON cannot hold fails here, before any write.
+        version = expected_version + 1
+        notification = {"match": match_id, "version": version, "kind": kind, "event": _json(feed)}
+        args: list[str | int] = [
+            expected_version,
+            action_id or "",
+            _json({"version": version, "answer": answer}),
+            self.feed_maxlen,
+            _json(entry),
+            kind,
+            len(snapshot),
+            *_pairs({field: _json(value) for field, value in snapshot.items()}),
+            *_pairs(notification),
+        ]
+        status, value = self._append(keys=list(keys), args=args)
+        status = _text(status)
+        if status == "ok":
+            return AppendResult(ok=True, version=int(value), duplicate=False, answer=answer)
+        if status == "duplicate":
+            first = json.loads(value)
+            return AppendResult(
+                ok=True, version=first["version"], duplicate=True, answer=first["answer"]
+            )
+        if status == "conflict":
+            raise VersionConflict(int(value))
+        raise BrokenLog(f"match {match_id}: {_text(value)}")
+
+    def create(
+        self,
+        match_id: str,
+        entry: dict[str, Any],
+        snapshot: dict[str, Any],
+        feed: dict[str, Any],
+    ) -> AppendResult:
+        """Write version 1; raises VersionConflict if the match already exists."""
+        return self.append(match_id, 0, entry, snapshot, feed)
+
+    def snapshot(self, match_id: str) -> dict[str, Any] | None:
+        """The latest snapshot (`version` an int, other fields decoded), or None."""
+        fields = self.client.hgetall(self.keys(match_id).snapshot)
+        if not fields:
+            return None
+        decoded = {_text(key): _text(value) for key, value in fields.items()}
+        version = int(decoded.pop(RESERVED_FIELD))
+        return {RESERVED_FIELD: version} | {key: json.loads(v) for key, v in decoded.items()}
+
+    def entries(self, match_id: str, after: int = 0, limit: int | None = None) -> list[dict]:
+        """Entries with version > after, oldest first; each is the stored entry plus `version`."""
+        # Any: redis-py's reply types cannot tell whether the client decodes to str.
+        rows: Any = self.client.xrange(self.keys(match_id).log, f"0-{after + 1}", "+", limit)
+        return [_entry(entry_id, fields) for entry_id, fields in rows]
+
+    def wait(self, match_id: str, after: int, timeout_seconds: float) -> list[dict]:
+        """Entries after `after`, blocking up to timeout_seconds (max 30) for the next one.
+
+        For long-polling: returns at once when there already are newer entries, and [] on
+        timeout. The client's socket_timeout, if set, must exceed the wait.
+        """
+        block_ms = int(min(max(timeout_seconds, 0.0), MAX_WAIT_SECONDS) * 1000)
+        if block_ms > 0:  # BLOCK 0 would mean "forever"
+            # XREAD only waits: its reply is shaped differently in RESP2 and RESP3,
+            # while XRANGE's is not, and reading through entries() keeps one decoder.
+            self.client.xread({self.keys(match_id).log: f"0-{after}"}, count=1, block=block_ms)
+        return self.entries(match_id, after)
+
+
+def _entry(entry_id: str | bytes, fields: dict) -> dict[str, Any]:
+    decoded = {_text(key): _text(value) for key, value in fields.items()}
+    version = int(_text(entry_id).split("-")[1])
+    return {RESERVED_FIELD: version} | json.loads(decoded["entry"])
+
+
+def _pairs(fields: dict[str, Any]) -> list[Any]:
+    """{a: 1, b: 2} -> [a, 1, b, 2], as Redis takes field/value arguments."""
+    return [part for pair in fields.items() for part in pair]
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+def _check_match_id(match_id: str) -> None:
+    if not isinstance(match_id, str) or not MATCH_ID.fullmatch(match_id):
+        raise ValueError(f"match id must match {MATCH_ID.pattern}: {match_id!r}")
