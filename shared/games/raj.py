@@ -1,0 +1,345 @@
+"""Raj (rules/raj.txt, RULINGS.md 2.14 and 3 "Simultaneous reveal").
+
+A sealed-bid game. Each player holds one suit, A (1) to K (13). Every round has
+a prize; all players bid one card at once, face down; the bids are revealed
+together, equal cards cancel each other, and the highest card left takes the
+prize. Bid cards go to the (public) discard pile. The match ends when the hands
+are empty; the most points wins.
+
+The prize comes from two dice: different faces are worth their sum (4-6 is +10),
+doubles are worth the face as a negative number (4-4 is -4). The round winner
+re-rolls one die of their choice for the next round.
+
+Sealed bids (RULINGS 3): while bids are open every seat that has not bid is in
+``to_act`` at once. A bid moves the card into ``bid:<seat>``, a HIDDEN zone that no
+view shows; the bidder alone sees the card, in their own (redacted) event and as
+``my_bid`` in their view; everyone sees ``committed``. When the last bid
+is in, one atomic resolution reveals every bid in a public event and settles the
+round. The outcome depends only on which card each seat committed, never on the
+order the bids arrived. A commit deadline of ``bid_seconds`` is open while bids
+are; on timeout every seat that has not bid plays its lowest card (``timeout_play``).
+
+Variants:
+* ``dos-jugadores``: 2 players; each removes 3 random cards unseen (10 rounds).
+* ``forzar-negativo``: the round winner may, instead of re-rolling, set one die
+  to the other's face, forcing doubles (a negative prize).
+* ``cartas-de-premios``: 13 prize cards (+2..+10, -5..-2) instead of dice; one is
+  revealed each round and the round winner takes it. The score is their sum.
+
+Decisions where the text is silent or ambiguous (options with the RULINGS default):
+* A negative prize goes to the highest card, as the text says
+  (``negative_prize_to = "lowest"``: the standard Hol's der Geier rule; the sign of
+  the whole prize, carry-over included, decides).
+* If every bid cancels, the prize carries over and is added to the next round's
+  prize (``carry_over``); with dice the carried value is summed with the new roll,
+  with prize cards the winner takes every card on the table. A carry-over still
+  pending after the last round is lost. A round nobody wins scores 0 for everyone.
+* Who handles the dice after a round nobody won: the last round winner, or seat 0
+  if nobody has won yet. That seat has the same choices as a winner (re-roll, or
+  force in ``forzar-negativo``). Forcing is allowed on doubles too (it keeps them).
+* Final tie: a shared win (the text's "extra round" has no cards left to play);
+  ``tie_break = "positive-prizes"`` prefers who took more positive prizes (a dice
+  round's whole prize, or each positive prize card), then shares.
+* Players: the text says 3+; up to 8 here. Seat ``s`` holds the English suit
+  ``S H D C`` number ``s % 4`` (codes repeat from the 5th seat, as a second deck).
+* Cards removed unseen in ``dos-jugadores`` lie in ``removed:<seat>``, HIDDEN: the
+  text puts them on the discard pile face down, which would otherwise be public.
+* Prize cards are not playing cards, so they are numbers in ``state.data``: the
+  prize deck is drawn lazily, each round's card at random among those not yet
+  revealed (the same odds as shuffling at the start), so no secret order is stored.
+* Timeout policy (RULINGS 3 default for the commit window, ``bid_seconds`` = 60):
+  each seat still to bid plays its lowest card; ``timeout_play = "random"`` plays a
+  random card of its hand instead. The dice re-roll has no deadline: it is an
+  ordinary turn of one seat.
+* Each bidding round is a round of the score sheet (``record_round``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from shared.engine import (
+    ENGLISH_SUITS,
+    HIDDEN,
+    OWNER,
+    PUBLIC,
+    Action,
+    Event,
+    Game,
+    Option,
+    State,
+    Variant,
+    event,
+    finish,
+    rank,
+    record_round,
+    register,
+)
+from shared.engine.cards import ENGLISH_RANKS
+
+PRIZE_CARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, -5, -4, -3, -2)
+DICE = (0, 1)
+
+
+def dice_prize(dice: list[int]) -> int:
+    """Doubles are worth the face, negative; different faces their sum."""
+    a, b = dice
+    return -a if a == b else a + b
+
+
+def round_winner(values: list[int], to_lowest: bool = False) -> int | None:
+    """The seat whose card survives cancelling and is highest (or lowest); None: all cancel."""
+    counts = Counter(values)
+    alive = [s for s, v in enumerate(values) if counts[v] == 1]
+    if not alive:
+        return None
+    pick = min if to_lowest else max
+    return pick(alive, key=values.__getitem__)
+
+
+def seat_suit(seat: int) -> str:
+    return ENGLISH_SUITS[seat % len(ENGLISH_SUITS)]
+
+
+class Raj(Game):
+    id = "raj"
+    name = "Raj"
+    rules_file = "raj.txt"
+    players = (3, 8)
+    options = {
+        "prizes": Option("dice", "where each round's prize comes from", choices=("dice", "cards")),
+        "force_negative": Option(False, "the dice keeper may set one die to the other's face"),
+        "removed_per_player": Option(
+            0, "cards each player removes unseen at the start", minimum=0, maximum=10
+        ),
+        "negative_prize_to": Option(
+            "highest", "which surviving bid takes a negative prize", choices=("highest", "lowest")
+        ),
+        "carry_over": Option(
+            True, "when every bid cancels, the prize is added to the next round's"
+        ),
+        "tie_break": Option(
+            "shared",
+            "a final tie: shared, or more positive prizes wins",
+            choices=("shared", "positive-prizes"),
+        ),
+        "bid_seconds": Option(
+            60.0, "seconds to commit a bid before the timeout", minimum=1.0, maximum=3600.0
+        ),
+        "timeout_play": Option(
+            "lowest",
+            "the card played for a seat that did not bid in time",
+            choices=("lowest", "random"),
+        ),
+    }
+    variants = {
+        "base": Variant("base", "Raj: dice prizes, the highest surviving bid takes the prize."),
+        "dos-jugadores": Variant(
+            "dos-jugadores", "Two players; each removes 3 random cards unseen (10 rounds).",
+            {"removed_per_player": 3}, players=(2, 2),
+        ),
+        "forzar-negativo": Variant(
+            "forzar-negativo",
+            "The winner may set one die equal to the other instead of re-rolling.",
+            {"force_negative": True},
+        ),
+        "cartas-de-premios": Variant(
+            "cartas-de-premios",
+            "13 prize cards (+2..+10, -5..-2) instead of dice.",
+            {"prizes": "cards"},
+        ),
+    }  # fmt: skip
+
+    # -- setup -----------------------------------------------------------------------
+    def deck(self, state: State) -> list[str]:
+        return [f"{r}{seat_suit(s)}" for s in range(state.players) for r in ENGLISH_RANKS]
+
+    def setup(self, state: State) -> list[Event]:
+        removed = state.options["removed_per_player"]
+        events: list[Event] = []
+        for s in range(state.players):
+            hand = state.zone(f"hand:{s}", s, OWNER)
+            hand.cards = [f"{r}{seat_suit(s)}" for r in ENGLISH_RANKS]
+            state.zone(f"bid:{s}", s, HIDDEN)
+            if removed:
+                state.shuffle(hand.cards)
+                state.zone(f"removed:{s}", s, HIDDEN).cards = hand.cards[:removed]
+                hand.cards = sorted(hand.cards[removed:], key=rank)
+                events.append(event("removed", seat=s, count=removed))
+        state.zone("discard", None, PUBLIC)
+        state.data.update(
+            dice=None,
+            pot=[],
+            prize_deck=sorted(PRIZE_CARDS) if self._uses_cards(state) else [],
+            won=[[] for _ in range(state.players)],
+            last_winner=None,
+            last_reveal=None,
+        )
+        if self._uses_cards(state):
+            events.extend(self._reveal_prize_card(state))
+        else:
+            rng = state.rng()
+            state.data["dice"] = [rng.randint(1, 6), rng.randint(1, 6)]
+            events.append(event("dice_rolled", seat=None, dice=list(state.data["dice"]),
+                                prize=self._prize(state)))  # fmt: skip
+        return events + self._open_bids(state)
+
+    def _open_bids(self, state: State) -> list[Event]:
+        state.phase = "bid"
+        state.to_act = list(range(state.players))
+        state.deadline = {"kind": "commit", "seconds": float(state.options["bid_seconds"])}
+        return [event("bids_open", round=state.round, prize=self._prize(state))]
+
+    def _reveal_prize_card(self, state: State) -> list[Event]:
+        deck = state.data["prize_deck"]
+        card = deck.pop(state.rng().randrange(len(deck)))
+        state.data["pot"].append(card)
+        return [event("prize_revealed", prize_card=card, prize=self._prize(state))]
+
+    # -- legal actions -----------------------------------------------------------------
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state.phase == "bid":
+            return [{"type": "bid", "card": c} for c in state.cards(f"hand:{seat}")]
+        actions: list[Action] = [{"type": "reroll", "die": d} for d in DICE]
+        if state.options["force_negative"]:
+            actions += [{"type": "force", "die": d} for d in DICE]
+        return actions
+
+    def why_illegal(self, state: State, seat: int, action: Action) -> str:
+        kind = action.get("type")
+        if kind == "bid":
+            if state.phase != "bid":
+                return f"bids are closed: seat {state.to_act[0]} handles the dice now"
+            card = action.get("card")
+            if card not in state.cards(f"hand:{seat}"):
+                return f"card {card} is not in your hand"
+            return "a bid names one card of your hand: {'type': 'bid', 'card': <card>}"
+        if kind in ("reroll", "force"):
+            if state.phase != "dice":
+                return "the dice are handled between rounds, by the round winner; bid a card now"
+            if kind == "force" and not state.options["force_negative"]:
+                return "forcing a negative prize is only in forzar-negativo (option force_negative)"
+            return f"die must be 0 or 1, not {action.get('die')!r}"
+        return f"unknown action type {kind!r}; actions: bid, reroll, force"
+
+    # -- applying ----------------------------------------------------------------------
+    def apply(self, state: State, seat: int | None, action: Action) -> list[Event]:
+        if seat is None:  # the commit deadline passed
+            return self._timeout(state)
+        kind = action["type"]
+        if kind == "bid":
+            events = self._commit(state, seat, action["card"])
+            return events + (self._resolve(state) if not state.to_act else [])
+        dice = state.data["dice"]
+        die = action["die"]
+        if kind == "force":
+            dice[die] = dice[1 - die]
+        else:
+            dice[die] = state.rng().randint(1, 6)
+        events = [event("dice_rolled" if kind == "reroll" else "dice_forced", seat=seat, die=die,
+                        dice=list(dice), prize=self._prize(state))]  # fmt: skip
+        return events + self._open_bids(state)
+
+    def _commit(self, state: State, seat: int, card: str, forced: bool = False) -> list[Event]:
+        state.move(card, f"hand:{seat}", f"bid:{seat}")
+        state.to_act.remove(seat)
+        return [event("bid_committed", seat=seat, card=card, timeout=forced, visible_to=[seat])]
+
+    def _timeout(self, state: State) -> list[Event]:
+        """Every seat still to bid plays its default card, then the round resolves."""
+        events: list[Event] = []
+        for s in sorted(state.to_act):
+            hand = state.cards(f"hand:{s}")
+            if state.options["timeout_play"] == "random":
+                card = hand[state.rng().randrange(len(hand))]
+            else:
+                card = min(hand, key=rank)
+            events += self._commit(state, s, card, forced=True)
+        return events + self._resolve(state)
+
+    def _resolve(self, state: State) -> list[Event]:
+        """Reveal every bid at once, cancel equal cards, then award or carry the prize."""
+        data, n = state.data, state.players
+        state.deadline = None
+        bids = [state.cards(f"bid:{s}")[0] for s in range(n)]
+        for s in range(n):
+            state.move_top(f"bid:{s}", "discard")
+        prize = self._prize(state)
+        to_lowest = prize < 0 and state.options["negative_prize_to"] == "lowest"
+        winner = round_winner([rank(c) for c in bids], to_lowest)
+        events = [event("bids_revealed", round=state.round, bids=bids)]
+        points = [0] * n
+        if winner is not None:
+            points[winner] = prize
+            data["won"][winner].extend(data["pot"] if self._uses_cards(state) else [prize])
+            data["pot"] = []
+            data["last_winner"] = winner
+            events.append(event("round_won", seat=winner, prize=prize))
+        elif state.options["carry_over"]:
+            if not self._uses_cards(state):
+                data["pot"].append(dice_prize(data["dice"]))
+            events.append(event("prize_carried", prize=prize))
+        else:
+            data["pot"] = []
+            events.append(event("prize_discarded", prize=prize))
+        data["last_reveal"] = {"bids": bids, "winner": winner, "prize": prize}
+        record_round(state, points)
+        if not state.cards("hand:0"):
+            return events + self._end(state)
+        state.round += 1
+        if self._uses_cards(state):
+            return events + self._reveal_prize_card(state) + self._open_bids(state)
+        state.phase = "dice"
+        state.to_act = [self._dice_keeper(state)]
+        return events
+
+    def _end(self, state: State) -> list[Event]:
+        best = max(state.scores)
+        winners = [s for s in range(state.players) if state.scores[s] == best]
+        if len(winners) > 1 and state.options["tie_break"] == "positive-prizes":
+            most = max(self._positive_prizes(state, s) for s in winners)
+            winners = [s for s in winners if self._positive_prizes(state, s) == most]
+        state.data["pot"] = []  # a carry-over left after the last round is lost
+        finish(state, winners)
+        return [event("match_finished", result=state.result)]
+
+    # -- rules as questions -------------------------------------------------------------
+    @staticmethod
+    def _uses_cards(state: State) -> bool:
+        return state.options["prizes"] == "cards"
+
+    @staticmethod
+    def _prize(state: State) -> int:
+        """This round's prize: what was carried over plus the dice (or the prize cards shown)."""
+        dice = state.data["dice"]
+        return sum(state.data["pot"]) + (dice_prize(dice) if dice else 0)
+
+    @staticmethod
+    def _dice_keeper(state: State) -> int:
+        last = state.data["last_winner"]
+        return 0 if last is None else last
+
+    @staticmethod
+    def _positive_prizes(state: State, seat: int) -> int:
+        return sum(1 for p in state.data["won"][seat] if p > 0)
+
+    def view_fields(self, state: State, seat: int | None) -> dict:
+        data = state.data
+        committed = [bool(state.cards(f"bid:{s}")) for s in range(state.players)]
+        fields: dict[str, object] = {
+            "prize": None if state.finished else self._prize(state),
+            "dice": list(data["dice"]) if data["dice"] else None,
+            "carried": list(data["pot"]) if not self._uses_cards(state) else [],
+            "prize_cards": list(data["pot"]) if self._uses_cards(state) else [],
+            "prizes_left": list(data["prize_deck"]),
+            "committed": committed,
+            "won": [list(w) for w in data["won"]],
+            "last_reveal": dict(data["last_reveal"]) if data["last_reveal"] else None,
+            "dice_keeper": state.to_act[0] if state.phase == "dice" else None,
+        }
+        if seat is not None:
+            fields["my_bid"] = state.cards(f"bid:{seat}")[0] if committed[seat] else None
+        return fields
+
+
+register(Raj())
