@@ -26,8 +26,11 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# Every service in the foreground; Ctrl-C stops them all. Without REDIS_URL, an embedded
+# Redis (valkey from PyPI) keeps its data in var/redis across restarts.
 run: $(STAMP)
-	$(BIN)/honcho start -f Procfile
+	mkdir -p var/redis
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile
 
 openapi: $(STAMP)
 	$(BIN)/python -m services.openapi_dump

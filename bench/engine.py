@@ -1,0 +1,111 @@
+"""Engine benchmark: random complete matches per second for every registered game and variant, one core.
+
+Each applied action includes enumerating the acting seat's legal actions (what a
+client or bot does every turn) and the engine's own validation of the action.
+OpenSpiel's C++ engine, driven by the same loop through its Python bindings,
+is measured in the same run as a reference line (games euchre and oh_hell).
+
+Usage: python bench/engine.py [--seconds S] [--game ID]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from shared.engine import all_games, apply, legal_actions, new_match  # noqa: E402
+
+TARGET = ("brisca", "base", 2, 50_000)  # actions per second required for this case
+
+
+def one_match(game: str, variant: str, players: int, rng: random.Random) -> int:
+    state, _ = new_match(game, variant, players, seed=str(rng.random()))
+    actions = 0
+    while not state.finished:
+        options = [(None, a) for a in legal_actions(state, None)]
+        for seat in state.to_act:
+            options.extend((seat, a) for a in legal_actions(state, seat))
+        seat, action = rng.choice(options)
+        apply(state, seat, action)
+        actions += 1
+    return actions
+
+
+def measure(run, seconds: float) -> tuple[float, float]:
+    """(matches per second, actions per second) over about ``seconds`` of whole matches."""
+    rng = random.Random(1)
+    matches = actions = 0
+    start = time.perf_counter()
+    while True:
+        actions += run(rng)
+        matches += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return matches / elapsed, actions / elapsed
+
+
+def openspiel_runner(name: str):
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game(name)
+
+    def run(rng: random.Random) -> int:
+        state = game.new_initial_state()
+        actions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            actions += 1
+        return actions
+
+    return run
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="time per game and variant")
+    parser.add_argument("--game", help="only this game")
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core
+    rows = []
+    print(f"{'game/variant':38} {'players':>7} {'matches/s':>10} {'actions/s':>11}")
+    for game in all_games():
+        if args.game and game.id != args.game:
+            continue
+        for variant in game.variants:
+            players = game.player_range(variant)[0]
+            mps, aps = measure(lambda rng, g=game.id, v=variant, p=players: one_match(g, v, p, rng), args.seconds)
+            rows.append((game.id, variant, players, aps))
+            print(f"{game.id + '/' + variant:38} {players:>7} {mps:>10.1f} {aps:>11,.0f}")
+    reference = {}
+    for name in ("euchre", "oh_hell"):
+        run = openspiel_runner(name)
+        if run is None:
+            print(f"{'openspiel/' + name:38} {'-':>7} {'(open-spiel not installed)':>22}")
+            continue
+        mps, aps = measure(run, args.seconds)
+        reference[name] = aps
+        print(f"{'openspiel/' + name + ' (C++)':38} {'-':>7} {mps:>10.1f} {aps:>11,.0f}")
+    game, variant, players, target = TARGET
+    ours = next((aps for g, v, p, aps in rows if (g, v, p) == (game, variant, players)), None)
+    if ours is not None:
+        verdict = "meets" if ours >= target else "MISSES"
+        print(f"\n{game}/{variant} {players}p: {ours:,.0f} actions/s, {verdict} the target of {target:,}")
+        for name, aps in reference.items():
+            print(f"ratio to openspiel/{name}: {ours / aps:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
