@@ -85,7 +85,9 @@ def main() -> int:
             continue
         for variant in game.variants:
             players = game.player_range(variant)[0]
-            mps, aps = measure(lambda rng, g=game.id, v=variant, p=players: one_match(g, v, p, rng), args.seconds)
+            mps, aps = measure(
+                lambda rng, g=game.id, v=variant, p=players: one_match(g, v, p, rng), args.seconds
+            )
             rows.append((game.id, variant, players, aps))
             print(f"{game.id + '/' + variant:38} {players:>7} {mps:>10.1f} {aps:>11,.0f}")
     reference = {}
@@ -101,7 +103,9 @@ def main() -> int:
     ours = next((aps for g, v, p, aps in rows if (g, v, p) == (game, variant, players)), None)
     if ours is not None:
         verdict = "meets" if ours >= target else "MISSES"
-        print(f"\n{game}/{variant} {players}p: {ours:,.0f} actions/s, {verdict} the target of {target:,}")
+        print(
+            f"\n{game}/{variant} {players}p: {ours:,.0f} actions/s, {verdict} the target of {target:,}"
+        )
         for name, aps in reference.items():
             print(f"ratio to openspiel/{name}: {ours / aps:.2f}")
     return 0

@@ -19,7 +19,13 @@ from typing import Any
 import flask_smorest
 import marshmallow as ma
 from flask import Flask, Response, g, jsonify, request
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+)
 from prometheus_client import multiprocess as prom_multiprocess
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException
@@ -52,7 +58,10 @@ HTTP_CODES = {
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 REQUESTS = Counter(
-    "tapete_http_requests_total", "HTTP requests", ["service", "method", "endpoint", "status"], registry=REGISTRY
+    "tapete_http_requests_total",
+    "HTTP requests",
+    ["service", "method", "endpoint", "status"],
+    registry=REGISTRY,
 )
 LATENCY = Histogram(
     "tapete_http_request_seconds",
@@ -75,7 +84,9 @@ class ApiError(Exception):
 class ErrorBody(ma.Schema):
     code = ma.fields.String(required=True, metadata={"description": "machine-readable reason"})
     message = ma.fields.String(required=True, metadata={"description": "what is wrong, for people"})
-    details = ma.fields.Raw(metadata={"description": "more, e.g. validation errors or legal actions"})
+    details = ma.fields.Raw(
+        metadata={"description": "more, e.g. validation errors or legal actions"}
+    )
 
 
 class ErrorSchema(ma.Schema):
@@ -101,7 +112,9 @@ class Api(flask_smorest.Api):
         message = data.get("message") or error.description or HTTPStatus(error.code or 500).phrase
         if details and not data.get("message"):
             message = "the request body is invalid: " + _first_problem(details)
-        return error_response(error.code or 500, HTTP_CODES.get(error.code or 500, "error"), message, details)
+        return error_response(
+            error.code or 500, HTTP_CODES.get(error.code or 500, "error"), message, details
+        )
 
 
 def _first_problem(details: Any, path: str = "") -> str:
@@ -113,7 +126,9 @@ def _first_problem(details: Any, path: str = "") -> str:
     return f"{path}: {details}" if path else str(details)
 
 
-def error_response(status: int, code: str, message: str, details: Any = None) -> tuple[Response, int]:
+def error_response(
+    status: int, code: str, message: str, details: Any = None
+) -> tuple[Response, int]:
     body: dict[str, Any] = {"code": code, "message": message}
     if details is not None:
         body["details"] = details
@@ -213,7 +228,9 @@ def create_app(
         if isinstance(exc, HTTPException):
             return api.handle_http_exception(exc)
         log.exception("unhandled error", extra={"fields": {"request_id": request_id()}})
-        return error_response(500, "internal", "internal error; the request changed nothing it should not")
+        return error_response(
+            500, "internal", "internal error; the request changed nothing it should not"
+        )
 
     @app.get("/healthz")
     def _healthz():

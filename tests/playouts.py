@@ -31,7 +31,9 @@ def choose(state: State, rng: random.Random) -> tuple[int | None, Action]:
     return rng.choice(options)
 
 
-def playout(game: str, variant: str, players: int, seed: str) -> Iterator[tuple[State, int | None, Action, list]]:
+def playout(
+    game: str, variant: str, players: int, seed: str
+) -> Iterator[tuple[State, int | None, Action, list]]:
     """Play a random match, yielding (state after, seat, action, events) at every step."""
     state, _ = new_match(game, variant, players, seed=seed)
     rng = random.Random(seed)

@@ -31,10 +31,10 @@ def ids(case: tuple[str, str, int]) -> str:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_match_ends_with_a_result_and_conserves_cards(case, seed):
     game, variant, players = case
-    steps = 0
+    state = None
     for state, _seat, _action, _events in playout(game, variant, players, seed):
         check_state(state)
-        steps += 1
+    assert state is not None, "a match needs at least one action"
     result = state.result
     assert state.finished and result is not None
     assert set(result["winners"]) <= set(range(players))
@@ -47,7 +47,9 @@ def test_random_match_ends_with_a_result_and_conserves_cards(case, seed):
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_every_listed_legal_action_applies(case):
     game, variant, players = case
-    for step, (state, _seat, _action, _events) in enumerate(playout(game, variant, players, "listed")):
+    for step, (state, _seat, _action, _events) in enumerate(
+        playout(game, variant, players, "listed")
+    ):
         if step % 5 or state.finished:
             continue
         seats = list(state.to_act) + [None]
@@ -77,8 +79,14 @@ def test_views_hide_other_hands_as_from_a_spectator(case):
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_same_seed_replays_to_the_same_states(case):
     game, variant, players = case
-    first = [json.dumps(s.to_json(), sort_keys=True) for s, *_ in playout(game, variant, players, "replay")]
-    again = [json.dumps(s.to_json(), sort_keys=True) for s, *_ in playout(game, variant, players, "replay")]
+    first = [
+        json.dumps(s.to_json(), sort_keys=True)
+        for s, *_ in playout(game, variant, players, "replay")
+    ]
+    again = [
+        json.dumps(s.to_json(), sort_keys=True)
+        for s, *_ in playout(game, variant, players, "replay")
+    ]
     assert first == again
     # replaying the recorded actions on a fresh deal reaches the same states
     state, _ = new_match(game, variant, players, seed="replay")

@@ -18,7 +18,9 @@ def client():
 
 
 def setup_match(client, players=2, seed="fixed", variant="base"):
-    r = client.post("/v1/games/brisca/setup", json={"variant": variant, "players": players, "seed": seed})
+    r = client.post(
+        "/v1/games/brisca/setup", json={"variant": variant, "players": players, "seed": seed}
+    )
     assert r.status_code == 200, r.json
     return r.json
 
@@ -54,7 +56,9 @@ def test_setup_same_seed_same_deal(client):
 def test_setup_events_keep_private_cards_for_their_seat(client):
     events = setup_match(client)["events"]
     dealt = [e for e in events if e["type"] == "dealt"]
-    assert {e["seat"] for e in dealt} == {0, 1} and all(e["visible_to"] == [e["seat"]] for e in dealt)
+    assert {e["seat"] for e in dealt} == {0, 1} and all(
+        e["visible_to"] == [e["seat"]] for e in dealt
+    )
 
 
 def test_play_a_few_moves_through_legal_actions_apply_and_view(client):
@@ -65,7 +69,9 @@ def test_play_a_few_moves_through_legal_actions_apply_and_view(client):
         actions = client.post(
             "/v1/games/brisca/legal-actions", json={"state": state, "seat": seat}
         ).json["actions"]
-        r = client.post("/v1/games/brisca/apply", json={"state": state, "seat": seat, "action": actions[0]})
+        r = client.post(
+            "/v1/games/brisca/apply", json={"state": state, "seat": seat, "action": actions[0]}
+        )
         assert r.status_code == 200, r.json
         assert r.json["events"][0] == {"type": "played", "seat": seat, "card": actions[0]["card"]}
         state = r.json["state"]
@@ -76,13 +82,18 @@ def test_play_a_few_moves_through_legal_actions_apply_and_view(client):
     assert all(c is None for c in view["zones"]["hand:1"]["cards"])
     assert all(c is None for c in view["zones"]["stock"]["cards"])
     spectator = client.post("/v1/games/brisca/view", json={"state": state, "seat": None}).json
-    assert spectator["legal_actions"] == [] and all(c is None for c in spectator["zones"]["hand:0"]["cards"])
+    assert spectator["legal_actions"] == [] and all(
+        c is None for c in spectator["zones"]["hand:0"]["cards"]
+    )
 
 
 def test_illegal_action_is_422_with_reason_and_legal_actions(client):
     state = setup_match(client)["state"]
     seat = state["to_act"][0]
-    r = client.post("/v1/games/brisca/apply", json={"state": state, "seat": seat, "action": {"type": "play", "card": "5X"}})
+    r = client.post(
+        "/v1/games/brisca/apply",
+        json={"state": state, "seat": seat, "action": {"type": "play", "card": "5X"}},
+    )
     err = error_of(r, 422, "illegal_action")
     assert "not in your hand" in err["message"] and err["details"]["legal_actions"]
 
@@ -90,7 +101,10 @@ def test_illegal_action_is_422_with_reason_and_legal_actions(client):
 def test_action_out_of_turn_is_422_not_your_turn(client):
     state = setup_match(client)["state"]
     other = 1 - state["to_act"][0]
-    r = client.post("/v1/games/brisca/apply", json={"state": state, "seat": other, "action": {"type": "play", "card": "1O"}})
+    r = client.post(
+        "/v1/games/brisca/apply",
+        json={"state": state, "seat": other, "action": {"type": "play", "card": "1O"}},
+    )
     error_of(r, 422, "not_your_turn")
 
 
@@ -98,7 +112,9 @@ def test_unknown_action_shape_is_refused(client):
     state = setup_match(client)["state"]
     seat = state["to_act"][0]
     for action in ({}, {"type": 3}, {"type": "dance"}):
-        r = client.post("/v1/games/brisca/apply", json={"state": state, "seat": seat, "action": action})
+        r = client.post(
+            "/v1/games/brisca/apply", json={"state": state, "seat": seat, "action": action}
+        )
         assert r.status_code == 422, r.json
     r = client.post("/v1/games/brisca/apply", json={"state": state, "seat": seat, "action": "play"})
     error_of(r, 400, "bad_request")

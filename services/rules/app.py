@@ -26,7 +26,9 @@ from shared.engine import (
 from . import schemas
 from .seal import seal, unseal
 
-blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Catalog and rules of every game")
+blp = Blueprint(
+    "games", __name__, url_prefix="/v1/games", description="Catalog and rules of every game"
+)
 
 
 def load_state(game_id: str, doc: dict) -> State:
@@ -63,7 +65,9 @@ class Setup(MethodView):
     @blp.response(200, schemas.SetupResponse)
     def post(self, body: dict, game_id: str):
         """Deal a new match. The same seed gives the same deal."""
-        state, events = new_match(game_id, body["variant"], body["players"], body["seed"], body["options"])
+        state, events = new_match(
+            game_id, body["variant"], body["players"], body["seed"], body["options"]
+        )
         return {"state": seal(state.to_json()), "to_act": state.to_act, "events": events}
 
 
@@ -83,7 +87,9 @@ class LegalActions(MethodView):
 class Apply(MethodView):
     @blp.arguments(schemas.ApplyRequest)
     @blp.response(200, schemas.ApplyResponse)
-    @blp.alt_response(422, schema=ErrorSchema, description="illegal action: reason and legal actions")
+    @blp.alt_response(
+        422, schema=ErrorSchema, description="illegal action: reason and legal actions"
+    )
     def post(self, body: dict, game_id: str):
         """Apply one action; an illegal one is refused with 422, its reason and the legal actions."""
         state = load_state(game_id, body["state"])

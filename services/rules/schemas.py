@@ -24,7 +24,9 @@ class Strict(ma.Schema):
 
 State = fields.Dict(
     required=True,
-    metadata={"description": "the match state exactly as setup or apply returned it (signed, opaque)"},
+    metadata={
+        "description": "the match state exactly as setup or apply returned it (signed, opaque)"
+    },
 )
 Seat = fields.Integer(
     required=True,
@@ -52,7 +54,9 @@ class GameEntry(ma.Schema):
     name = fields.String()
     players = fields.Nested(Players)
     variants = fields.List(fields.Nested(VariantEntry))
-    options = fields.Dict(metadata={"description": "every option: default, description, choices or bounds"})
+    options = fields.Dict(
+        metadata={"description": "every option: default, description, choices or bounds"}
+    )
 
 
 class GameDetail(GameEntry):
@@ -66,14 +70,18 @@ class Catalog(ma.Schema):
 class SetupRequest(Strict):
     variant = fields.String(load_default="base")
     players = fields.Integer(strict=True, load_default=None, allow_none=True)
-    seed = fields.String(load_default=None, allow_none=True, validate=ma.validate.Length(min=1, max=256))
+    seed = fields.String(
+        load_default=None, allow_none=True, validate=ma.validate.Length(min=1, max=256)
+    )
     options = fields.Dict(keys=fields.String(), load_default=dict)
 
 
 class SetupResponse(ma.Schema):
     state = fields.Dict()
     to_act = fields.List(fields.Integer())
-    events = fields.List(fields.Dict(), metadata={"description": "the deal; private parts for their seats only"})
+    events = fields.List(
+        fields.Dict(), metadata={"description": "the deal; private parts for their seats only"}
+    )
 
 
 class StateSeatRequest(Strict):
@@ -82,7 +90,9 @@ class StateSeatRequest(Strict):
 
 
 class ApplyRequest(StateSeatRequest):
-    action = fields.Dict(required=True, metadata={"description": 'e.g. {"type": "play", "card": "1O"}'})
+    action = fields.Dict(
+        required=True, metadata={"description": 'e.g. {"type": "play", "card": "1O"}'}
+    )
 
 
 class ActionsResponse(ma.Schema):
@@ -95,13 +105,17 @@ class ApplyResponse(ma.Schema):
     to_act = fields.List(fields.Integer())
     finished = fields.Boolean()
     result = fields.Dict(allow_none=True)
-    deadline = fields.Dict(allow_none=True, metadata={"description": "a window the server's timer closes"})
+    deadline = fields.Dict(
+        allow_none=True, metadata={"description": "a window the server's timer closes"}
+    )
 
 
 class Zone(ma.Schema):
     owner = fields.Integer(allow_none=True)
     count = fields.Integer()
-    cards = fields.List(fields.String(allow_none=True), metadata={"description": "null for a hidden card"})
+    cards = fields.List(
+        fields.String(allow_none=True), metadata={"description": "null for a hidden card"}
+    )
 
 
 class View(PassThrough):

@@ -25,7 +25,9 @@ SIG = "sig"
 def _key() -> bytes:
     key = os.environ.get("TAPETE_STATE_KEY")
     if not key:
-        logging.getLogger("tapete.rules").warning("TAPETE_STATE_KEY is not set: using the development key")
+        logging.getLogger("tapete.rules").warning(
+            "TAPETE_STATE_KEY is not set: using the development key"
+        )
         key = DEV_KEY
     return key.encode()
 
@@ -53,7 +55,11 @@ def unseal(doc: Any) -> dict:
         raise InvalidState("state must be an object, as returned by setup or apply")
     sig = doc.get(SIG)
     if not isinstance(sig, str):
-        raise InvalidState("state has no signature: pass the state exactly as setup or apply returned it")
+        raise InvalidState(
+            "state has no signature: pass the state exactly as setup or apply returned it"
+        )
     if not hmac.compare_digest(sig, _digest(doc)):
-        raise InvalidState("state signature does not match: the state was altered or not issued here")
+        raise InvalidState(
+            "state signature does not match: the state was altered or not issued here"
+        )
     return {k: v for k, v in doc.items() if k != SIG}

@@ -26,7 +26,9 @@ def spanish_deck(
     return one * copies
 
 
-def english_deck(jokers: int = 0, copies: int = 1, suits: tuple[str, ...] = ENGLISH_SUITS) -> list[str]:
+def english_deck(
+    jokers: int = 0, copies: int = 1, suits: tuple[str, ...] = ENGLISH_SUITS
+) -> list[str]:
     """A 52-card English deck (per suit A..K), with jokers and copies as asked."""
     one = [f"{r}{s}" for s in suits for r in ENGLISH_RANKS] + [JOKER] * jokers
     return one * copies

@@ -23,7 +23,9 @@ def resolve_options(game: Game, variant: str, options: dict | None) -> dict:
     resolved.update(game.variant(variant).options)
     for name, value in (options or {}).items():
         if name not in game.options:
-            raise BadSetup(f"game {game.id} has no option {name!r}; options: {sorted(game.options)}")
+            raise BadSetup(
+                f"game {game.id} has no option {name!r}; options: {sorted(game.options)}"
+            )
         problem = game.options[name].check(name, value)
         if problem:
             raise BadSetup(problem)
@@ -44,7 +46,13 @@ def new_match(
     players = low if players is None else players
     if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
         raise BadSetup(f"{game.id}/{variant} is for {low} to {high} players, not {players}")
-    state = State(game.id, variant, resolve_options(game, variant, options), players, seed or secrets.token_hex(16))
+    state = State(
+        game.id,
+        variant,
+        resolve_options(game, variant, options),
+        players,
+        seed or secrets.token_hex(16),
+    )
     events = game.setup(state)
     return state, events
 
@@ -85,7 +93,9 @@ def apply(state: State, seat: int | None, action: Action) -> list[Event]:
         if seat not in state.to_act:
             raise NotYourTurn(f"seat {seat} is not to act now; to act: {sorted(state.to_act)}")
         if not game.is_legal(state, seat, action):
-            raise IllegalAction(game.why_illegal(state, seat, action), game.legal_actions(state, seat))
+            raise IllegalAction(
+                game.why_illegal(state, seat, action), game.legal_actions(state, seat)
+            )
     events = game.apply(state, seat, action)
     state.moves += 1
     return events

@@ -40,7 +40,11 @@ class Option:
     def check(self, name: str, value: Any) -> str | None:
         """None when ``value`` is allowed, else the reason."""
         if self.choices is not None:
-            return None if value in self.choices else f"option {name} must be one of {list(self.choices)}"
+            return (
+                None
+                if value in self.choices
+                else f"option {name} must be one of {list(self.choices)}"
+            )
         kind = type(self.default)
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
@@ -98,7 +102,10 @@ class Game:
                 {
                     "id": v.id,
                     "description": v.description,
-                    "players": {"min": self.player_range(v.id)[0], "max": self.player_range(v.id)[1]},
+                    "players": {
+                        "min": self.player_range(v.id)[0],
+                        "max": self.player_range(v.id)[1],
+                    },
                     "options": {**{k: o.default for k, o in self.options.items()}, **v.options},
                 }
                 for v in self.variants.values()

@@ -25,14 +25,18 @@ VISIBILITIES = (PUBLIC, OWNER, HIDDEN, TOP)
 class Zone:
     __slots__ = ("cards", "owner", "visibility")
 
-    def __init__(self, cards: list[str] | None = None, owner: int | None = None, visibility: str = PUBLIC):
+    def __init__(
+        self, cards: list[str] | None = None, owner: int | None = None, visibility: str = PUBLIC
+    ):
         self.cards = cards if cards is not None else []
         self.owner = owner
         self.visibility = visibility
 
     def visible_to(self, seat: int | None) -> bool:
         """Whether ``seat`` (None: a spectator) sees every card of this zone."""
-        return self.visibility == PUBLIC or (self.visibility == OWNER and seat is not None and seat == self.owner)
+        return self.visibility == PUBLIC or (
+            self.visibility == OWNER and seat is not None and seat == self.owner
+        )
 
     def to_json(self) -> dict:
         return {"cards": list(self.cards), "owner": self.owner, "visibility": self.visibility}
@@ -154,25 +158,43 @@ class State:
         for name, z in doc["zones"].items():
             _expect(isinstance(z, dict), f"zone {name} must be an object")
             cards, owner, vis = z.get("cards"), z.get("owner"), z.get("visibility")
-            _expect(isinstance(cards, list) and all(is_card(c) for c in cards), f"zone {name} has a bad card")
-            _expect(owner is None or (_is(owner, int) and 0 <= owner < players), f"zone {name} has a bad owner")
+            _expect(
+                isinstance(cards, list) and all(is_card(c) for c in cards),
+                f"zone {name} has a bad card",
+            )
+            _expect(
+                owner is None or (_is(owner, int) and 0 <= owner < players),
+                f"zone {name} has a bad owner",
+            )
             _expect(vis in VISIBILITIES, f"zone {name} has a bad visibility")
             s.zones[name] = Zone(list(cards), owner, vis)
         s.phase = doc["phase"]
-        _expect(all(_is(x, int) and 0 <= x < players for x in doc["to_act"]), "state.to_act has a bad seat")
+        _expect(
+            all(_is(x, int) and 0 <= x < players for x in doc["to_act"]),
+            "state.to_act has a bad seat",
+        )
         s.to_act = list(doc["to_act"])
         s.round = doc["round"]
-        _expect(len(doc["scores"]) == players and all(_is(x, int) for x in doc["scores"]), "bad state.scores")
+        _expect(
+            len(doc["scores"]) == players and all(_is(x, int) for x in doc["scores"]),
+            "bad state.scores",
+        )
         s.scores = list(doc["scores"])
         _expect(
-            all(isinstance(r, list) and len(r) == players and all(_is(x, int) for x in r) for r in doc["rounds"]),
+            all(
+                isinstance(r, list) and len(r) == players and all(_is(x, int) for x in r)
+                for r in doc["rounds"]
+            ),
             "bad state.rounds",
         )
         s.rounds = [list(r) for r in doc["rounds"]]
         teams = doc["teams"]
         _expect(
             teams is None
-            or (isinstance(teams, list) and all(isinstance(t, list) and all(_is(x, int) for x in t) for t in teams)),
+            or (
+                isinstance(teams, list)
+                and all(isinstance(t, list) and all(_is(x, int) for x in t) for t in teams)
+            ),
             "bad state.teams",
         )
         s.teams = [list(t) for t in teams] if teams else None

@@ -37,12 +37,12 @@ Decisions where the text is silent or ambiguous (each an option where RULINGS na
 from __future__ import annotations
 
 from shared.engine import (
+    HIDDEN,
     OWNER,
     PUBLIC,
     Action,
     Event,
     Game,
-    HIDDEN,
     Option,
     State,
     Variant,
@@ -71,24 +71,41 @@ class Brisca(Game):
     options = {
         "hand_size": Option(3, "cards in each hand while the stock lasts", choices=(3, 6, 10)),
         "card_points": Option(
-            "standard", "A 11, 3 10, R 4, C 3, S 2; or Tute's A and 3 worth 10", choices=tuple(CARD_POINTS)
+            "standard",
+            "A 11, 3 10, R 4, C 3, S 2; or Tute's A and 3 worth 10",
+            choices=tuple(CARD_POINTS),
         ),
         "cantes": Option(False, "parejas (R + C of a suit) sing 20, 40 in trumps"),
-        "last_trick_bonus": Option(0, "points for the last trick (Tute's 'diez de últimas')", minimum=0, maximum=100),
+        "last_trick_bonus": Option(
+            0, "points for the last trick (Tute's 'diez de últimas')", minimum=0, maximum=100
+        ),
         "partnerships": Option(False, "with 4 players, seats 0+2 against 1+3"),
         "partner_claim": Option(False, "a partner may claim the pareja when R or C is played"),
-        "tute_wins_deal": Option(False, "holding all four Reyes or Caballos ('tute') takes the deal"),
-        "arrastre": Option("follow", "obligation once the stock is gone", choices=("follow", "montar")),
-        "three_player_removal": Option("2B", "cards removed for 3 players", choices=("2B", "all-twos")),
+        "tute_wins_deal": Option(
+            False, "holding all four Reyes or Caballos ('tute') takes the deal"
+        ),
+        "arrastre": Option(
+            "follow", "obligation once the stock is gone", choices=("follow", "montar")
+        ),
+        "three_player_removal": Option(
+            "2B", "cards removed for 3 players", choices=("2B", "all-twos")
+        ),
         "deals": Option(4, "deals per match", minimum=1, maximum=20),
-        "direction": Option("clockwise", "direction of play", choices=("clockwise", "counterclockwise")),
+        "direction": Option(
+            "clockwise", "direction of play", choices=("clockwise", "counterclockwise")
+        ),
     }
     variants = {
         "base": Variant("base", "Brisca: 3 cards, 4 deals, 120 points a deal."),
         "tute": Variant(
             "tute",
             "Tute: 6 cards, A and 3 worth 10, cantes 20/40, last trick 10.",
-            {"hand_size": 6, "card_points": "aces-and-threes", "cantes": True, "last_trick_bonus": 10},
+            {
+                "hand_size": 6,
+                "card_points": "aces-and-threes",
+                "cantes": True,
+                "last_trick_bonus": 10,
+            },
         ),
         "tute-parejas": Variant(
             "tute-parejas",
@@ -109,7 +126,11 @@ class Brisca(Game):
     def deck(self, state: State) -> list[str]:
         cards = spanish_deck(40)
         if state.players == 3:
-            removed = {"2B"} if state.options["three_player_removal"] == "2B" else {"2O", "2C", "2E", "2B"}
+            removed = (
+                {"2B"}
+                if state.options["three_player_removal"] == "2B"
+                else {"2O", "2C", "2E", "2B"}
+            )
             cards = [c for c in cards if c not in removed]
         return cards
 
@@ -118,7 +139,9 @@ class Brisca(Game):
         if state.players * opts["hand_size"] > len(self.deck(state)):
             from shared.engine import BadSetup
 
-            raise BadSetup(f"{opts['hand_size']} cards for {state.players} players do not fit the deck")
+            raise BadSetup(
+                f"{opts['hand_size']} cards for {state.players} players do not fit the deck"
+            )
         state.data["direction"] = 1 if opts["direction"] == "clockwise" else -1
         if opts["partnerships"] and state.players == 4:
             state.teams = [[0, 2], [1, 3]]
@@ -163,7 +186,9 @@ class Brisca(Game):
         events.append(event("deal", round=state.round, dealer=state.data["dealer"], leader=leader,
                             trump_card=trump_card))  # fmt: skip
         for s in order:
-            events.append(event("dealt", seat=s, cards=list(state.cards(f"hand:{s}")), visible_to=[s]))
+            events.append(
+                event("dealt", seat=s, cards=list(state.cards(f"hand:{s}")), visible_to=[s])
+            )
         return events
 
     # -- legal actions -----------------------------------------------------------------
@@ -218,7 +243,9 @@ class Brisca(Game):
             if card not in hand:
                 return f"card {card} is not in your hand"
             return "the stock is empty: follow the suit led, else play a trump" + (
-                ", beating the best card where you can" if state.options["arrastre"] == "montar" else ""
+                ", beating the best card where you can"
+                if state.options["arrastre"] == "montar"
+                else ""
             )
         if kind == "exchange":
             if not state.zones["trump"].cards:
@@ -258,7 +285,15 @@ class Brisca(Game):
         points = 40 if which == data["trump"] else 20
         data["sung"][seat].append(which)
         data["cantes"].append({"seat": seat, "suit": which, "points": points})
-        return [event("sang", seat=seat, suit=which, points=points, shown=[f"{REY}{which}", f"{CABALLO}{which}"])]
+        return [
+            event(
+                "sang",
+                seat=seat,
+                suit=which,
+                points=points,
+                shown=[f"{REY}{which}", f"{CABALLO}{which}"],
+            )
+        ]
 
     def _claim(self, state: State, seat: int, which: str) -> list[Event]:
         data = state.data
@@ -353,8 +388,10 @@ class Brisca(Game):
         for i in range(1, len(trick)):
             c, b = trick[i], trick[best]
             cs, bs = suit(c), suit(b)
-            if (cs == bs and STRENGTH[rank(c)] > STRENGTH[rank(b)]) or (cs == trump != bs) or (
-                cs == led and bs not in (led, trump)
+            if (
+                (cs == bs and STRENGTH[rank(c)] > STRENGTH[rank(b)])
+                or (cs == trump != bs)
+                or (cs == led and bs not in (led, trump))
             ):
                 best = i
         return best
@@ -385,7 +422,9 @@ class Brisca(Game):
             "trick_seats": list(data["trick_seats"]),
             "tricks_won": list(data["tricks_won"]),
             "cantes": list(data["cantes"]),
-            "deal_points": [self._points(state, state.cards(f"won:{s}")) for s in range(state.players)],
+            "deal_points": [
+                self._points(state, state.cards(f"won:{s}")) for s in range(state.players)
+            ],
         }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 
@@ -64,8 +65,10 @@ def test_a_card_of_another_suit_never_wins_without_trump():
 
 def test_card_strength_order_is_1_3_r_c_s_7_6_5_4_2():
     order = ["1O", "3O", "12O", "11O", "10O", "7O", "6O", "5O", "4O", "2O"]
-    for higher, lower in zip(order, order[1:]):
-        s = deal(layout={"hand:0": [lower, "4C", "5C"], "hand:1": [higher, "6C", "7C"], "trump": ["3B"]})
+    for higher, lower in pairwise(order):
+        s = deal(
+            layout={"hand:0": [lower, "4C", "5C"], "hand:1": [higher, "6C", "7C"], "trump": ["3B"]}
+        )
         play(s, 0, lower)
         events = play(s, 1, higher)
         assert next(e for e in events if e["type"] == "trick_won")["seat"] == 1, (higher, lower)
@@ -199,7 +202,9 @@ def test_three_players_play_without_the_two_of_bastos():
 
 
 def test_three_players_may_remove_every_two_instead():
-    s, _ = new_match("brisca", "base", 3, seed="three", options={"three_player_removal": "all-twos"})
+    s, _ = new_match(
+        "brisca", "base", 3, seed="three", options={"three_player_removal": "all-twos"}
+    )
     assert len(s.all_cards()) == 36 and not [c for c in s.all_cards() if c.startswith("2")]
 
 
@@ -220,7 +225,9 @@ def test_match_is_four_deals_with_the_scores_summed():
     totals = [sum(r[p] for r in s.rounds) for p in range(2)]
     assert s.result["scores"] == totals and s.result["rounds"] == s.rounds
     best = max(totals)
-    assert s.result["winners"] == [p for p in range(2) if totals[p] == best] or totals[0] == totals[1]
+    assert (
+        s.result["winners"] == [p for p in range(2) if totals[p] == best] or totals[0] == totals[1]
+    )
 
 
 def test_the_next_deal_is_led_by_the_winner_of_the_last_trick():
