@@ -1,0 +1,1 @@
+"""The lobby service: players, matches, seats, bots and actions over the match log."""

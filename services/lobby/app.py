@@ -1,0 +1,207 @@
+"""The lobby service over HTTP: thin views that parse, call the application layer, return.
+
+Every view but ``POST /v1/players`` needs ``Authorization: Bearer <token>``; the
+application layer (``application.py``) does the work and raises ``Refused`` for
+anything it will not do, which leaves here in the one error shape.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import redis
+from flask import Flask, current_app, request
+from flask.views import MethodView
+
+from services.http import Blueprint, ErrorSchema, create_app, error_response, request_id
+from shared.eventstore import MAX_WAIT_SECONDS
+
+from . import schemas
+from .application import Lobby
+from .errors import Refused
+from .players import Player, bearer_token
+from .rules_client import DEFAULT_RULES_URL, RulesClient
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+BEARER_SCHEME = "bearerAuth"
+ERRORS = {
+    400: "malformed request",
+    401: "no or unknown bearer token",
+    403: "not your seat, or not your turn",
+    404: "no such match",
+    409: "stale expected_version, seat taken, match full or already started",
+    422: "illegal action: the reason and your legal actions",
+    503: "Redis or the rules service does not answer",
+}
+
+players = Blueprint("players", __name__, url_prefix="/v1/players", description="Players and tokens")
+matches = Blueprint(
+    "matches", __name__, url_prefix="/v1/matches", description="Matches, seats, actions and feed"
+)
+
+
+def lobby() -> Lobby:
+    return current_app.extensions["lobby"]
+
+
+def caller() -> Player:
+    """The player whose bearer token came with the request, or 401."""
+    return lobby().authenticate(bearer_token(request.headers.get("Authorization")))
+
+
+def refusals(*statuses: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Document the error answers a view may give (all share the one error shape)."""
+
+    def document(view: Callable[..., Any]) -> Callable[..., Any]:
+        for status in (401, 503, *statuses):
+            view = matches.alt_response(status, schema=ErrorSchema, description=ERRORS[status])(
+                view
+            )
+        return view
+
+    return document
+
+
+@players.route("")
+class PlayerCollection(MethodView):
+    @players.arguments(schemas.NewPlayer)
+    @players.response(201, schemas.PlayerCreated)
+    @players.doc(security=[])
+    def post(self, body: dict):
+        """Register a player; the answer holds its bearer token, shown only this once."""
+        player, token = lobby().register(body["name"].strip())
+        return {"id": player.id, "name": player.name, "token": token}
+
+
+@matches.route("")
+class MatchCollection(MethodView):
+    @matches.arguments(schemas.MatchQuery, location="query")
+    @matches.response(200, schemas.MatchList)
+    @refusals()
+    def get(self, query: dict):
+        """The newest matches, optionally of one status and game."""
+        caller()
+        return {"matches": lobby().list_matches(query["status"], query["game"], query["limit"])}
+
+    @matches.arguments(schemas.NewMatch)
+    @matches.response(201, schemas.MatchOut)
+    @refusals(400)
+    def post(self, body: dict):
+        """Create an open match (game, variant, players and options checked by the catalog)."""
+        return lobby().create_match(
+            caller(), body["game"], body["variant"], body["players"], body["options"],
+            body["autostart"],
+        )  # fmt: skip
+
+
+@matches.route("/<match_id>")
+class MatchDetail(MethodView):
+    @matches.response(200, schemas.MatchOut)
+    @refusals(404)
+    def get(self, match_id: str):
+        """The match with its version, seats and your seat's view (a spectator's if unseated)."""
+        return lobby().get_match(caller(), match_id)
+
+
+@matches.route("/<match_id>/join")
+class Join(MethodView):
+    @matches.arguments(schemas.Join)
+    @matches.response(200, schemas.MatchOut)
+    @refusals(400, 404, 409)
+    def post(self, body: dict, match_id: str):
+        """Take a seat (the first free one if none is named); a full match starts itself."""
+        return lobby().join(caller(), match_id, body["seat"])
+
+
+@matches.route("/<match_id>/leave")
+class Leave(MethodView):
+    @matches.response(200, schemas.MatchOut)
+    @refusals(404, 409)
+    def post(self, match_id: str):
+        """Give up your seat, before the match starts."""
+        return lobby().leave(caller(), match_id)
+
+
+@matches.route("/<match_id>/bots")
+class Bots(MethodView):
+    @matches.arguments(schemas.NewBot)
+    @matches.response(200, schemas.MatchOut)
+    @refusals(400, 403, 404, 409)
+    def post(self, body: dict, match_id: str):
+        """Seat a bot (strategy random or greedy); the creator or a seated player may."""
+        return lobby().add_bot(caller(), match_id, body["seat"], body["strategy"])
+
+
+@matches.route("/<match_id>/start")
+class Start(MethodView):
+    @matches.response(200, schemas.MatchOut)
+    @refusals(403, 404, 409)
+    def post(self, match_id: str):
+        """Deal now that every seat is taken; the seed's SHA-256 is published."""
+        return lobby().start(caller(), match_id)
+
+
+@matches.route("/<match_id>/actions")
+class Actions(MethodView):
+    @matches.arguments(schemas.NewAction)
+    @matches.response(200, schemas.ActionResult)
+    @refusals(400, 403, 404, 409, 422)
+    def post(self, body: dict, match_id: str):
+        """Act for your seat at expected_version: the new version, your events and view."""
+        return lobby().submit_action(
+            match_id, caller(), body["action"], body["expected_version"], body["action_id"]
+        )
+
+
+@matches.route("/<match_id>/events")
+class Events(MethodView):
+    @matches.arguments(schemas.EventsQuery, location="query")
+    @matches.response(200, schemas.EventsPage)
+    @refusals(400, 404)
+    def get(self, query: dict, match_id: str):
+        """Entries after version `after`, redacted for you; waits up to `wait` s for one."""
+        return lobby().events(caller(), match_id, query["after"], query["wait"])
+
+
+def redis_client(url: str) -> redis.Redis:
+    """A pooled client whose socket outlives the longest long-poll."""
+    return redis.Redis.from_url(
+        url,
+        decode_responses=True,
+        socket_timeout=MAX_WAIT_SECONDS + 5,
+        socket_connect_timeout=2,
+        health_check_interval=30,
+    )
+
+
+def create_lobby_app(config: dict | None = None, service: Lobby | None = None) -> Flask:
+    """The lobby app; without ``service``, on REDIS_URL and RULES_URL from the environment."""
+    if service is None:
+        client = redis_client(os.environ.get("REDIS_URL", DEFAULT_REDIS_URL))
+        rules = RulesClient(os.environ.get("RULES_URL", DEFAULT_RULES_URL), request_id=request_id)
+        service = Lobby(client, rules)
+    spec_options: dict[str, Any] = {"API_SPEC_OPTIONS": {"security": [{BEARER_SCHEME: []}]}}
+    app = create_app(
+        "lobby",
+        "Tapete lobby service",
+        [players, matches],
+        ready=service.ready,
+        config={**spec_options, **(config or {})},
+    )
+    app.extensions["lobby"] = service
+    app.extensions["tapete_api"].spec.components.security_scheme(
+        BEARER_SCHEME, {"type": "http", "scheme": "bearer"}
+    )
+
+    @app.errorhandler(Refused)
+    def _refused(exc: Refused):
+        return error_response(exc.status, exc.code, exc.message, exc.details)
+
+    @app.errorhandler(redis.ConnectionError)
+    @app.errorhandler(redis.TimeoutError)
+    def _redis_down(exc: redis.RedisError):
+        return error_response(503, "unavailable", "the match store does not answer; try again")
+
+    return app

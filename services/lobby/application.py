@@ -1,0 +1,502 @@
+"""The lobby's use cases: load a match's snapshot, decide, append with the expected version.
+
+No Flask here: the HTTP views call these, and so can a bot worker or a turn timer
+(``submit_action`` with ``player=SYSTEM``). Every change to a match is exactly one
+``MatchLog.append``, which writes the log entry, the snapshot, the idempotent answer and
+the feed notification atomically. The only other writes are derivable or harmless:
+the list index (rebuilt from the snapshots by ``rebuild_index``), player tokens, and
+the bot credentials written just before the ``bot.added`` entry that names the bot.
+
+The log entry format is documented in docs/match-log.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import metadata
+from typing import Any, Final
+
+import redis
+
+from shared.eventstore import MATCH_ID, MatchLog, VersionConflict, state_hash
+
+from . import match as rules_of
+from .errors import Refused, bad_request, conflict, not_found
+from .match import FINISHED, OPEN, RUNNING, STATUSES, Match
+from .players import Player, Players
+from .rules_client import RulesClient, RulesRefused, RulesUnavailable
+
+SYSTEM: Final = None  # submit_action's player when the server itself acts (a timer): seat null
+COMMAND_ATTEMPTS = 5  # a seat change without an expected version re-decides on a conflict
+INDEX_KEY = "tapete:index:matches:{status}"  # sorted set: match id, scored by creation time
+SNAPSHOT_PATTERN = "tapete:*:match:*:snapshot"
+INDEX_SCAN_LIMIT = 1000  # the list reads at most this many of the newest matches
+SEAL_FIELD = "sig"  # the rules service's seal (services/rules/seal.py), left out of state hashes
+
+
+def _package_version() -> str:
+    try:
+        return metadata.version("tapete")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+TAPETE_VERSION = _package_version()
+
+
+def rules_version(game: str) -> str:
+    """Which rules produced an entry: the engine's package version and the game id."""
+    return f"tapete-{TAPETE_VERSION}/{game}"
+
+
+def sealed_state_hash(state: dict[str, Any] | None) -> str | None:
+    """SHA-256 of the state without its seal: a replay under another key hashes the same."""
+    if state is None:
+        return None
+    return state_hash({k: v for k, v in state.items() if k != SEAL_FIELD})
+
+
+def iso_time(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
+
+
+def actor(player: Player | None, seat: int | None) -> dict[str, Any]:
+    if player is None:
+        return {"player": None, "seat": None, "system": True}
+    return {"player": player.id, "seat": seat, "system": False}
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A match as of ``version``: its public document, its sealed state and its secret seed."""
+
+    id: str
+    version: int
+    match: Match
+    state: dict[str, Any] | None
+    seed: str | None
+
+
+@contextmanager
+def rules_errors() -> Iterator[None]:
+    """The rules service's refusals as the lobby's: 422 passes through, the rest is ours."""
+    try:
+        yield
+    except RulesRefused as exc:
+        if exc.status == 422:
+            raise Refused(422, exc.code, exc.message, exc.details) from exc
+        raise Refused(502, "rules_refused", f"the rules service refused: {exc.message}") from exc
+    except RulesUnavailable as exc:
+        raise Refused(503, "rules_unavailable", str(exc)) from exc
+
+
+class Lobby:
+    def __init__(
+        self,
+        client: redis.Redis,
+        rules: RulesClient,
+        log: MatchLog | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.client = client
+        self.rules = rules
+        self.log = log or MatchLog(client)
+        self.players = Players(client)
+        self.clock = clock
+
+    # -- players ---------------------------------------------------------------------------
+    def register(self, name: str) -> tuple[Player, str]:
+        return self.players.register(name)
+
+    def authenticate(self, token: str) -> Player:
+        return self.players.authenticate(token)
+
+    # -- reading ---------------------------------------------------------------------------
+    def load(self, match_id: str) -> Snapshot:
+        """The match's latest snapshot, or 404."""
+        if not MATCH_ID.fullmatch(match_id):
+            raise not_found(f"no match {match_id!r}")
+        doc = self.log.snapshot(match_id)
+        if doc is None:
+            raise not_found(f"no match {match_id!r}")
+        return Snapshot(match_id, doc["version"], doc["match"], doc["state"], doc.get("seed"))
+
+    def get_match(self, player: Player, match_id: str) -> dict[str, Any]:
+        return self._presented(self.load(match_id), player)
+
+    def list_matches(self, status: str | None, game: str | None, limit: int) -> list[Match]:
+        """The newest matches, optionally of one status and game, newest first."""
+        scored: dict[str, float] = {}
+        for wanted in [status] if status else list(STATUSES):
+            rows: Any = self.client.zrevrange(
+                INDEX_KEY.format(status=wanted), 0, INDEX_SCAN_LIMIT - 1, withscores=True
+            )
+            scored.update({_text(member): score for member, score in rows})
+        ids = sorted(scored, key=lambda m: scored[m], reverse=True)[:INDEX_SCAN_LIMIT]
+        pipe = self.client.pipeline(transaction=False)
+        for match_id in ids:
+            pipe.hget(self.log.keys(match_id).snapshot, "match")
+        found = []
+        for raw in pipe.execute():
+            if raw is None:
+                continue
+            doc = json.loads(raw)
+            if status and doc["status"] != status:
+                self._index(doc)  # the index lagged behind the log: repair it now
+                continue
+            if game is None or doc["game"] == game:
+                found.append(doc)
+            if len(found) == limit:
+                break
+        return found
+
+    def events(self, player: Player, match_id: str, after: int, wait: float) -> dict[str, Any]:
+        """Entries after version ``after`` as the caller may see them, waiting up to ``wait``s."""
+        snap = self.load(match_id)
+        entries = self.log.wait(match_id, after, wait)
+        seat = rules_of.seat_of(snap.match, player.id)
+        return {
+            "match": match_id,
+            "version": entries[-1]["version"] if entries else snap.version,
+            "entries": [rules_of.public_entry(entry, seat) for entry in entries],
+        }
+
+    def bot_token(self, match_id: str, seat: int) -> str | None:
+        """The token a bot worker uses to act for a bot seat (never shown to clients)."""
+        snap = self.load(match_id)
+        player = (
+            snap.match["seats"][seat]["player"] if 0 <= seat < len(snap.match["seats"]) else None
+        )
+        raw = self.client.hget(self._bots_key(match_id), player) if player else None
+        return json.loads(raw)["token"] if raw else None  # type: ignore[arg-type]
+
+    # -- seats -----------------------------------------------------------------------------
+    def create_match(
+        self,
+        player: Player,
+        game: str,
+        variant: str,
+        players: int | None,
+        options: dict[str, Any],
+        autostart: bool = True,
+    ) -> dict[str, Any]:
+        """An open match, checked against the rules catalog. Its creator is not seated."""
+        with rules_errors():
+            catalog = self.rules.catalog()
+        if game not in catalog:
+            raise bad_request("unknown_game", f"no game {game!r}; games: {sorted(catalog)}")
+        count = rules_of.check_setup(catalog[game], variant, players, options)
+        match_id = secrets.token_hex(8)
+        now = self.clock()
+        match = rules_of.new_match(
+            match_id, player, game, variant, count, options, autostart, iso_time(now)
+        )
+        event = {"type": "match_created", "game": game, "variant": variant, "players": count}
+        by = actor(player, None)
+        entry = {"kind": "match.created", "actor": by, "events": [event], "match": match}
+        return self._presented(self._append(None, match, entry, now=now), player)
+
+    def join(self, player: Player, match_id: str, seat: int | None = None) -> dict[str, Any]:
+        """Take ``seat`` (None: the first free one); a full match may then start itself."""
+
+        def change(snap: Snapshot) -> Snapshot:
+            match = rules_of.take_seat(snap.match, player, seat)
+            taken = rules_of.seat_of(match, player.id)
+            who = {"id": player.id, "name": player.name}
+            event = {"type": "seat_joined", "seat": taken, "player": player.id, "name": player.name}
+            entry = {"kind": "seat.joined", "actor": actor(player, taken), "events": [event]}
+            return self._append(snap, match, {**entry, "seat": taken, "player": who})
+
+        return self._presented(self._autostart(self._command(match_id, change)), player)
+
+    def leave(self, player: Player, match_id: str) -> dict[str, Any]:
+        """Give up one's seat before the match starts."""
+
+        def change(snap: Snapshot) -> Snapshot:
+            match, seat = rules_of.leave_seat(snap.match, player)
+            who = {"id": player.id, "name": player.name}
+            event = {"type": "seat_left", "seat": seat, "player": player.id}
+            entry = {"kind": "seat.left", "actor": actor(player, seat), "events": [event]}
+            return self._append(snap, match, {**entry, "seat": seat, "player": who})
+
+        return self._presented(self._command(match_id, change), player)
+
+    def add_bot(self, player: Player, match_id: str, seat: int, strategy: str) -> dict[str, Any]:
+        """Seat a new bot player; its token is kept for the bot workers, never returned."""
+        made: list[Player] = []
+
+        def change(snap: Snapshot) -> Snapshot:
+            rules_of.check_may_manage(snap.match, player)
+            rules_of.check_seat_free(snap.match, seat)  # refuse before making a bot player
+            if not made:
+                made.append(self._make_bot(match_id, seat, strategy))
+            bot = made[0]
+            match = rules_of.take_seat(snap.match, bot, seat, bot=strategy)
+            event = {"type": "bot_added", "seat": seat, "player": bot.id, "strategy": strategy}
+            by = actor(player, rules_of.seat_of(snap.match, player.id))
+            entry = {"kind": "bot.added", "actor": by, "events": [event], "seat": seat}
+            who = {"id": bot.id, "name": bot.name}
+            return self._append(snap, match, {**entry, "strategy": strategy, "player": who})
+
+        return self._presented(self._autostart(self._command(match_id, change)), player)
+
+    def start(self, player: Player, match_id: str) -> dict[str, Any]:
+        """Deal, once every seat is taken (the creator or a seated player asks)."""
+
+        def change(snap: Snapshot) -> Snapshot:
+            rules_of.check_may_manage(snap.match, player)
+            rules_of.check_startable(snap.match)
+            return self._start(snap, actor(player, rules_of.seat_of(snap.match, player.id)))
+
+        return self._presented(self._command(match_id, change), player)
+
+    # -- actions ---------------------------------------------------------------------------
+    def submit_action(
+        self,
+        match_id: str,
+        player: Player | None,
+        action: dict[str, Any],
+        expected_version: int,
+        action_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Apply ``action`` for the player's seat at ``expected_version``: version, events, view.
+
+        ``player=SYSTEM`` acts as the server (seat null), e.g. a turn timer sending
+        ``{"type": "timeout"}``: the rules decide which system actions are legal. An
+        ``action_id`` makes a retry return the first answer and write nothing; ids are
+        per player, so another player's id never reveals someone else's answer.
+        """
+        snap = self.load(match_id)
+        answer_key = f"{player.id if player else 'system'}:{action_id}" if action_id else None
+        if answer_key:
+            first = self.client.hget(self.log.keys(match_id).actions, answer_key)
+            if first:
+                return json.loads(first)["answer"]  # type: ignore[arg-type]
+        match = snap.match
+        rules_of.check_running(match)
+        if expected_version != snap.version:
+            raise _stale(snap.version)
+        seat = None if player is SYSTEM else rules_of.seat_of(match, player.id)
+        if player is not SYSTEM:
+            rules_of.check_may_act(match, seat)
+        assert snap.state is not None  # a running match has a state
+        with rules_errors():
+            outcome = self.rules.apply(match["game"], snap.state, seat, action)
+            view = outcome.view or self.rules.view(match["game"], outcome.state, seat)
+        now = self.clock()
+        changed = {
+            **match,
+            "status": FINISHED if outcome.finished else RUNNING,
+            "to_act": outcome.to_act,
+            "deadline": _deadline(outcome.deadline, now),
+            "result": outcome.result,
+        }
+        entry = {
+            "kind": "action",
+            "actor": actor(player, seat),
+            "action": action,
+            "events": outcome.events,
+            "finished": outcome.finished,
+        }
+        if outcome.finished:  # the seed is revealed by the very entry that ends the match
+            changed["seed"] = snap.seed
+            entry.update(result=outcome.result, seed=snap.seed)
+        answer = {
+            "version": snap.version + 1,
+            "events": rules_of.redact_all(outcome.events, seat),
+            "view": view,
+        }
+        try:
+            self._append(snap, changed, entry, outcome.state, snap.seed, now, answer_key, answer)
+        except _Duplicate as duplicate:
+            return duplicate.answer
+        except VersionConflict as exc:
+            raise _stale(exc.current_version) from exc
+        return answer
+
+    # -- the one way a match changes ---------------------------------------------------------
+    def _append(
+        self,
+        before: Snapshot | None,
+        match: Match,
+        entry: dict[str, Any],
+        state: dict[str, Any] | None = None,
+        seed: str | None = None,
+        now: float | None = None,
+        action_id: str | None = None,
+        answer: dict[str, Any] | None = None,
+    ) -> Snapshot:
+        """Append ``entry`` at ``before``'s version with the match's new snapshot and notification.
+
+        ``entry`` holds its kind, actor, events and kind-specific fields; the rest (time,
+        rules version, state hash, status, to_act, deadline) is filled in here. Raises
+        VersionConflict when another change came first: then nothing was written.
+        """
+        entry = {
+            "time": iso_time(self.clock() if now is None else now),
+            "action": None,
+            "rules_version": rules_version(match["game"]),
+            "state_hash": sealed_state_hash(state),
+            "status": match["status"],
+            "to_act": match["to_act"],
+            "deadline": match["deadline"],
+            **entry,
+        }
+        notification = {
+            "game": match["game"],
+            "status": match["status"],
+            "to_act": match["to_act"],
+            "deadline": match["deadline"],
+            "bots": rules_of.bot_seats(match),
+        }
+        snapshot = {"state": state, "match": match, "seed": seed}
+        result = self.log.append(
+            match["id"], before.version if before else 0, entry, snapshot, notification,
+            action_id, answer,
+        )  # fmt: skip
+        if result.duplicate:
+            raise _Duplicate(result.answer or {})
+        if before is None or before.match["status"] != match["status"]:
+            self._index(match)
+        return Snapshot(match["id"], result.version, match, state, seed)
+
+    def _command(self, match_id: str, change: Callable[[Snapshot], Snapshot]) -> Snapshot:
+        """Run a change the client sent without a version: on a conflict, reload and re-decide."""
+        for _ in range(COMMAND_ATTEMPTS):
+            try:
+                return change(self.load(match_id))
+            except VersionConflict:
+                continue
+        raise conflict("busy", "the match kept changing under this request; try again")
+
+    def _start(self, snap: Snapshot, by: dict[str, Any]) -> Snapshot:
+        """Draw the seed, deal through the rules service, publish the seed's SHA-256 only."""
+        match = snap.match
+        seed = secrets.token_hex(32)
+        seed_sha256 = hashlib.sha256(seed.encode()).hexdigest()
+        setup = {k: match[k] for k in ("game", "variant", "players", "options")}
+        try:
+            with rules_errors():
+                outcome = self.rules.setup(
+                    match["game"], match["variant"], match["players"], match["options"], seed
+                )
+        except Refused as exc:
+            if exc.status == 503:
+                raise
+            raise conflict("setup_refused", f"the rules refused this setup: {exc.message}") from exc
+        now = self.clock()
+        started = {
+            **match,
+            "status": RUNNING,
+            "started": iso_time(now),
+            "seed_sha256": seed_sha256,
+            "to_act": outcome.to_act,
+            "deadline": _deadline(outcome.deadline, now),
+        }
+        event = {"type": "match_started", "seed_sha256": seed_sha256, "to_act": outcome.to_act}
+        entry = {
+            "kind": "match.started",
+            "actor": by,
+            "events": [event, *outcome.events],
+            "seed_sha256": seed_sha256,
+            "setup": setup,
+        }
+        return self._append(snap, started, entry, outcome.state, seed, now)
+
+    def _autostart(self, snap: Snapshot) -> Snapshot:
+        """Start a full match whose creator asked for it; a concurrent change wins instead."""
+        if not (snap.match["autostart"] and snap.match["status"] == OPEN):
+            return snap
+        if not rules_of.is_full(snap.match):
+            return snap
+        try:
+            return self._start(snap, actor(SYSTEM, None))
+        except VersionConflict:
+            return self.load(snap.id)
+        except Refused:  # the seat is taken all the same; POST /start can deal later
+            return snap
+
+    def _make_bot(self, match_id: str, seat: int, strategy: str) -> Player:
+        bot, token = self.players.register(f"{strategy} bot", bot=True)
+        record = {"seat": seat, "strategy": strategy, "token": token}
+        self.client.hset(self._bots_key(match_id), bot.id, json.dumps(record))
+        return bot
+
+    def _bots_key(self, match_id: str) -> str:
+        """Beside the match's other keys (same hash tag): bot player id -> seat, token."""
+        return self.log.keys(match_id).snapshot.removesuffix(":snapshot") + ":bots"
+
+    def _presented(self, snap: Snapshot, player: Player) -> dict[str, Any]:
+        """The match as the caller sees it: the document, its version and the caller's view."""
+        view = None
+        if snap.state is not None:
+            seat = rules_of.seat_of(snap.match, player.id)
+            with rules_errors():
+                view = self.rules.view(snap.match["game"], snap.state, seat)
+        return {**snap.match, "version": snap.version, "view": view}
+
+    # -- the list index (derivable from the snapshots) ----------------------------------------
+    def _index(self, match: Match) -> None:
+        """File the match under its status only; idempotent, so a repeat or a repair is safe."""
+        score = datetime.fromisoformat(match["created"]).timestamp()
+        pipe = self.client.pipeline(transaction=False)
+        for status in STATUSES:
+            key = INDEX_KEY.format(status=status)
+            if status == match["status"]:
+                pipe.zadd(key, {match["id"]: score})
+            else:
+                pipe.zrem(key, match["id"])
+        pipe.execute()
+
+    def rebuild_index(self) -> int:
+        """Re-file every match from its snapshot (after a crash between append and index)."""
+        count = 0
+        for key in self.client.scan_iter(match=SNAPSHOT_PATTERN, count=500):
+            raw = self.client.hget(key, "match")
+            if raw:
+                self._index(json.loads(raw))  # type: ignore[arg-type]
+                count += 1
+        return count
+
+    def ready(self) -> bool:
+        try:
+            return bool(self.client.ping())
+        except redis.RedisError:
+            return False
+
+
+class _Duplicate(Exception):
+    """The action id was already answered: the first answer, nothing written."""
+
+    def __init__(self, answer: dict[str, Any]) -> None:
+        super().__init__("duplicate action id")
+        self.answer = answer
+
+
+def _stale(current: int) -> Refused:
+    return conflict(
+        "stale_version",
+        f"expected_version is stale: the match is at version {current}",
+        {"version": current},
+    )
+
+
+def _deadline(deadline: dict[str, Any] | None, now: float) -> dict[str, Any] | None:
+    """The rules' window with the time it closes, for timers and clients."""
+    if not deadline:
+        return None
+    seconds = deadline.get("seconds")
+    if isinstance(seconds, int | float):
+        return {**deadline, "at": iso_time(now + seconds)}
+    return dict(deadline)
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else value

@@ -1,0 +1,236 @@
+"""The match document and the lobby's rules about seats, options and what a caller may see.
+
+Pure functions, no I/O: the application layer loads a snapshot, asks these what the
+change is (or why it is refused), and appends the result. The document is public:
+everything in it may be shown to any player (the seed is added only once finished).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from shared.engine import redact
+
+from .errors import bad_request, conflict, forbidden
+from .players import Player
+
+OPEN, RUNNING, FINISHED = "open", "running", "finished"
+STATUSES = (OPEN, RUNNING, FINISHED)
+BOT_STRATEGIES = ("random", "greedy")
+
+# What a caller sees of a log entry besides its redacted events (see public_entry).
+PUBLIC_ENTRY_FIELDS = (
+    "version", "time", "kind", "actor", "status", "to_act", "deadline", "seat", "player",
+    "strategy", "match", "seed_sha256", "setup", "finished", "result", "seed",
+)  # fmt: skip
+
+Match = dict[str, Any]
+
+
+def new_match(
+    match_id: str,
+    creator: Player,
+    game: str,
+    variant: str,
+    players: int,
+    options: dict[str, Any],
+    autostart: bool,
+    now: str,
+) -> Match:
+    """An open match with every seat free. Creating a match does not seat its creator."""
+    return {
+        "id": match_id,
+        "game": game,
+        "variant": variant,
+        "players": players,
+        "options": options,
+        "autostart": autostart,
+        "status": OPEN,
+        "created": now,
+        "created_by": creator.id,
+        "seats": [
+            {"seat": seat, "player": None, "name": None, "bot": None} for seat in range(players)
+        ],
+        "seed_sha256": None,
+        "to_act": [],
+        "deadline": None,
+        "result": None,
+    }
+
+
+# -- questions ---------------------------------------------------------------------------
+def seat_of(match: Match, player_id: str) -> int | None:
+    """The caller's seat, or None for a spectator."""
+    for seat in match["seats"]:
+        if seat["player"] == player_id:
+            return int(seat["seat"])
+    return None
+
+
+def free_seats(match: Match) -> list[int]:
+    return [seat["seat"] for seat in match["seats"] if seat["player"] is None]
+
+
+def is_full(match: Match) -> bool:
+    return not free_seats(match)
+
+
+def bot_seats(match: Match) -> list[dict[str, Any]]:
+    """The seats a bot plays, for the bot dispatcher: seat, strategy and the bot's player id."""
+    return [
+        {"seat": s["seat"], "strategy": s["bot"], "player": s["player"]}
+        for s in match["seats"]
+        if s["bot"] is not None
+    ]
+
+
+# -- decisions: each returns the changed copy, or raises Refused --------------------------
+def take_seat(match: Match, player: Player, seat: int | None, bot: str | None = None) -> Match:
+    """``player`` sits at ``seat`` (None: the first free one)."""
+    _expect_open(match, "seats can change only before the match starts")
+    if seat_of(match, player.id) is not None:
+        raise conflict("already_seated", f"you already sit at seat {seat_of(match, player.id)}")
+    if seat is None:
+        if is_full(match):
+            raise conflict("match_full", "every seat is taken")
+        seat = free_seats(match)[0]
+    check_seat_free(match, seat)
+    changed = copy.deepcopy(match)
+    changed["seats"][seat] = {"seat": seat, "player": player.id, "name": player.name, "bot": bot}
+    return changed
+
+
+def check_seat_free(match: Match, seat: int) -> None:
+    _expect_open(match, "seats can change only before the match starts")
+    if not 0 <= seat < match["players"]:
+        raise bad_request("bad_seat", f"seat must be from 0 to {match['players'] - 1}, not {seat}")
+    free = free_seats(match)
+    if seat not in free:
+        raise conflict("seat_taken", f"seat {seat} is taken", {"free_seats": free})
+
+
+def leave_seat(match: Match, player: Player) -> tuple[Match, int]:
+    """``player`` gives up their seat; the match and the seat left."""
+    _expect_open(match, "a started match cannot be left")
+    seat = seat_of(match, player.id)
+    if seat is None:
+        raise conflict("not_seated", "you have no seat in this match")
+    changed = copy.deepcopy(match)
+    changed["seats"][seat] = {"seat": seat, "player": None, "name": None, "bot": None}
+    return changed, seat
+
+
+def check_may_manage(match: Match, player: Player) -> None:
+    """Adding bots and starting are for the match's creator and its seated players."""
+    if player.id != match["created_by"] and seat_of(match, player.id) is None:
+        raise forbidden("not_allowed", "only the match's creator or a seated player may do this")
+
+
+def check_startable(match: Match) -> None:
+    _expect_open(match, "the match has already started")
+    if not is_full(match):
+        raise conflict(
+            "seats_free", "every seat must be taken to start", {"free_seats": free_seats(match)}
+        )
+
+
+def check_may_act(match: Match, seat: int | None) -> None:
+    """A player acts only from their own seat, and only while it is to act."""
+    if seat is None:
+        raise forbidden("not_seated", "you have no seat in this match")
+    if seat not in match["to_act"]:
+        raise forbidden(
+            "not_your_turn", f"seat {seat} is not to act now; to act: {match['to_act']}"
+        )
+
+
+def check_running(match: Match) -> None:
+    if match["status"] == OPEN:
+        raise conflict("match_not_started", "the match has not started yet")
+    if match["status"] == FINISHED:
+        raise conflict("match_finished", "the match is finished", {"result": match["result"]})
+
+
+def _expect_open(match: Match, message: str) -> None:
+    if match["status"] != OPEN:
+        raise conflict("match_not_open", message)
+
+
+# -- options -----------------------------------------------------------------------------
+def check_setup(
+    catalog_entry: dict[str, Any], variant: str, players: int | None, options: dict[str, Any]
+) -> int:
+    """Check variant, player count and options against the rules catalog; the player count."""
+    variants = {v["id"]: v for v in catalog_entry["variants"]}
+    if variant not in variants:
+        raise bad_request(
+            "unknown_variant",
+            f"game {catalog_entry['id']} has no variant {variant!r}; variants: {sorted(variants)}",
+        )
+    low, high = variants[variant]["players"]["min"], variants[variant]["players"]["max"]
+    players = low if players is None else players
+    if not low <= players <= high:
+        raise bad_request(
+            "bad_setup", f"{catalog_entry['id']}/{variant} is for {low} to {high} players"
+        )
+    specs = catalog_entry["options"]
+    for name, value in options.items():
+        if name not in specs:
+            raise bad_request(
+                "bad_setup", f"no option {name!r}; options: {sorted(specs)}", {"option": name}
+            )
+        problem = option_problem(name, value, specs[name])
+        if problem:
+            raise bad_request("bad_setup", problem, {"option": name})
+    return players
+
+
+def option_problem(name: str, value: Any, spec: dict[str, Any]) -> str | None:
+    """Why ``value`` is not allowed for the option described by ``spec``, or None."""
+    if "choices" in spec:
+        if any(_same(value, choice) for choice in spec["choices"]):
+            return None
+        return f"option {name} must be one of {spec['choices']}"
+    default = spec["default"]
+    if not _same_kind(value, default):
+        return f"option {name} must be of the type of its default, {default!r}"
+    if "minimum" in spec and value < spec["minimum"]:
+        return f"option {name} must be at least {spec['minimum']}"
+    if "maximum" in spec and value > spec["maximum"]:
+        return f"option {name} must be at most {spec['maximum']}"
+    return None
+
+
+def _same_kind(value: Any, model: Any) -> bool:
+    """JSON kinds as the engine checks them: bools are not numbers, an int may be a float."""
+    if isinstance(value, bool) or isinstance(model, bool):
+        return type(value) is type(model)
+    if isinstance(model, float):
+        return isinstance(value, int | float)
+    return type(value) is type(model)
+
+
+def _same(value: Any, choice: Any) -> bool:
+    return _same_kind(value, choice) and value == choice
+
+
+# -- what a caller sees ------------------------------------------------------------------
+def public_entry(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A log entry as ``seat`` (None: a spectator) may see it: THE projection of the feed.
+
+    Events go through the engine's ``redact``; the action itself is shown only to the
+    seat that took it (a sealed bid is a secret until the rules reveal it), and the
+    rules version and state hash stay in the log for the history service.
+    """
+    out = {field: entry[field] for field in PUBLIC_ENTRY_FIELDS if field in entry}
+    out["events"] = redact_all(entry.get("events", []), seat)
+    actor_seat = (entry.get("actor") or {}).get("seat")
+    if seat is not None and actor_seat == seat and "action" in entry:
+        out["action"] = entry["action"]
+    return out
+
+
+def redact_all(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """Events as ``seat`` may see them, through the engine's one redaction function."""
+    return [redact(event, seat) for event in events]

@@ -1,0 +1,68 @@
+"""Players and their bearer tokens: random, stored only as a SHA-256, compared in constant time.
+
+A token is ``secrets.token_urlsafe(32)`` (256 bits). Redis keeps one key per token,
+named by the token's SHA-256, holding the player record; the token itself is never
+stored, so a copy of the database lets nobody act as a player.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from dataclasses import dataclass
+
+import redis
+
+from .errors import unauthorized
+
+TOKEN_KEY = "tapete:token:{digest}"  # -> {"id", "name", "bot", "token_sha256"}
+MAX_TOKEN_LENGTH = 256
+BEARER = "bearer "
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+    bot: bool = False
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def bearer_token(authorization: str | None) -> str:
+    """The token of an ``Authorization: Bearer <token>`` header, or 401."""
+    if not authorization or not authorization[: len(BEARER)].lower() == BEARER:
+        raise unauthorized()
+    token = authorization[len(BEARER) :].strip()
+    if not token or len(token) > MAX_TOKEN_LENGTH:
+        raise unauthorized("the bearer token is malformed")
+    return token
+
+
+class Players:
+    """Registers players (people and bots) and finds the player behind a token."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.client = client
+
+    def register(self, name: str, bot: bool = False) -> tuple[Player, str]:
+        """A new player and its token; the token is shown now and never again."""
+        player = Player(id=secrets.token_hex(8), name=name, bot=bot)
+        token = secrets.token_urlsafe(32)
+        digest = token_digest(token)
+        record = {"id": player.id, "name": name, "bot": bot, "token_sha256": digest}
+        self.client.set(TOKEN_KEY.format(digest=digest), json.dumps(record), nx=True)
+        return player, token
+
+    def authenticate(self, token: str) -> Player:
+        """The token's player, or 401. Looked up by hash, checked in constant time."""
+        digest = token_digest(token)
+        raw = self.client.get(TOKEN_KEY.format(digest=digest))
+        record = json.loads(raw) if raw else None  # type: ignore[arg-type]
+        if not record or not hmac.compare_digest(record["token_sha256"], digest):
+            raise unauthorized("unknown or revoked token")
+        return Player(id=record["id"], name=record["name"], bot=record["bot"])

@@ -1,0 +1,185 @@
+"""Request and response bodies of the lobby (the OpenAPI spec is generated from these)."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from shared.eventstore import MAX_ACTION_ID_LENGTH, MAX_WAIT_SECONDS
+
+from .match import BOT_STRATEGIES, STATUSES
+
+
+class Strict(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+def _not_blank(value: str) -> None:
+    if not value.strip() or not value.isprintable():
+        raise ma.ValidationError("must be printable and not blank")
+
+
+Seat = fields.Integer(strict=True, validate=validate.Range(min=0))
+
+
+# -- requests ----------------------------------------------------------------------------
+class NewPlayer(Strict):
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=40), _not_blank])
+
+
+class NewMatch(Strict):
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    variant = fields.String(load_default="base", validate=validate.Length(min=1, max=64))
+    players = fields.Integer(
+        strict=True,
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=1, max=16),
+        metadata={"description": "seats; default: the variant's smallest player count"},
+    )
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={"description": "overrides of the variant's options (see the rules catalog)"},
+    )
+    autostart = fields.Boolean(
+        load_default=True,
+        metadata={"description": "deal as soon as the last seat is taken (else POST /start)"},
+    )
+
+
+class Join(Strict):
+    seat = fields.Integer(
+        strict=True,
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "the seat to take; default: the first free one"},
+    )
+
+
+class NewBot(Strict):
+    seat = fields.Integer(strict=True, required=True, validate=validate.Range(min=0))
+    strategy = fields.String(required=True, validate=validate.OneOf(BOT_STRATEGIES))
+
+
+class NewAction(Strict):
+    action = fields.Dict(
+        required=True,
+        metadata={
+            "description": 'one of your view\'s legal_actions, e.g. {"type": "play", "card": "1O"}'
+        },
+    )
+    expected_version = fields.Integer(
+        strict=True,
+        required=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "the match version your view is of; a stale one gets 409"},
+    )
+    action_id = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=MAX_ACTION_ID_LENGTH),
+        metadata={"description": "your id for this action: a retry returns the first answer"},
+    )
+
+
+class MatchQuery(Strict):
+    status = fields.String(validate=validate.OneOf(STATUSES), load_default=None)
+    game = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+    limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
+
+
+class EventsQuery(Strict):
+    after = fields.Integer(
+        validate=validate.Range(min=0),
+        load_default=0,
+        metadata={"description": "the last version you have; entries after it are returned"},
+    )
+    wait = fields.Float(
+        validate=validate.Range(min=0, max=MAX_WAIT_SECONDS),
+        load_default=0.0,
+        metadata={"description": "seconds to wait for a new entry when there is none yet"},
+    )
+
+
+# -- responses ---------------------------------------------------------------------------
+class PlayerCreated(ma.Schema):
+    id = fields.String()
+    name = fields.String()
+    token = fields.String(metadata={"description": "your bearer token: shown only this once"})
+
+
+class SeatOut(ma.Schema):
+    seat = fields.Integer()
+    player = fields.String(allow_none=True)
+    name = fields.String(allow_none=True)
+    bot = fields.String(allow_none=True, metadata={"description": "the bot's strategy, if a bot"})
+
+
+class MatchSummary(ma.Schema):
+    id = fields.String()
+    game = fields.String()
+    variant = fields.String()
+    players = fields.Integer()
+    options = fields.Dict()
+    autostart = fields.Boolean()
+    status = fields.String(metadata={"description": "open, running or finished"})
+    created = fields.String()
+    created_by = fields.String()
+    started = fields.String()
+    seats = fields.List(fields.Nested(SeatOut))
+    seed_sha256 = fields.String(
+        allow_none=True, metadata={"description": "published at start; check the seed with it"}
+    )
+    seed = fields.String(metadata={"description": "revealed once the match is finished"})
+    to_act = fields.List(fields.Integer())
+    deadline = fields.Dict(
+        allow_none=True, metadata={"description": "a window the server closes: kind, seconds, at"}
+    )
+    result = fields.Dict(allow_none=True)
+
+
+class MatchOut(MatchSummary):
+    version = fields.Integer(metadata={"description": "send it back as expected_version"})
+    view = fields.Dict(
+        allow_none=True,
+        metadata={"description": "what your seat (a spectator: seat null) sees; null before start"},
+    )
+
+
+class MatchList(ma.Schema):
+    matches = fields.List(fields.Nested(MatchSummary))
+
+
+class ActionResult(ma.Schema):
+    version = fields.Integer()
+    events = fields.List(fields.Dict(), metadata={"description": "redacted for your seat"})
+    view = fields.Dict()
+
+
+class EntryOut(ma.Schema):
+    version = fields.Integer()
+    time = fields.String()
+    kind = fields.String()
+    actor = fields.Dict()
+    status = fields.String()
+    to_act = fields.List(fields.Integer())
+    deadline = fields.Dict(allow_none=True)
+    action = fields.Dict(allow_none=True, metadata={"description": "only on your own entries"})
+    events = fields.List(fields.Dict(), metadata={"description": "redacted for your seat"})
+    seat = fields.Integer()
+    player = fields.Dict()
+    strategy = fields.String()
+    match = fields.Dict()
+    seed_sha256 = fields.String()
+    setup = fields.Dict()
+    finished = fields.Boolean()
+    result = fields.Dict(allow_none=True)
+    seed = fields.String(metadata={"description": "revealed by the entry that finishes the match"})
+
+
+class EventsPage(ma.Schema):
+    match = fields.String()
+    version = fields.Integer(metadata={"description": "poll again with after=version"})
+    entries = fields.List(fields.Nested(EntryOut))
