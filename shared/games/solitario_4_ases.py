@@ -46,9 +46,8 @@ Decisions where the text is silent or ambiguous:
 * Revelados: the 1s start on foundations 1-4 in the order oros, copas, espadas, bastos.
 * The revealed pile is public: each of its cards was seen face up. The stock is hidden,
   its order too, even from the player.
-* Result: the engine's result cannot say "the only player lost" (winners must name a
-  seat), so a finished match always has winners [0]; ``scores`` is the cards on the
-  foundations (40 when won) and ``result["won"]`` / ``result["reason"]`` give the outcome.
+* Result: winners is [0] for a win and [] for a loss; ``scores`` is the cards on the
+  foundations (40 when won) and ``result["won"]`` / ``result["reason"]`` say why it ended.
 """
 
 from __future__ import annotations
@@ -354,7 +353,7 @@ class Solitario4Ases(Game):
     def _end(self, state: State, won: bool, reason: str) -> list[Event]:
         state.data["won"], state.data["reason"] = won, reason
         record_round(state, [self._cards_up(state)])
-        finish(state, [0])
+        finish(state, [0] if won else [])
         assert state.result is not None
         state.result.update(won=won, reason=reason)
         return [event("match_finished", won=won, reason=reason, result=state.result)]

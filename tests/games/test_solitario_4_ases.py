@@ -197,7 +197,7 @@ def test_a_pass_that_moves_nothing_up_loses_because_the_next_pass_would_repeat_i
         assert not s.finished and legal_actions(s, 0) == [REVEAL]
     events = apply(s, 0, REVEAL)  # the last reveal ends the pass with nothing moved
     assert s.finished and s.data["won"] is False
-    assert s.result["winners"] == [0] and s.result["scores"] == [0] and s.result["won"] is False
+    assert s.result["winners"] == [] and s.result["scores"] == [0] and s.result["won"] is False
     assert "repeat" in s.result["reason"] and events[-1]["type"] == "match_finished"
     # turned over, the pile would be the very same stock: the next pass is identical
     assert s.cards("revealed")[::-1] == stock
