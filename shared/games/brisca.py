@@ -17,7 +17,8 @@ Decisions where the text is silent or ambiguous (each an option where RULINGS na
   best card where able.
 * Exchanges: the trump 7 takes the face-up card; the trump 2 takes the 7 once the
   7 is face up. Only on one's own turn, after having won a trick this deal, while
-  the face-up card is still on the table.
+  the face-up card is still on the table. Each of the two exchanges happens at most once a
+  deal (otherwise a 7 and a 2 could swap back and forth for ever).
 * Play is clockwise (seat + 1); ``direction`` = ``counterclockwise`` for the
   traditional Spanish order. The first dealer is drawn by chance; each later deal
   is led by the winner of the previous deal's last trick.
@@ -181,6 +182,7 @@ class Brisca(Game):
             may_sing=None,
             claimable=[[] for _ in range(n)],
             last_trick=None,
+            exchanged=[],
         )
         state.to_act = [leader]
         events.append(event("deal", round=state.round, dealer=state.data["dealer"], leader=leader,
@@ -200,9 +202,10 @@ class Brisca(Game):
         face_up = state.zones["trump"].cards
         if face_up and self._has_won(state, seat):
             seven, two = f"7{trump}", f"2{trump}"
-            if seven in hand:
+            done = data["exchanged"]
+            if seven in hand and seven not in done:
                 actions.append({"type": "exchange", "card": seven})
-            if two in hand and face_up[0] == seven:
+            if two in hand and two not in done and face_up[0] == seven:
                 actions.append({"type": "exchange", "card": two})
         if opts["cantes"] and data["may_sing"] == seat:
             sung = self._team_sung(state, seat)
@@ -252,7 +255,10 @@ class Brisca(Game):
                 return "the face-up trump is no longer on the table"
             if not self._has_won(state, seat):
                 return "you must have won a trick before exchanging"
-            return "only the 7 of trumps, or the 2 of trumps for a face-up 7, can be exchanged"
+            return (
+                "only the 7 of trumps, or the 2 of trumps for a face-up 7, can be exchanged,"
+                " each once a deal"
+            )
         if kind in ("sing", "claim"):
             return "a pareja is sung right after winning a trick (or claimed on your partner's R or C), once a suit"
         return f"unknown action type {kind!r}; actions: play, exchange, sing, claim"
@@ -275,6 +281,7 @@ class Brisca(Game):
         hand = state.cards(f"hand:{seat}")
         hand[hand.index(card)] = taken
         face_up[0] = card
+        state.data["exchanged"].append(card)
         return [event("exchanged", seat=seat, gave=card, took=taken)]
 
     def _sing(self, state: State, seat: int, which: str) -> list[Event]:

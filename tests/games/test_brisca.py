@@ -177,6 +177,17 @@ def test_exchange_is_refused_once_the_face_up_card_has_been_drawn():
         apply(s, 0, {"type": "exchange", "card": "7B"})
 
 
+def test_each_exchange_happens_at_most_once_a_deal():
+    s = deal(layout={"hand:0": ["7B", "2B", "5C"], "trump": ["1B"]})
+    won_a_trick(s, 0)
+    apply(s, 0, {"type": "exchange", "card": "7B"})
+    apply(s, 0, {"type": "exchange", "card": "2B"})  # the 2 takes the 7 just put face up
+    assert s.cards("trump") == ["2B"]
+    assert not [a for a in legal_actions(s, 0) if a["type"] == "exchange"]
+    with pytest.raises(IllegalAction, match="once a deal"):
+        apply(s, 0, {"type": "exchange", "card": "7B"})
+
+
 def test_exchange_only_on_ones_own_turn():
     s = deal(layout={"hand:1": ["7B", "4C", "5C"], "trump": ["1B"]})
     won_a_trick(s, 1)
