@@ -3,17 +3,23 @@
 Session fixtures, started once: `rules_service`, and `lobby_service` on the session's Redis
 (`redis_url`) and that rules service. `Service.restart()` stops and starts one again on the
 same port, as a deployment would. Each process logs to a file shown when it fails to start.
+
+`Http` drives either such a live server (through `requests`) or Flask's test client with
+the same steps (players, matches, moves), so every lobby test reads the same way.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -99,3 +105,120 @@ def lobby_service(redis_url: str, rules_service: Service) -> Iterator[Service]:
     service.start()
     yield service
     service.stop()
+
+
+@dataclass
+class Reply:
+    status: int
+    body: Any
+
+
+def session() -> requests.Session:
+    """A client session that skips the environment's proxy lookups (about 1 ms a request)."""
+    client = requests.Session()
+    client.trust_env = False
+    return client
+
+
+class Http:
+    """`get`/`post` returning (status, JSON body) through a Flask test client or requests."""
+
+    def __init__(self, client: Any, base_url: str = "") -> None:
+        self.client, self.base_url = client, base_url
+        self.live = isinstance(client, requests.Session)
+
+    def call(self, method: str, path: str, token: str | None = None, **kw: Any) -> Reply:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        headers.update(kw.pop("headers", {}))
+        if self.live:
+            r = self.client.request(method, self.base_url + path, headers=headers, timeout=40, **kw)
+            return Reply(r.status_code, r.json())
+        r = self.client.open(path, method=method, headers=headers, **kw)
+        return Reply(r.status_code, r.get_json())
+
+    def get(self, path: str, token: str | None = None, **kw: Any) -> Reply:
+        return self.call("GET", path, token, **kw)
+
+    def post(self, path: str, token: str | None = None, **kw: Any) -> Reply:
+        return self.call("POST", path, token, **kw)
+
+    # -- the usual steps ----------------------------------------------------------------
+    def player(self, name: str = "Ana") -> dict[str, Any]:
+        reply = self.post("/v1/players", json={"name": name})
+        assert reply.status == 201, reply.body
+        return reply.body
+
+    def match(self, player: dict[str, Any], **body: Any) -> dict[str, Any]:
+        reply = self.post("/v1/matches", player["token"], json={"game": "brisca", **body})
+        assert reply.status == 201, reply.body
+        return reply.body
+
+    def join(self, player: dict[str, Any], match_id: str, **body: Any) -> dict[str, Any]:
+        reply = self.post(f"/v1/matches/{match_id}/join", player["token"], json=body)
+        assert reply.status == 200, reply.body
+        return reply.body
+
+    def view(self, player: dict[str, Any], match_id: str) -> dict[str, Any]:
+        reply = self.get(f"/v1/matches/{match_id}", player["token"])
+        assert reply.status == 200, reply.body
+        return reply.body
+
+    def act(
+        self, player: dict[str, Any], match_id: str, action: dict, version: int, **kw: Any
+    ) -> Reply:
+        body = {"action": action, "expected_version": version, **kw}
+        return self.post(f"/v1/matches/{match_id}/actions", player["token"], json=body)
+
+    def events(
+        self, player: dict[str, Any], match_id: str, after: int = 0, wait: float = 0
+    ) -> Reply:
+        path = f"/v1/matches/{match_id}/events?after={after}&wait={wait}"
+        return self.get(path, player["token"])
+
+    def seated_match(self, game: str = "brisca", players: int = 2, **body: Any):
+        """A started match and its seated players, seat i held by players[i]."""
+        seated = [self.player(f"P{i}") for i in range(players)]
+        match = self.match(seated[0], game=game, players=players, **body)
+        for seat, player in enumerate(seated):
+            match = self.join(player, match["id"], seat=seat)
+        return match, seated
+
+    def play_to_the_end(
+        self, match: dict[str, Any], seated: list[dict[str, Any]], rng: random.Random
+    ) -> tuple[dict[str, Any], int]:
+        """Random legal moves until the match ends, as a thrifty client plays; (match, moves).
+
+        Each seat picks from the legal actions of the last view it got (its own move's
+        answer) and reads the match again only when it has none; an action that went
+        stale meanwhile is refused with 422 and the current legal actions, one of which
+        it then plays. This keeps the whole suite fast and exercises the 422 path too.
+        """
+        match_id, moves = match["id"], 0
+        legal: dict[int, list[dict[str, Any]]] = {}  # seat -> legal actions it last saw
+        version, to_act = match["version"], match["to_act"]
+        while to_act:
+            seat = rng.choice(to_act)
+            if not legal.get(seat):
+                fresh = self.view(seated[seat], match_id)
+                version, to_act = fresh["version"], fresh["to_act"]
+                legal[seat] = fresh["view"]["legal_actions"]
+                continue
+            reply = self.act(seated[seat], match_id, rng.choice(legal[seat]), version)
+            if reply.status == 422:
+                legal[seat] = reply.body["error"]["details"]["legal_actions"]
+                continue
+            assert reply.status == 200, reply.body
+            moves += 1
+            version, to_act = reply.body["version"], reply.body["view"]["to_act"]
+            legal[seat] = reply.body["view"]["legal_actions"]
+        return self.view(seated[0], match_id), moves
+
+
+def error_of(reply: Reply, status: int, code: str | None = None) -> dict[str, Any]:
+    """The error body, checked to have the one error shape, the status and the code."""
+    assert reply.status == status, reply.body
+    error = reply.body["error"]
+    assert isinstance(error["message"], str) and error["message"]
+    if code is not None:
+        assert error["code"] == code, error
+    return error

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import redis
-from flask import Flask, current_app, request
+from flask import Flask, current_app, g, request
 from flask.views import MethodView
 
 from services.http import Blueprint, ErrorSchema, create_app, error_response, request_id
@@ -46,9 +46,15 @@ def lobby() -> Lobby:
     return current_app.extensions["lobby"]
 
 
+@matches.before_request
+def _authenticate() -> None:
+    """Every match call needs a valid token: 401 comes before any other answer."""
+    g.player = lobby().authenticate(bearer_token(request.headers.get("Authorization")))
+
+
 def caller() -> Player:
-    """The player whose bearer token came with the request, or 401."""
-    return lobby().authenticate(bearer_token(request.headers.get("Authorization")))
+    """The player whose bearer token came with the request."""
+    return g.player
 
 
 def refusals(*statuses: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -82,7 +88,6 @@ class MatchCollection(MethodView):
     @refusals()
     def get(self, query: dict):
         """The newest matches, optionally of one status and game."""
-        caller()
         return {"matches": lobby().list_matches(query["status"], query["game"], query["limit"])}
 
     @matches.arguments(schemas.NewMatch)

@@ -45,6 +45,8 @@ class NewMatch(Strict):
     )
     autostart = fields.Boolean(
         load_default=True,
+        truthy={True},
+        falsy={False},
         metadata={"description": "deal as soon as the last seat is taken (else POST /start)"},
     )
 

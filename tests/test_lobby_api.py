@@ -1,0 +1,591 @@
+"""The lobby in process (Flask's test client) on a real Redis and the real rules service.
+
+Every endpoint, every error path with its status and code, and that a refused request
+writes nothing. Whole matches over real gunicorn processes are in test_lobby_live.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any, cast
+
+import pytest
+import redis
+import yaml
+from openapi_spec_validator import validate
+
+from services.lobby import app as lobby_app
+from services.lobby.app import create_lobby_app
+from services.lobby.application import SYSTEM, Lobby, sealed_state_hash
+from services.lobby.rules_client import RulesClient
+from services.openapi_dump import OPENAPI_DIR, generated_spec
+from shared.eventstore import MatchLog
+from shared.redis_server import free_port
+from tests.service_fixtures import Http, Service, error_of
+
+
+@pytest.fixture
+def lobby(redis_client: redis.Redis, redis_url: str, rules_service: Service) -> Lobby:
+    """The application layer on a freshly flushed Redis (redis_client flushes it)."""
+    return Lobby(lobby_app.redis_client(redis_url), RulesClient(rules_service.url))
+
+
+@pytest.fixture
+def http(lobby: Lobby) -> Http:
+    return Http(create_lobby_app({"TESTING": True}, service=lobby).test_client())
+
+
+def everything(raw: redis.Redis) -> dict[str, Any]:
+    """Every key with its content: to show that a refused request wrote nothing."""
+    out: dict[str, Any] = {}
+    for key in sorted(cast(list[str], raw.keys("*"))):
+        kind = raw.type(key)
+        readers = {
+            "stream": raw.xrange,
+            "hash": raw.hgetall,
+            "zset": lambda k: raw.zrange(k, 0, -1, withscores=True),
+        }
+        out[key] = readers.get(kind, raw.get)(key)  # type: ignore[operator]
+    return out
+
+
+def entries(lobby: Lobby, match_id: str) -> list[dict[str, Any]]:
+    return lobby.log.entries(match_id)
+
+
+# -- players and tokens -----------------------------------------------------------------------
+def test_register_gives_a_token_stored_only_as_its_hash(http: Http, redis_client: redis.Redis):
+    ana = http.player("Ana")
+    assert set(ana) == {"id", "name", "token"} and ana["name"] == "Ana"
+    assert len(ana["token"]) >= 43  # 32 random bytes, url-safe base64
+    stored = json.dumps(everything(redis_client))
+    assert ana["token"] not in stored
+    assert hashlib.sha256(ana["token"].encode()).hexdigest() in stored
+    assert http.get("/v1/matches", ana["token"]).status == 200
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{}, {"name": ""}, {"name": "   "}, {"name": 5}, {"name": "x" * 41}, {"name": "a\nb"},
+     {"name": "Ana", "admin": True}, [], "Ana"],
+)  # fmt: skip
+def test_bad_player_bodies_are_400(http: Http, body: Any):
+    error_of(http.post("/v1/players", json=body), 400, "bad_request")
+
+
+MATCH_CALLS = [
+    ("GET", "/v1/matches"),
+    ("POST", "/v1/matches"),
+    ("GET", "/v1/matches/abc"),
+    ("POST", "/v1/matches/abc/join"),
+    ("POST", "/v1/matches/abc/leave"),
+    ("POST", "/v1/matches/abc/bots"),
+    ("POST", "/v1/matches/abc/start"),
+    ("POST", "/v1/matches/abc/actions"),
+    ("GET", "/v1/matches/abc/events"),
+]
+
+
+@pytest.mark.parametrize("method, path", MATCH_CALLS)
+@pytest.mark.parametrize(
+    "authorization",
+    [None, "Bearer ", "Bearer nope", "Basic YWxhZGRpbjpvcGVu", "Bearer " + "x" * 300],
+)
+def test_every_match_call_needs_a_valid_token(
+    http: Http, method: str, path: str, authorization: str | None
+):
+    headers = {"Authorization": authorization} if authorization else {}
+    reply = http.call(method, path, headers=headers, json={"surprise": 1})  # 401 before 400
+    error_of(reply, 401, "unauthorized")
+
+
+def test_malformed_json_is_400(http: Http):
+    ana = http.player()
+    reply = http.post(
+        "/v1/matches", ana["token"], data="{not json", content_type="application/json"
+    )
+    error_of(reply, 400, "bad_request")
+
+
+# -- creating and listing ----------------------------------------------------------------------
+def test_create_checks_the_catalog_and_seats_nobody(http: Http, lobby: Lobby):
+    ana = http.player()
+    match = http.match(ana, game="brisca", variant="tute", options={"deals": 2})
+    assert match["status"] == "open" and match["version"] == 1 and match["view"] is None
+    assert match["players"] == 2  # the variant's smallest count by default
+    assert match["created_by"] == ana["id"] and match["seed_sha256"] is None
+    assert [s["player"] for s in match["seats"]] == [None, None]
+    [created] = entries(lobby, match["id"])
+    assert created["kind"] == "match.created" and created["match"]["options"] == {"deals": 2}
+
+
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ({"game": "nope"}, "unknown_game"),
+        ({"game": "brisca", "variant": "nope"}, "unknown_variant"),
+        ({"game": "brisca", "players": 5}, "bad_setup"),
+        ({"game": "brisca", "variant": "tute-parejas", "players": 2}, "bad_setup"),
+        ({"game": "brisca", "options": {"colour": "red"}}, "bad_setup"),
+        ({"game": "brisca", "options": {"arrastre": "strict"}}, "bad_setup"),
+        ({"game": "brisca", "options": {"deals": "two"}}, "bad_setup"),
+        ({"game": "brisca", "options": {"deals": True}}, "bad_setup"),
+        ({"game": "brisca", "players": "2"}, "bad_request"),
+        ({"game": "brisca", "players": True}, "bad_request"),
+        ({"game": "brisca", "players": 0}, "bad_request"),
+        ({"game": "brisca", "autostart": "yes"}, "bad_request"),
+        ({"game": "brisca", "options": []}, "bad_request"),
+        ({"game": "brisca", "surprise": 1}, "bad_request"),
+        ({"variant": "base"}, "bad_request"),
+        ({"game": ""}, "bad_request"),
+    ],
+)
+def test_bad_match_setups_are_400_and_write_nothing(
+    http: Http, redis_client: redis.Redis, body: dict, code: str
+):
+    ana = http.player()
+    before = everything(redis_client)
+    error_of(http.post("/v1/matches", ana["token"], json=body), 400, code)
+    assert everything(redis_client) == before
+
+
+def test_list_filters_by_status_and_game_newest_first(http: Http):
+    ana, beto = http.player("Ana"), http.player("Beto")
+    open_brisca = http.match(ana)
+    raj = http.match(ana, game="raj")
+    running = http.match(ana)
+    http.join(ana, running["id"])
+    http.join(beto, running["id"])
+
+    def listed(query: str) -> list[str]:
+        reply = http.get(f"/v1/matches{query}", ana["token"])
+        assert reply.status == 200, reply.body
+        return [m["id"] for m in reply.body["matches"]]
+
+    assert listed("") == [running["id"], raj["id"], open_brisca["id"]]
+    assert listed("?status=open") == [raj["id"], open_brisca["id"]]
+    assert listed("?status=open&game=brisca") == [open_brisca["id"]]
+    assert listed("?status=running") == [running["id"]]
+    assert listed("?game=raj&limit=1") == [raj["id"]]
+    assert listed("?status=finished") == []
+    for query in ("?status=done", "?limit=0", "?limit=201", "?limit=x"):
+        error_of(http.get(f"/v1/matches{query}", ana["token"]), 400, "bad_request")
+
+
+def test_the_list_index_is_rebuilt_from_the_snapshots(
+    http: Http, lobby: Lobby, redis_client: redis.Redis
+):
+    ana = http.player()
+    ids = [http.match(ana)["id"] for _ in range(3)]
+    redis_client.delete(*redis_client.keys("tapete:index:*"))
+    assert http.get("/v1/matches", ana["token"]).body["matches"] == []
+    assert lobby.rebuild_index() == 3
+    listed = [m["id"] for m in http.get("/v1/matches", ana["token"]).body["matches"]]
+    assert listed == ids[::-1]
+
+
+BODIES = {
+    "join": {},
+    "bots": {"seat": 0, "strategy": "random"},
+    "actions": {"action": {"type": "play"}, "expected_version": 1},
+}
+
+
+@pytest.mark.parametrize("match_id", ["nope", "x" * 200, "a b", "%00", "a:b"])
+def test_unknown_match_is_404_everywhere(http: Http, match_id: str):
+    ana = http.player()
+    for method, path in MATCH_CALLS[2:]:
+        body = BODIES.get(path.rsplit("/", 1)[-1])
+        reply = http.call(method, path.replace("abc", match_id), ana["token"], json=body)
+        error_of(reply, 404)
+
+
+# -- seats -----------------------------------------------------------------------------------------
+def test_join_takes_the_first_free_seat_or_the_one_named(http: Http, lobby: Lobby):
+    ana, beto = http.player("Ana"), http.player("Beto")
+    match = http.match(ana, players=3, game="brisca")
+    assert http.join(beto, match["id"], seat=2)["seats"][2]["name"] == "Beto"
+    joined = http.join(ana, match["id"])
+    assert [s["name"] for s in joined["seats"]] == ["Ana", None, "Beto"]
+    assert joined["version"] == 3 and joined["status"] == "open"
+    kinds = [(e["kind"], e.get("seat"), e["actor"]) for e in entries(lobby, match["id"])]
+    assert kinds[1:] == [
+        ("seat.joined", 2, {"player": beto["id"], "seat": 2, "system": False}),
+        ("seat.joined", 0, {"player": ana["id"], "seat": 0, "system": False}),
+    ]
+
+
+def test_join_refusals_write_nothing(http: Http, redis_client: redis.Redis):
+    ana, beto, cris = http.player("Ana"), http.player("Beto"), http.player("Cris")
+    match = http.match(ana, autostart=False)
+    path = f"/v1/matches/{match['id']}/join"
+    http.join(ana, match["id"], seat=0)
+    before = everything(redis_client)
+    error_of(http.post(path, ana["token"], json={}), 409, "already_seated")
+    error_of(http.post(path, beto["token"], json={"seat": 0}), 409, "seat_taken")
+    error_of(http.post(path, beto["token"], json={"seat": 2}), 400, "bad_seat")
+    for bad in ({"seat": -1}, {"seat": "1"}, {"seat": 1.5}, {"seat": True}, {"chair": 1}, []):
+        error_of(http.post(path, beto["token"], json=bad), 400, "bad_request")
+    assert everything(redis_client) == before
+    http.join(beto, match["id"])
+    error_of(http.post(path, cris["token"], json={}), 409, "match_full")
+    http.post(f"/v1/matches/{match['id']}/start", ana["token"])
+    error_of(http.post(path, cris["token"], json={}), 409, "match_not_open")
+
+
+def test_leave_frees_the_seat_before_the_start_only(http: Http, lobby: Lobby):
+    ana, beto = http.player("Ana"), http.player("Beto")
+    match = http.match(ana)
+    http.join(ana, match["id"])
+    leave = f"/v1/matches/{match['id']}/leave"
+    error_of(http.post(leave, beto["token"]), 409, "not_seated")
+    left = http.post(leave, ana["token"])
+    assert left.status == 200 and left.body["seats"][0]["player"] is None
+    assert entries(lobby, match["id"])[-1]["kind"] == "seat.left"
+    http.join(ana, match["id"])
+    http.join(beto, match["id"])  # full: starts itself
+    error_of(http.post(leave, ana["token"]), 409, "match_not_open")
+
+
+def test_a_bot_gets_a_seat_and_a_token_no_client_ever_sees(
+    http: Http, lobby: Lobby, redis_client: redis.Redis
+):
+    ana, eve = http.player("Ana"), http.player("Eve")
+    match = http.match(ana, players=3, autostart=False)
+    bots = f"/v1/matches/{match['id']}/bots"
+    error_of(http.post(bots, eve["token"], json={"seat": 1, "strategy": "random"}), 403)
+    reply = http.post(bots, ana["token"], json={"seat": 1, "strategy": "greedy"})
+    assert reply.status == 200, reply.body
+    seat = reply.body["seats"][1]
+    assert seat["bot"] == "greedy" and seat["player"] and seat["player"] != ana["id"]
+    token = lobby.bot_token(match["id"], 1)
+    assert token and lobby.authenticate(token).id == seat["player"]
+    assert lobby.authenticate(token).bot
+    assert token not in json.dumps(reply.body)
+    assert token not in json.dumps(http.events(ana, match["id"]).body)
+    assert token not in json.dumps([e for e in entries(lobby, match["id"])])
+    entry = entries(lobby, match["id"])[-1]
+    assert (entry["kind"], entry["seat"], entry["strategy"]) == ("bot.added", 1, "greedy")
+    before = everything(redis_client)
+    for body, status in [
+        ({"seat": 1, "strategy": "random"}, 409),
+        ({"seat": 3, "strategy": "random"}, 400),
+        ({"seat": 2, "strategy": "clever"}, 400),
+        ({"seat": 2}, 400),
+        ({"strategy": "random"}, 400),
+    ]:
+        error_of(http.post(bots, ana["token"], json=body), status)
+    assert everything(redis_client) == before
+
+
+def test_bots_fill_a_match_that_then_starts_itself(http: Http):
+    ana = http.player()
+    match = http.match(ana, game="brisca", players=3)
+    http.join(ana, match["id"])
+    for seat in (1, 2):
+        reply = http.post(
+            f"/v1/matches/{match['id']}/bots",
+            ana["token"],
+            json={"seat": seat, "strategy": "random"},
+        )
+    assert reply.body["status"] == "running" and reply.body["view"]["seat"] == 0
+
+
+# -- starting ------------------------------------------------------------------------------------
+def test_start_needs_every_seat_and_a_seated_player_or_the_creator(http: Http, lobby: Lobby):
+    ana, beto, eve = http.player("Ana"), http.player("Beto"), http.player("Eve")
+    match = http.match(ana, autostart=False)
+    start = f"/v1/matches/{match['id']}/start"
+    http.join(beto, match["id"])
+    error_of(http.post(start, beto["token"]), 409, "seats_free")
+    http.join(eve, match["id"])
+    assert http.view(eve, match["id"])["status"] == "open"  # autostart off
+    error_of(http.post(start, http.player("Zoe")["token"]), 403, "not_allowed")
+    reply = http.post(start, eve["token"])
+    assert reply.status == 200, reply.body
+    started = reply.body
+    assert started["status"] == "running" and started["view"]["seat"] == 1
+    assert len(started["seed_sha256"]) == 64 and "seed" not in started
+    error_of(http.post(start, ana["token"]), 409, "match_not_open")
+    entry = entries(lobby, match["id"])[-1]
+    assert entry["kind"] == "match.started" and entry["seed_sha256"] == started["seed_sha256"]
+    assert entry["setup"] == {"game": "brisca", "variant": "base", "players": 2, "options": {}}
+    assert entry["actor"] == {"player": eve["id"], "seat": 1, "system": False}
+    assert entry["state_hash"] == sealed_state_hash(lobby.load(match["id"]).state)
+    assert "seed" not in entry
+
+
+def test_a_full_match_starts_itself_by_the_system(http: Http, lobby: Lobby):
+    match, seated = http.seated_match()
+    assert match["status"] == "running" and match["version"] == 4
+    started = entries(lobby, match["id"])[-1]
+    assert started["actor"] == {"player": None, "seat": None, "system": True}
+    assert started["to_act"] == match["to_act"]
+
+
+# -- actions -------------------------------------------------------------------------------------
+def test_a_move_answers_version_events_and_view(http: Http, lobby: Lobby):
+    match, seated = http.seated_match()
+    seat = match["to_act"][0]
+    view = http.view(seated[seat], match["id"])
+    action = view["view"]["legal_actions"][0]
+    reply = http.act(seated[seat], match["id"], action, view["version"])
+    assert reply.status == 200, reply.body
+    assert reply.body["version"] == view["version"] + 1
+    assert reply.body["events"][0] == {"type": "played", "seat": seat, "card": action["card"]}
+    assert reply.body["view"]["seat"] == seat
+    entry = entries(lobby, match["id"])[-1]
+    assert entry["kind"] == "action" and entry["action"] == action and entry["finished"] is False
+    assert entry["actor"] == {"player": seated[seat]["id"], "seat": seat, "system": False}
+    assert entry["rules_version"].endswith("/brisca")
+    assert entry["state_hash"] == sealed_state_hash(lobby.load(match["id"]).state)
+
+
+def test_action_refusals_write_nothing(http: Http, redis_client: redis.Redis):
+    match, seated = http.seated_match()
+    seat = match["to_act"][0]
+    me, other, eve = seated[seat], seated[1 - seat], http.player("Eve")
+    view = http.view(me, match["id"])
+    action, version = view["view"]["legal_actions"][0], view["version"]
+    path = f"/v1/matches/{match['id']}/actions"
+    before = everything(redis_client)
+
+    error_of(http.act(other, match["id"], action, version), 403, "not_your_turn")
+    error_of(http.act(eve, match["id"], action, version), 403, "not_seated")
+    stale = error_of(http.act(me, match["id"], action, version - 1), 409, "stale_version")
+    assert stale["details"] == {"version": version}
+    error_of(http.act(me, match["id"], action, version + 5), 409, "stale_version")
+    illegal = error_of(
+        http.act(me, match["id"], {"type": "play", "card": "5X"}, version), 422, "illegal_action"
+    )
+    assert illegal["details"]["legal_actions"] == view["view"]["legal_actions"]
+    assert "hand" in illegal["message"]
+    error_of(http.act(me, match["id"], {"type": "dance"}, version), 422)
+    error_of(http.act(me, match["id"], {}, version), 422)
+    for body in [
+        {"action": action},
+        {"expected_version": version},
+        {"action": "play", "expected_version": version},
+        {"action": action, "expected_version": "4"},
+        {"action": action, "expected_version": -1},
+        {"action": action, "expected_version": 4.5},
+        {"action": action, "expected_version": version, "action_id": ""},
+        {"action": action, "expected_version": version, "action_id": "x" * 201},
+        {"action": action, "expected_version": version, "seat": 1 - seat},
+    ]:
+        error_of(http.post(path, me["token"], json=body), 400, "bad_request")
+    assert everything(redis_client) == before
+
+
+def test_actions_before_the_start_and_after_the_end_are_409(http: Http):
+    ana = http.player()
+    match = http.match(ana)
+    http.join(ana, match["id"])
+    error_of(http.act(ana, match["id"], {"type": "play"}, 2), 409, "match_not_started")
+    match, seated = http.seated_match(game="raj", players=2, variant="dos-jugadores")
+    finished, _ = http.play_to_the_end(match, seated, random.Random(3))
+    error_of(
+        http.act(seated[0], match["id"], {"type": "bid"}, finished["version"]),
+        409,
+        "match_finished",
+    )
+
+
+def test_an_action_id_makes_a_retry_return_the_first_answer(
+    http: Http, lobby: Lobby, redis_client: redis.Redis
+):
+    match, seated = http.seated_match()
+    seat = match["to_act"][0]
+    me = seated[seat]
+    view = http.view(me, match["id"])
+    action, version = view["view"]["legal_actions"][0], view["version"]
+    first = http.act(me, match["id"], action, version, action_id="move-1")
+    assert first.status == 200
+    before = everything(redis_client)
+    again = http.act(me, match["id"], action, version, action_id="move-1")
+    assert (again.status, again.body) == (200, first.body)
+    # a retry is recognised even with another body: the id names the action
+    other = http.act(me, match["id"], {"type": "play", "card": "5X"}, 0, action_id="move-1")
+    assert (other.status, other.body) == (200, first.body)
+    assert everything(redis_client) == before
+    # ids are per player: the same id from the other seat is a new action
+    theirs = http.act(
+        seated[1 - seat],
+        match["id"],
+        {"type": "play", "card": "5X"},
+        version + 1,
+        action_id="move-1",
+    )
+    error_of(theirs, 422)
+
+
+def test_the_system_actor_acts_with_seat_null(http: Http, lobby: Lobby):
+    match, seated = http.seated_match(game="raj", players=2, variant="dos-jugadores")
+    assert match["deadline"]["kind"] == "commit" and match["deadline"]["at"].endswith("Z")
+    answer = lobby.submit_action(match["id"], SYSTEM, {"type": "timeout"}, match["version"])
+    assert answer["version"] == match["version"] + 1 and answer["view"]["seat"] is None
+    committed = [e for e in answer["events"] if e["type"] == "bid_committed"]
+    assert committed and all(e["card"] is None and e["timeout"] for e in committed)
+    entry = entries(lobby, match["id"])[-1]
+    assert entry["actor"] == {"player": None, "seat": None, "system": True}
+    assert entry["action"] == {"type": "timeout"}
+    brisca, _ = http.seated_match()
+    with pytest.raises(Exception) as refused:
+        lobby.submit_action(brisca["id"], SYSTEM, {"type": "timeout"}, brisca["version"])
+    assert getattr(refused.value, "status", None) == 422
+
+
+# -- the end: result and the seed revealed --------------------------------------------------------
+def test_the_finishing_entry_reveals_result_and_seed_at_once(http: Http, lobby: Lobby):
+    match, seated = http.seated_match(game="raj", players=2, variant="dos-jugadores")
+    finished, moves = http.play_to_the_end(match, seated, random.Random(1))
+    assert finished["status"] == "finished" and finished["result"]["winners"]
+    assert hashlib.sha256(finished["seed"].encode()).hexdigest() == finished["seed_sha256"]
+    log = entries(lobby, match["id"])
+    assert [e for e in log if "seed" in e] == [log[-1]]
+    last = log[-1]
+    assert last["finished"] is True and last["result"] == finished["result"]
+    assert last["seed"] == finished["seed"] and last["status"] == "finished"
+    assert [e["version"] for e in log] == list(range(1, len(log) + 1))
+    assert len(log) == 4 + moves
+
+
+# -- views and the feed --------------------------------------------------------------------------
+def hand(view: dict[str, Any], seat: int) -> list[str | None]:
+    return view["zones"][f"hand:{seat}"]["cards"]
+
+
+def test_each_caller_sees_only_its_own_hand_in_views_and_feed(http: Http):
+    match, seated = http.seated_match()
+    spectator = http.player("Eve")
+    views = [http.view(p, match["id"])["view"] for p in seated]
+    for seat, view in enumerate(views):
+        assert view["seat"] == seat and None not in hand(view, seat)
+        assert set(hand(view, 1 - seat)) == {None}
+    eve = http.view(spectator, match["id"])["view"]
+    assert eve["seat"] is None and eve["legal_actions"] == []
+    assert set(hand(eve, 0)) == set(hand(eve, 1)) == {None}
+
+    for seat, player in enumerate(seated + [spectator]):
+        feed = http.events(player, match["id"]).body
+        dealt = {
+            e["seat"]: e["cards"]
+            for x in feed["entries"]
+            for e in x["events"]
+            if e["type"] == "dealt"
+        }
+        for dealt_seat, cards in dealt.items():
+            if dealt_seat == seat:
+                assert cards == hand(views[seat], seat)
+            else:
+                assert set(cards) == {None}
+        secret = [c for s, v in enumerate(views) if s != seat for c in hand(v, s)]
+        assert not set(secret) & set(json.dumps(feed).replace('"', " ").split())
+
+
+def test_the_feed_shows_an_action_only_to_the_seat_that_took_it(http: Http):
+    match, seated = http.seated_match(game="raj", players=2, variant="dos-jugadores")
+    first = match["to_act"][0]
+    bidder = seated[first]
+    view = http.view(bidder, match["id"])
+    bid = view["view"]["legal_actions"][0]
+    assert http.act(bidder, match["id"], bid, view["version"]).status == 200
+    mine = http.events(bidder, match["id"], after=view["version"]).body["entries"]
+    theirs = http.events(seated[1 - first], match["id"], after=view["version"]).body["entries"]
+    assert mine[0]["action"] == bid and mine[0]["events"][0]["card"] == bid["card"]
+    assert "action" not in theirs[0] and theirs[0]["events"][0]["card"] is None
+    assert bid["card"] not in json.dumps(theirs)
+
+
+def test_events_after_a_version_and_bad_queries(http: Http):
+    match, seated = http.seated_match()
+    page = http.events(seated[0], match["id"], after=2).body
+    assert page["match"] == match["id"] and page["version"] == 4
+    assert [e["version"] for e in page["entries"]] == [3, 4]
+    assert [e["kind"] for e in page["entries"]] == ["seat.joined", "match.started"]
+    assert http.events(seated[0], match["id"], after=4).body == {
+        "match": match["id"],
+        "version": 4,
+        "entries": [],
+    }
+    path = f"/v1/matches/{match['id']}/events"
+    for query in ("?after=-1", "?wait=31", "?wait=-1", "?after=x", "?wait=soon"):
+        error_of(http.get(path + query, seated[0]["token"]), 400, "bad_request")
+
+
+# -- the log and the feed notification, as documented in docs/match-log.md -----------------------
+ENTRY_FIELDS = {"version", "time", "actor", "kind", "action", "events", "rules_version",
+                "state_hash", "status", "to_act", "deadline"}  # fmt: skip
+
+
+def test_every_entry_has_the_documented_fields(http: Http, lobby: Lobby):
+    match, seated = http.seated_match(game="raj", players=2, variant="dos-jugadores")
+    http.play_to_the_end(match, seated, random.Random(2))
+    log = entries(lobby, match["id"])
+    kinds = [e["kind"] for e in log]
+    assert kinds[:4] == ["match.created", "seat.joined", "seat.joined", "match.started"]
+    assert set(kinds[4:]) == {"action"}
+    for entry in log:
+        assert set(entry) >= ENTRY_FIELDS, entry
+        assert set(entry["actor"]) == {"player", "seat", "system"}
+        assert entry["time"].endswith("Z")
+    assert all(e["state_hash"] is None for e in log[:3])
+    assert all(len(e["state_hash"]) == 64 for e in log[3:])
+    private = [ev for e in log for ev in e["events"] if "visible_to" in ev]
+    assert private and all(ev["card"] is not None for ev in private if "card" in ev)
+
+
+def test_the_feed_notification_carries_what_a_bot_dispatcher_needs(
+    http: Http, lobby: Lobby, redis_client: redis.Redis
+):
+    ana = http.player()
+    match = http.match(ana, players=2)
+    http.join(ana, match["id"])
+    http.post(
+        f"/v1/matches/{match['id']}/bots", ana["token"], json={"seat": 1, "strategy": "random"}
+    )
+    feed = cast(list, redis_client.xrange(MatchLog(redis_client).keys(match["id"]).feed))
+    notes = [fields for _, fields in feed if fields["match"] == match["id"]]
+    assert [(n["version"], n["kind"]) for n in notes] == [
+        ("1", "match.created"),
+        ("2", "seat.joined"),
+        ("3", "bot.added"),
+        ("4", "match.started"),
+    ]
+    started = json.loads(notes[-1]["event"])
+    bot = lobby.load(match["id"]).match["seats"][1]["player"]
+    assert started == {
+        "game": "brisca",
+        "status": "running",
+        "to_act": started["to_act"],
+        "deadline": None,
+        "bots": [{"seat": 1, "strategy": "random", "player": bot}],
+    }
+    assert started["to_act"] in ([0], [1])
+    secrets = [lobby.load(match["id"]).seed, lobby.bot_token(match["id"], 1)]
+    assert not any(s in json.dumps(feed) for s in secrets if s)
+
+
+# -- dependencies down ----------------------------------------------------------------------------
+def test_rules_service_down_is_503_and_writes_nothing(redis_client: redis.Redis, redis_url: str):
+    down = Lobby(lobby_app.redis_client(redis_url), RulesClient(f"http://127.0.0.1:{free_port()}"))
+    http = Http(create_lobby_app({"TESTING": True}, service=down).test_client())
+    ana = http.player()
+    before = everything(redis_client)
+    error_of(
+        http.post("/v1/matches", ana["token"], json={"game": "brisca"}), 503, "rules_unavailable"
+    )
+    assert everything(redis_client) == before
+
+
+def test_probes(http: Http):
+    assert http.get("/healthz").body == {"status": "ok"}
+    assert http.get("/readyz").body == {"status": "ready"}
+
+
+def test_committed_openapi_spec_matches_the_code_and_validates():
+    committed = (OPENAPI_DIR / "lobby.yaml").read_text(encoding="utf-8")
+    assert committed == generated_spec("lobby"), "run `make openapi` and commit openapi/lobby.yaml"
+    validate(yaml.safe_load(committed))

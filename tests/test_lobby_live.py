@@ -1,0 +1,171 @@
+"""The lobby as deployed: real gunicorn processes (lobby and rules) on a real Redis.
+
+Whole matches of every registered variant, concurrent submitters, the long-poll's
+promptness, secrets kept from the wrong token, and a match surviving a lobby restart.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+import requests
+
+from tests.service_fixtures import Http, Reply, Service, error_of, session
+
+
+@pytest.fixture
+def http(lobby_service: Service) -> Http:
+    return Http(session(), lobby_service.url)
+
+
+def smallest_setups(rules_url: str) -> list[tuple[str, str, int]]:
+    """(game, variant, smallest player count) of every variant in the rules catalog."""
+    games = requests.get(f"{rules_url}/v1/games", timeout=10).json()["games"]
+    return [
+        (game["id"], variant["id"], variant["players"]["min"])
+        for game in games
+        for variant in game["variants"]
+    ]
+
+
+def test_every_variant_plays_to_a_result_through_the_lobby(
+    lobby_service: Service, rules_service: Service
+):
+    setups = smallest_setups(rules_service.url)
+    assert ("brisca", "base", 2) in setups
+
+    def play(setup: tuple[str, str, int]) -> tuple[tuple[str, str, int], dict[str, Any], int]:
+        game, variant, players = setup
+        http = Http(session(), lobby_service.url)  # a session per thread
+        match, seated = http.seated_match(game=game, variant=variant, players=players)
+        finished, moves = http.play_to_the_end(match, seated, random.Random(f"{game}/{variant}"))
+        return setup, finished, moves
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(play, setups))
+    elapsed = time.monotonic() - started
+    for setup, finished, moves in results:
+        assert finished["status"] == "finished", setup
+        assert finished["result"]["winners"] is not None and finished["to_act"] == [], setup
+        assert finished["version"] == 1 + setup[2] + 1 + moves  # created, joins, started, moves
+        assert finished["seed"]
+    total = sum(moves for _, _, moves in results)
+    print(f"\n{len(results)} matches, {total} moves in {elapsed:.1f}s ({total / elapsed:.0f}/s)")
+
+
+@pytest.mark.parametrize("game, variant, players", [("brisca", "base", 2), ("raj", "base", 3)])
+def test_eight_clients_on_one_version_make_exactly_one_move(
+    http: Http, game: str, variant: str, players: int
+):
+    match, seated = http.seated_match(game=game, variant=variant, players=players)
+    views = {s: http.view(seated[s], match["id"]) for s in match["to_act"]}
+    version = match["version"]
+    clients = [
+        (seated[seat], random.choice(views[seat]["view"]["legal_actions"]))
+        for seat in [match["to_act"][i % len(match["to_act"])] for i in range(8)]
+    ]
+    barrier = threading.Barrier(len(clients))
+
+    def submit(client: tuple[dict, dict]) -> Reply:
+        own = Http(session(), http.base_url)
+        barrier.wait()
+        return own.act(client[0], match["id"], client[1], version)
+
+    with ThreadPoolExecutor(len(clients)) as pool:
+        replies = list(pool.map(submit, clients))
+    assert sorted(r.status for r in replies) == [200] + [409] * 7
+    for reply in replies:
+        if reply.status == 409:
+            assert error_of(reply, 409, "stale_version")["details"] == {"version": version + 1}
+    after = http.view(seated[0], match["id"])
+    assert after["version"] == version + 1
+    feed = http.events(seated[0], match["id"], after=version).body["entries"]
+    assert [e["version"] for e in feed] == [version + 1]
+
+
+def test_a_token_cannot_act_for_another_seat_nor_see_its_hand(http: Http):
+    match, (ana, beto) = http.seated_match()
+    seats = {ana["id"]: 0, beto["id"]: 1}
+    for _ in range(6):  # a few moves in, so draws have happened
+        now = http.view(ana, match["id"])
+        mover = ana if now["to_act"] == [0] else beto
+        waiter = beto if mover is ana else ana
+        view = http.view(mover, match["id"])
+        action = view["view"]["legal_actions"][0]
+        error_of(http.act(waiter, match["id"], action, view["version"]), 403, "not_your_turn")
+        assert http.act(mover, match["id"], action, view["version"]).status == 200
+    for me, other in ((ana, beto), (beto, ana)):
+        mine, theirs = seats[me["id"]], seats[other["id"]]
+        their_hand = http.view(other, match["id"])["view"]["zones"][f"hand:{theirs}"]["cards"]
+        assert their_hand and None not in their_hand
+        seen = http.view(me, match["id"])
+        assert set(seen["view"]["zones"][f"hand:{theirs}"]["cards"]) == {None}
+        feed = http.events(me, match["id"]).body
+        private = [
+            e for x in feed["entries"] for e in x["events"] if e.get("visible_to") == [theirs]
+        ]
+        assert private and all(e.get("card") is None for e in private)
+        assert all(set(e.get("cards") or [None]) == {None} for e in private)
+        words = set(json.dumps([seen, feed]).replace('"', " ").replace(",", " ").split())
+        assert not (set(their_hand) & words), "a card of the other hand leaked"
+        assert mine != theirs
+
+
+def test_the_long_poll_returns_promptly_after_a_move(http: Http):
+    match, seated = http.seated_match()
+    seat = match["to_act"][0]
+    view = http.view(seated[seat], match["id"])
+    watcher = seated[1 - seat]
+    done: dict[str, Any] = {}
+
+    def poll() -> None:
+        own = Http(session(), http.base_url)
+        done["reply"] = own.events(watcher, match["id"], after=view["version"], wait=10)
+        done["at"] = time.monotonic()
+
+    poller = threading.Thread(target=poll)
+    poller.start()
+    time.sleep(0.5)  # the poll is waiting now
+    assert "reply" not in done
+    moved = http.act(seated[seat], match["id"], view["view"]["legal_actions"][0], view["version"])
+    moved_at = time.monotonic()
+    poller.join(5)
+    assert moved.status == 200 and done["reply"].status == 200
+    latency = done["at"] - moved_at
+    print(f"\nlong-poll answered {latency * 1000:.1f} ms after the move's reply")
+    assert latency < 0.25
+    [entry] = done["reply"].body["entries"]
+    assert entry["version"] == moved.body["version"] and entry["kind"] == "action"
+
+    started = time.monotonic()
+    idle = http.events(watcher, match["id"], after=moved.body["version"], wait=1)
+    assert idle.body["entries"] == [] and 0.9 <= time.monotonic() - started < 2.5
+
+
+def test_a_match_survives_a_restart_of_the_lobby(http: Http, lobby_service: Service):
+    match, seated = http.seated_match()
+    rng = random.Random(5)
+    for _ in range(5):
+        now = http.view(seated[0], match["id"])
+        seat = now["to_act"][0]
+        view = http.view(seated[seat], match["id"])
+        reply = http.act(
+            seated[seat], match["id"], rng.choice(view["view"]["legal_actions"]), view["version"]
+        )
+        assert reply.status == 200
+    before = http.view(seated[0], match["id"])
+
+    lobby_service.restart()
+
+    fresh = Http(session(), lobby_service.url)
+    after = fresh.view(seated[0], match["id"])
+    assert after == before  # same version, seats, to_act and view: nothing was lost
+    finished, _ = fresh.play_to_the_end(after, seated, rng)
+    assert finished["status"] == "finished" and finished["result"]
