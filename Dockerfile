@@ -1,0 +1,40 @@
+# syntax=docker/dockerfile:1
+# One image for every Tapete process; the command picks the process (docker-compose.yml, k8s/):
+#   gunicorn --config python:services.gunicorn_conf --bind 0.0.0.0:8001 services.rules.wsgi:app
+#   gunicorn ... --bind 0.0.0.0:8000 services.lobby.wsgi:app
+#   gunicorn ... --bind 0.0.0.0:8002 services.history.wsgi:app
+#   python -m services.history.consumer | python -m services.bots.dispatcher | python -m services.bots.worker
+# The project is installed as a package (its version is what log entries record as
+# rules_version), so the gunicorn settings are loaded as the module services.gunicorn_conf.
+ARG PYTHON_IMAGE=python:3.11-slim-bookworm
+
+# -- build: the project and its dependencies in a virtualenv without pip ---------------------
+FROM ${PYTHON_IMAGE} AS build
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
+RUN python -m venv --without-pip /opt/tapete
+WORKDIR /src
+# Dependencies first, in their own layer: a code change does not reinstall them.
+COPY pyproject.toml ./
+RUN python -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))' > requirements.txt \
+ && pip --python /opt/tapete/bin/python install --only-binary=:all: -r requirements.txt
+COPY shared ./shared
+COPY services ./services
+RUN pip --python /opt/tapete/bin/python install --no-deps . \
+ && /opt/tapete/bin/python -c 'import services.rules.app, services.lobby.app, shared.games'
+
+# -- runtime: the virtualenv on a clean base; no compiler, no pip in the venv, not root ------
+FROM ${PYTHON_IMAGE} AS runtime
+RUN groupadd --system --gid 10001 tapete \
+ && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin tapete
+COPY --from=build /opt/tapete /opt/tapete
+# HOME=/tmp: gunicorn puts its control socket under $HOME, and /tmp is the one writable place.
+ENV PATH=/opt/tapete/bin:$PATH \
+    HOME=/tmp \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1
+WORKDIR /opt/tapete
+# Numeric, so Kubernetes can check runAsNonRoot without reading /etc/passwd.
+USER 10001:10001
+EXPOSE 8000 8001 8002
+CMD ["gunicorn", "--config", "python:services.gunicorn_conf", "--bind", "0.0.0.0:8000", "services.lobby.wsgi:app"]
