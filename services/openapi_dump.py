@@ -17,12 +17,14 @@ OPENAPI_DIR = Path(__file__).resolve().parent.parent / "openapi"
 
 
 def app_factories() -> dict[str, Callable[[], Flask]]:
+    from services.history.app import create_history_app
     from services.lobby.app import create_lobby_app
     from services.rules.app import create_rules_app
 
     factories: dict[str, Callable[[], Flask]] = {
         "rules": create_rules_app,
         "lobby": create_lobby_app,
+        "history": create_history_app,
     }
     return factories
 

@@ -1,0 +1,128 @@
+"""The history service over HTTP: thin, public, read-only views over ``History``.
+
+No endpoint takes a token (see application.py for why none needs one). The read
+models are written only by the consumer process (``consumer.py``).
+"""
+
+from __future__ import annotations
+
+import os
+
+import redis
+from flask import Flask, current_app
+from flask.views import MethodView
+
+from services.http import Blueprint, ErrorSchema, create_app, error_response
+from shared.eventstore import MatchLog
+
+from . import schemas
+from .application import History
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+matches = Blueprint(
+    "matches",
+    __name__,
+    url_prefix="/v1/matches",
+    description="A match's log, replays, verification and score sheet",
+)
+players = Blueprint(
+    "players", __name__, url_prefix="/v1/players", description="Each player's matches"
+)
+leaderboards = Blueprint(
+    "leaderboards", __name__, url_prefix="/v1/leaderboards", description="Ratings per game"
+)
+
+
+def history() -> History:
+    return current_app.extensions["history"]
+
+
+@matches.route("/<match_id>/log")
+class MatchLogView(MethodView):
+    @matches.response(200, schemas.Log)
+    @matches.alt_response(404, schema=ErrorSchema, description="no such match")
+    def get(self, match_id: str):
+        """Every entry; hidden cards and actions redacted until the match is finished."""
+        return history().match_log(match_id)
+
+
+@matches.route("/<match_id>/replay")
+class Replay(MethodView):
+    @matches.arguments(schemas.ReplayQuery, location="query")
+    @matches.response(200, schemas.Replay)
+    @matches.alt_response(400, schema=ErrorSchema, description="version or seat out of range")
+    @matches.alt_response(403, schema=ErrorSchema, description="a seat's view of a running match")
+    @matches.alt_response(404, schema=ErrorSchema, description="no such match")
+    @matches.alt_response(409, schema=ErrorSchema, description="the log does not replay")
+    def get(self, query: dict, match_id: str):
+        """The view at a version, as a spectator or (finished matches) as a seat."""
+        return history().replay(match_id, query["version"], query["seat"])
+
+
+@matches.route("/<match_id>/verify")
+class Verify(MethodView):
+    @matches.response(200, schemas.Verification)
+    @matches.alt_response(404, schema=ErrorSchema, description="no such match")
+    @matches.alt_response(409, schema=ErrorSchema, description="the match is not finished")
+    def get(self, match_id: str):
+        """Replay the log through the engine: seed, events and state hashes, and where they differ."""
+        return history().verify(match_id)
+
+
+@matches.route("/<match_id>/scores")
+class Scores(MethodView):
+    @matches.response(200, schemas.ScoreSheet)
+    @matches.alt_response(404, schema=ErrorSchema, description="no such match")
+    def get(self, match_id: str):
+        """The score sheet: points per seat per round, totals and winners."""
+        return history().scores(match_id)
+
+
+@players.route("/<player_id>/matches")
+class PlayerMatches(MethodView):
+    @players.arguments(schemas.PlayerMatchesQuery, location="query")
+    @players.response(200, schemas.PlayerMatches)
+    @players.alt_response(404, schema=ErrorSchema, description="not a player id")
+    def get(self, query: dict, player_id: str):
+        """A player's matches, newest first, with their seat and whether they won."""
+        return history().player_matches(player_id, query["limit"], query["before"])
+
+
+@leaderboards.route("/<game>")
+class LeaderboardView(MethodView):
+    @leaderboards.arguments(schemas.PageQuery, location="query")
+    @leaderboards.response(200, schemas.Leaderboard)
+    @leaderboards.alt_response(404, schema=ErrorSchema, description="no such game")
+    def get(self, query: dict, game: str):
+        """A game's players by rating (openskill Plackett-Luce; mu - 3 sigma), best first."""
+        return history().leaderboard(game, query["limit"])
+
+
+def redis_client(url: str) -> redis.Redis:
+    return redis.Redis.from_url(
+        url, decode_responses=True, socket_timeout=10, socket_connect_timeout=2
+    )
+
+
+def create_history_app(config: dict | None = None, service: History | None = None) -> Flask:
+    """The history app; without ``service``, on REDIS_URL and FEED_PARTITIONS from the environment."""
+    if service is None:
+        client = redis_client(os.environ.get("REDIS_URL", DEFAULT_REDIS_URL))
+        partitions = int(os.environ.get("FEED_PARTITIONS", "1"))
+        service = History(client, MatchLog(client, partitions=partitions))
+    app = create_app(
+        "history",
+        "Tapete history service",
+        [matches, players, leaderboards],
+        ready=service.ready,
+        config=config,
+    )
+    app.extensions["history"] = service
+
+    @app.errorhandler(redis.ConnectionError)
+    @app.errorhandler(redis.TimeoutError)
+    def _redis_down(exc: redis.RedisError):
+        return error_response(503, "unavailable", "the match store does not answer; try again")
+
+    return app

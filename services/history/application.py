@@ -1,0 +1,144 @@
+"""The history service's use cases: the log, replays, verification, scores, histories, ratings.
+
+No Flask here. Everything a match says is read from its log (the authority) or from the
+read models the consumer keeps; the pure functions of ``replay``, ``verify`` and
+``projections`` decide what is shown. Nothing needs a token: a running match's log and
+replays are shown only as a spectator sees them, and a seat's replay (its hand) only
+once the match is finished and everything is revealed anyway.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+
+from services.http import ApiError
+from shared.engine import get_game, view
+from shared.eventstore import MATCH_ID, MatchLog
+
+from . import projections
+from .replay import Diverged, Entry, is_finished, public_log, revealed_seed, started_entry, state_at
+from .store import ReadModels
+from .verify import verify
+
+
+class History:
+    def __init__(self, client: redis.Redis, log: MatchLog) -> None:
+        self.client = client
+        self.log = log
+        self.models = ReadModels(client, log)
+
+    def entries(self, match_id: str) -> list[Entry]:
+        """The whole match log, or 404."""
+        entries = self.log.entries(match_id) if MATCH_ID.fullmatch(match_id) else []
+        if not entries:
+            raise ApiError(404, f"no match {match_id!r}")
+        return entries
+
+    def match_log(self, match_id: str) -> dict[str, Any]:
+        """Every entry: redacted while the match runs, everything (seed included) once finished."""
+        entries = self.entries(match_id)
+        finished = is_finished(entries)
+        start = started_entry(entries)
+        return {
+            "match": match_id,
+            "status": entries[-1].get("status"),
+            "version": entries[-1]["version"],
+            "revealed": finished,
+            "seed": revealed_seed(entries) if finished else None,
+            "seed_sha256": start.get("seed_sha256") if start else None,
+            "entries": public_log(entries),
+        }
+
+    def replay(self, match_id: str, version: int | None, seat: int | None) -> dict[str, Any]:
+        """The view at ``version`` for ``seat`` (None: a spectator); seats only once finished."""
+        entries = self.entries(match_id)
+        last = entries[-1]["version"]
+        version = last if version is None else version
+        if not 1 <= version <= last:
+            raise ApiError(
+                400, f"version must be from 1 to {last}", "bad_version", {"version": last}
+            )
+        players = int((entries[0].get("match") or {}).get("players") or 0)
+        if seat is not None and not 0 <= seat < players:
+            raise ApiError(400, f"seat must be from 0 to {players - 1}", "bad_seat")
+        finished = is_finished(entries)
+        if seat is not None and not finished:
+            raise ApiError(
+                403,
+                "a seat's replay shows its hidden cards: only once the match is finished "
+                "(replay without a seat for the spectator's view)",
+                "match_running",
+            )
+        at = entries[version - 1]
+        out = {"match": match_id, "version": version, "seat": seat, "status": at.get("status")}
+        start = started_entry(entries)
+        if start is None or start["version"] > version:
+            return {**out, "view": None}
+        seed = (revealed_seed(entries) if finished else None) or self._secret_seed(match_id)
+        try:
+            state = state_at(entries, seed, version)
+        except Diverged as exc:
+            raise ApiError(
+                409,
+                f"the log does not replay ({exc}); GET /verify reports where",
+                "log_diverges",
+                {"version": exc.version},
+            ) from exc
+        assert state is not None
+        return {**out, "view": view(state, seat)}
+
+    def verify(self, match_id: str) -> dict[str, Any]:
+        """The verification report of a finished match (see verify.py)."""
+        entries = self.entries(match_id)
+        if not is_finished(entries):
+            raise ApiError(
+                409,
+                "only a finished match can be verified: its seed is revealed at the end",
+                "match_not_finished",
+                {"status": entries[-1].get("status")},
+            )
+        return {"match": match_id, **verify(entries)}
+
+    def scores(self, match_id: str) -> dict[str, Any]:
+        """The score sheet: the read model once finished, the live public totals before."""
+        if MATCH_ID.fullmatch(match_id):
+            sheet = self.models.sheet(match_id)
+            if sheet is not None:
+                return sheet
+            snap = self.log.snapshot(match_id)
+            if snap is not None:
+                return projections.live_sheet(snap["match"], snap.get("state"), snap["version"])
+        raise ApiError(404, f"no match {match_id!r}")
+
+    def player_matches(self, player_id: str, limit: int, before: float | None) -> dict[str, Any]:
+        """The player's matches, newest first, each with the player's seat and whether they won."""
+        if not MATCH_ID.fullmatch(player_id):
+            raise ApiError(404, f"no player {player_id!r}")
+        matches = []
+        for summary in self.models.player_matches(player_id, limit, before):
+            seat = next((s["seat"] for s in summary["seats"] if s["player"] == player_id), None)
+            winners = (summary.get("result") or {}).get("winners")
+            won = None if winners is None or seat is None else seat in winners
+            matches.append({**summary, "seat": seat, "won": won})
+        return {"player": player_id, "matches": matches}
+
+    def leaderboard(self, game: str, limit: int) -> dict[str, Any]:
+        """A game's players by rating (404 for a game the engine does not know)."""
+        get_game(game)
+        return {"game": game, "players": self.models.leaderboard(game, limit)}
+
+    def ready(self) -> bool:
+        try:
+            return bool(self.client.ping())
+        except redis.RedisError:
+            return False
+
+    def _secret_seed(self, match_id: str) -> str:
+        """The seed of a running match, from the lobby's snapshot: used here, never shown."""
+        snap = self.log.snapshot(match_id) or {}
+        seed = snap.get("seed")
+        if not isinstance(seed, str) or not seed:
+            raise ApiError(409, "the match's seed is not available", "log_diverges")
+        return seed

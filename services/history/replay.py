@@ -1,0 +1,103 @@
+"""Pure functions over a match's log entries: what the public may see, and the state at a version.
+
+The log holds every secret of a match (private events, sealed bids, the revealed seed).
+``public_log`` is the one place the history service decides what of it leaves: while
+the match runs, every event goes through the engine's ``redact`` as a spectator sees it
+and the actions are left out; once it is finished, everything is shown.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from shared.engine import EngineError, State, apply, new_match, redact
+
+Entry = dict[str, Any]
+
+FINISHED = "finished"
+STARTED, ACTION = "match.started", "action"
+
+# What a running match's log shows of an entry besides its redacted events. The state hash
+# is a commitment, not a secret: the hashed state holds the 256-bit seed, so nothing can be
+# guessed from it, and after the reveal anyone can check it was fixed before the end.
+RUNNING_FIELDS = (
+    "version", "time", "kind", "actor", "status", "to_act", "deadline", "seat", "player",
+    "strategy", "match", "seed_sha256", "setup", "finished", "result", "rules_version",
+    "state_hash",
+)  # fmt: skip
+
+
+class Diverged(Exception):
+    """The recorded log does not replay through the engine (tampered, or other rules)."""
+
+    def __init__(self, version: int, message: str) -> None:
+        super().__init__(f"version {version}: {message}")
+        self.version, self.message = version, message
+
+
+def is_finished(entries: list[Entry]) -> bool:
+    return bool(entries) and entries[-1].get("status") == FINISHED
+
+
+def revealed_seed(entries: list[Entry]) -> str | None:
+    """The seed, as the entry that finished the match revealed it (None while it runs)."""
+    for entry in reversed(entries):
+        if entry.get("kind") == ACTION and entry.get("finished"):
+            seed = entry.get("seed")
+            return seed if isinstance(seed, str) and seed else None
+    return None
+
+
+def started_entry(entries: list[Entry]) -> Entry | None:
+    return next((e for e in entries if e.get("kind") == STARTED), None)
+
+
+def public_log(entries: list[Entry]) -> list[Entry]:
+    """The log as anyone may read it: redacted while the match runs, whole once finished."""
+    if is_finished(entries):
+        return copy.deepcopy(entries)
+    out = []
+    for entry in entries:
+        shown = {k: copy.deepcopy(entry[k]) for k in RUNNING_FIELDS if k in entry}
+        shown["events"] = [redact(event, None) for event in entry.get("events") or []]
+        shown["action"] = None  # a sealed bid is a secret until the rules reveal it
+        out.append(shown)
+    return out
+
+
+def new_state(setup: dict[str, Any], seed: str, version: int) -> tuple[State, list[dict]]:
+    """The deal recorded in ``match.started``, re-done by the engine; (state, setup events)."""
+    try:
+        return new_match(
+            setup["game"], setup["variant"], setup["players"], seed, setup.get("options") or {}
+        )
+    except (EngineError, KeyError, TypeError) as exc:
+        raise Diverged(version, f"the recorded setup does not deal: {exc}") from exc
+
+
+def apply_entry(state: State, entry: Entry) -> list[dict]:
+    """Re-apply one recorded action (the actor's seat; null: the server) and return its events."""
+    seat = (entry.get("actor") or {}).get("seat")
+    try:
+        return apply(state, seat, entry.get("action"))  # type: ignore[arg-type]
+    except EngineError as exc:
+        raise Diverged(entry["version"], f"the engine refuses the recorded action: {exc}") from exc
+
+
+def state_at(entries: list[Entry], seed: str, version: int) -> State | None:
+    """The engine's state right after ``version`` (None before the deal). Raises Diverged."""
+    start = started_entry(entries)
+    if start is None or start["version"] > version:
+        return None
+    state, _ = new_state(start.get("setup") or {}, seed, start["version"])
+    for entry in entries:
+        if start["version"] < entry["version"] <= version and entry.get("kind") == ACTION:
+            apply_entry(state, entry)
+    return state
+
+
+def as_json(value: Any) -> Any:
+    """``value`` as it reads back from the log (tuples become lists...), to compare like with like."""
+    return json.loads(json.dumps(value))
