@@ -6,10 +6,9 @@
 #   python -m services.history.consumer | python -m services.bots.dispatcher | python -m services.bots.worker
 # The project is installed as a package (its version is what log entries record as
 # rules_version), so the gunicorn settings are loaded as the module services.gunicorn_conf.
-ARG PYTHON_IMAGE=python:3.11-slim-bookworm
-
 # -- build: the project and its dependencies in a virtualenv without pip ---------------------
-FROM ${PYTHON_IMAGE} AS build
+# Both stages on the same base: the venv's python is a link to the base image's python.
+FROM python:3.11-slim-bookworm AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
 RUN python -m venv --without-pip /opt/tapete
 WORKDIR /src
@@ -23,7 +22,7 @@ RUN pip --python /opt/tapete/bin/python install --no-deps . \
  && /opt/tapete/bin/python -c 'import services.rules.app, services.lobby.app, shared.games'
 
 # -- runtime: the virtualenv on a clean base; no compiler, no pip in the venv, not root ------
-FROM ${PYTHON_IMAGE} AS runtime
+FROM python:3.11-slim-bookworm AS runtime
 RUN groupadd --system --gid 10001 tapete \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
         --shell /usr/sbin/nologin tapete
