@@ -1,1 +1,1 @@
-pytest_plugins = ["tests.redis_fixtures", "tests.service_fixtures"]
+pytest_plugins = ["tests.redis_fixtures", "tests.service_fixtures", "tests.history_fixtures"]

@@ -1,0 +1,156 @@
+"""Pytest plugin: the history service (gunicorn) and its consumer as REAL processes.
+
+`history_service` is a session fixture like the lobby's (tests/service_fixtures.py).
+`consumers` starts consumer processes for one test (`consumers.start(name)`), each
+killable with SIGKILL, and stops whatever is left at the end of the test. The helpers
+below read the read models back, to wait for them and to compare two runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+import redis
+
+from services.history.consumer import GROUP
+from services.history.store import JOURNAL_KEY, PREFIX, summary_key
+from shared.eventstore import MatchLog
+from tests.service_fixtures import ROOT, Service
+
+# Quick retries, so a poison reaches the dead letters in about a second.
+TEST_CONSUMER_ENV = {
+    "HISTORY_MIN_IDLE_MS": "300",
+    "HISTORY_CLAIM_EVERY_S": "0.1",
+    "HISTORY_MAX_DELIVERIES": "3",
+    "HISTORY_BLOCK_MS": "100",
+}
+
+
+@pytest.fixture(scope="session")
+def history_service(redis_url: str) -> Iterator[Service]:
+    service = Service("history", "services.history.wsgi:app", {"REDIS_URL": redis_url})
+    service.start()
+    yield service
+    service.stop()
+
+
+class ConsumerProcess:
+    """`python -m services.history.consumer` under a fixed consumer name."""
+
+    def __init__(self, name: str, redis_url: str, env: dict[str, str]) -> None:
+        self.name = name
+        self.env = {**os.environ, **TEST_CONSUMER_ENV, **env}
+        self.env.update(REDIS_URL=redis_url, HISTORY_CONSUMER_NAME=name)
+        self.log_path = Path(tempfile.mkstemp(prefix=f"tapete-{name}-", suffix=".log")[1])
+        command = [sys.executable, "-m", "services.history.consumer"]
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL, stdout=log, stderr=log
+            )
+
+    def kill(self) -> None:
+        """SIGKILL: no chance to finish or acknowledge anything."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def log_tail(self, lines: int = 30) -> str:
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+
+
+class Consumers:
+    def __init__(self, redis_url: str) -> None:
+        self.redis_url = redis_url
+        self.started: list[ConsumerProcess] = []
+
+    def start(self, name: str, **env: str) -> ConsumerProcess:
+        process = ConsumerProcess(name, self.redis_url, env)
+        self.started.append(process)
+        return process
+
+    def stop_all(self) -> None:
+        for process in self.started:
+            process.stop()
+
+
+@pytest.fixture
+def consumers(redis_url: str) -> Iterator[Consumers]:
+    running = Consumers(redis_url)
+    yield running
+    running.stop_all()
+
+
+# -- reading the read models back ------------------------------------------------------------
+def applied_version(client: redis.Redis, match_id: str) -> int:
+    raw = client.get(summary_key(match_id))
+    return int(json.loads(cast(str, raw))["version"]) if raw else 0
+
+
+def wait_applied(
+    client: redis.Redis,
+    match_ids: list[str],
+    timeout: float = 60.0,
+    consumer: ConsumerProcess | None = None,
+) -> None:
+    """Until every match's summary has reached the last version of its log."""
+    log = MatchLog(client)
+    deadline = time.monotonic() + timeout
+    while True:
+        behind = [
+            m for m in match_ids if applied_version(client, m) < log.entries(m)[-1]["version"]
+        ]
+        if not behind:
+            return
+        if consumer is not None and consumer.process.poll() is not None:
+            raise AssertionError(f"the consumer died:\n{consumer.log_tail()}")
+        if time.monotonic() > deadline:
+            tail = consumer.log_tail() if consumer else ""
+            raise AssertionError(f"matches not applied in time: {behind}\n{tail}")
+        time.sleep(0.05)
+
+
+def read_models(client: redis.Redis) -> dict[str, Any]:
+    """Every history read model (not the journal), decoded: to compare two runs exactly."""
+    out: dict[str, Any] = {}
+    for key in sorted(cast(list[str], client.keys(f"{PREFIX}:*"))):
+        if key == JOURNAL_KEY:
+            continue
+        kind = client.type(key)
+        if kind == "string":
+            out[key] = json.loads(cast(str, client.get(key)))
+        elif kind == "hash":
+            out[key] = {k: json.loads(v) for k, v in cast(dict, client.hgetall(key)).items()}
+        elif kind == "zset":
+            out[key] = client.zrange(key, 0, -1, withscores=True)
+        else:
+            out[key] = kind
+    return out
+
+
+def forget_read_models(client: redis.Redis) -> None:
+    """Drop every read model and the group: the next consumer rebuilds from the first entry."""
+    for key in cast(list[str], client.keys(f"{PREFIX}:*") + client.keys("tapete:*:history:*")):
+        client.delete(key)
+    feed = MatchLog(client).feed_key(0)
+    if client.exists(feed):
+        with contextlib.suppress(redis.ResponseError):
+            client.xgroup_destroy(feed, GROUP)

@@ -1,0 +1,529 @@
+"""The history service in process, on a real Redis, over logs the real lobby wrote.
+
+Matches are played through the lobby's application layer against the real rules
+service (a gunicorn process), so every entry has the lobby's exact format. The consumer
+runs in process here (its loop step by step); tests/test_history_live.py runs it, the
+lobby and the history service as real processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable
+from typing import Any, cast
+
+import pytest
+import redis
+import yaml
+from openapi_spec_validator import validate
+
+from services.history import projections
+from services.history.app import create_history_app
+from services.history.application import History
+from services.history.consumer import GROUP, Consumer, Settings, dead_key
+from services.history.replay import public_log
+from services.history.verify import engine_state_hash, verify
+from services.lobby import app as lobby_app
+from services.lobby.application import Lobby
+from services.lobby.players import Player
+from services.lobby.rules_client import RulesClient
+from services.openapi_dump import OPENAPI_DIR, generated_spec
+from shared.engine import State
+from shared.eventstore import MatchLog
+from tests.history_fixtures import read_models
+from tests.service_fixtures import Http, Service, error_of
+
+
+@pytest.fixture
+def lobby(redis_client: redis.Redis, redis_url: str, rules_service: Service) -> Lobby:
+    return Lobby(lobby_app.redis_client(redis_url), RulesClient(rules_service.url))
+
+
+@pytest.fixture
+def history(redis_client: redis.Redis) -> History:
+    return History(redis_client, MatchLog(redis_client))
+
+
+@pytest.fixture
+def http(history: History) -> Http:
+    return Http(create_history_app({"TESTING": True}, service=history).test_client())
+
+
+def seat_players(lobby: Lobby, count: int) -> list[Player]:
+    return [lobby.register(f"P{i}")[0] for i in range(count)]
+
+
+def play(
+    lobby: Lobby,
+    seated: list[Player],
+    game: str = "brisca",
+    variant: str = "base",
+    seed: str = "",
+    moves: int | None = None,
+) -> str:
+    """A match of ``seated`` (seat i = seated[i]) played with random legal moves: its id.
+
+    Stops after ``moves`` actions (None: at the end).
+    """
+    rng = random.Random(seed or f"{game}/{variant}")
+    match = lobby.create_match(seated[0], game, variant, len(seated), {})
+    for seat, player in enumerate(seated):
+        lobby.join(player, match["id"], seat)
+    played = 0
+    while moves is None or played < moves:
+        snap = lobby.load(match["id"])
+        if snap.match["status"] == "finished":
+            break
+        seat = rng.choice(snap.match["to_act"])
+        assert snap.state is not None
+        legal = lobby.rules.view(game, snap.state, seat)["legal_actions"]
+        lobby.submit_action(match["id"], seated[seat], rng.choice(legal), snap.version)
+        played += 1
+    return str(match["id"])
+
+
+def consume(history: History, **settings: Any) -> Consumer:
+    """Run an in-process consumer until the feed has nothing new for it."""
+    consumer = Consumer(history.models, Settings(name="test", block_ms=1, **settings))
+    consumer.ensure_groups()
+    while consumer.step():
+        pass
+    return consumer
+
+
+def tamper(client: redis.Redis, match_id: str, version: int, change: Callable[[dict], Any]) -> None:
+    """Edit one stored entry in place: the stream is rewritten with the same ids."""
+    key = MatchLog(client).keys(match_id).log
+    rows = cast(list, client.xrange(key))
+    client.delete(key)
+    for entry_id, fields in rows:
+        if entry_id == f"0-{version}":
+            entry = json.loads(fields["entry"])
+            change(entry)
+            fields = {**fields, "entry": json.dumps(entry)}
+        client.xadd(key, fields, id=entry_id)
+
+
+def first_entry(entries: list[dict], test: Callable[[dict], bool]) -> dict:
+    return next(e for e in entries if test(e))
+
+
+def private_draw(entry: dict) -> bool:
+    return any(e.get("visible_to") and e.get("card") for e in entry.get("events") or [])
+
+
+# -- verification ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "game, variant, players",
+    [
+        ("brisca", "base", 2),
+        ("brisca", "tute-parejas", 4),
+        ("raj", "base", 3),
+        ("escoba", "base", 2),
+        ("truco", "base", 2),
+        ("solitario-4-ases", "base", 1),
+    ],
+)
+def test_a_finished_match_verifies_every_event_and_state_hash(
+    lobby: Lobby, history: History, game: str, variant: str, players: int
+):
+    match_id = play(lobby, seat_players(lobby, players), game, variant)
+    report = history.verify(match_id)
+    entries = history.log.entries(match_id)
+    assert report["ok"], report["divergences"]
+    assert report["divergences"] == [] and report["first_divergence"] is None
+    assert report["checked"] == 1 + sum(e["kind"] == "action" for e in entries)
+    assert report["seed"] == {
+        "sha256": entries[players + 1]["seed_sha256"],
+        "revealed": True,
+        "matches": True,
+    }
+    assert report["rules_versions"] == [entries[0]["rules_version"]]
+
+
+def test_the_engine_hashes_a_state_as_the_lobby_does(lobby: Lobby):
+    """Hash the engine's to_json(); the lobby hashes the sealed state without its seal."""
+    match_id = play(lobby, seat_players(lobby, 2), moves=3)
+    snap = lobby.load(match_id)
+    assert snap.state is not None and "sig" in snap.state
+    state = State.from_json({k: v for k, v in snap.state.items() if k != "sig"})
+    assert engine_state_hash(state) == lobby.log.entries(match_id)[-1]["state_hash"]
+
+
+def test_a_tampered_event_fails_verify_at_that_entry(lobby: Lobby, history: History, http: Http):
+    match_id = play(lobby, seat_players(lobby, 2))
+    entries = history.log.entries(match_id)
+    target = first_entry(entries, lambda e: e["kind"] == "action" and private_draw(e))
+    index = next(i for i, e in enumerate(target["events"]) if e.get("visible_to"))
+    honest = target["events"][index]["card"]
+    forged = "1O" if honest != "1O" else "1C"
+
+    def swap_card(entry: dict) -> None:
+        entry["events"][index]["card"] = forged
+
+    tamper(history.client, match_id, target["version"], swap_card)
+    reply = http.get(f"/v1/matches/{match_id}/verify")
+    assert reply.status == 200
+    report = reply.body
+    assert report["ok"] is False and report["first_divergence"] == target["version"]
+    [divergence] = report["divergences"]
+    assert divergence["check"] == "events" and divergence["version"] == target["version"]
+    assert divergence["message"] == f"event {index} differs"
+    assert divergence["recorded"]["card"] == forged and divergence["replayed"]["card"] == honest
+    assert report["checked"] == 1 + sum(e["kind"] == "action" for e in entries)  # it went on
+
+
+def test_a_tampered_action_fails_verify_and_stops_the_replay(lobby: Lobby, history: History):
+    match_id = play(lobby, seat_players(lobby, 2))
+    entries = history.log.entries(match_id)
+    target = [e for e in entries if e["kind"] == "action"][5]
+
+    def other_card(entry: dict) -> None:
+        entry["action"] = {
+            "type": "play",
+            "card": "12B" if entry["action"]["card"] != "12B" else "1O",
+        }
+
+    tamper(history.client, match_id, target["version"], other_card)
+    report = history.verify(match_id)
+    assert report["ok"] is False and report["first_divergence"] == target["version"]
+    assert report["divergences"][-1]["check"] in ("action", "state_hash")
+    assert report["checked"] < 1 + sum(e["kind"] == "action" for e in entries)
+
+
+def test_a_tampered_state_hash_and_result_are_reported(lobby: Lobby, history: History):
+    match_id = play(lobby, seat_players(lobby, 2))
+    last = history.log.entries(match_id)[-1]
+
+    def forge(entry: dict) -> None:
+        entry["result"] = {**entry["result"], "winners": [0, 1]}
+        entry["state_hash"] = "0" * 64
+
+    tamper(history.client, match_id, last["version"], forge)
+    report = history.verify(match_id)
+    assert {d["check"] for d in report["divergences"]} == {"result", "state_hash"}
+    assert {d["version"] for d in report["divergences"]} == {last["version"]}
+
+
+def test_a_seed_that_does_not_match_its_published_hash_fails_verify(lobby: Lobby, history: History):
+    match_id = play(lobby, seat_players(lobby, 2))
+    last = history.log.entries(match_id)[-1]
+    tamper(history.client, match_id, last["version"], lambda e: e.update(seed="f" * 64))
+    report = history.verify(match_id)
+    assert report["ok"] is False and report["checked"] == 0
+    assert report["seed"]["matches"] is False
+    [divergence] = report["divergences"]
+    assert divergence["check"] == "seed" and divergence["kind"] == "match.started"
+    assert divergence["replayed"] == hashlib.sha256(b"f" * 64).hexdigest()
+
+
+def test_a_missing_version_is_reported():
+    entries = [{"version": 1, "kind": "match.created"}, {"version": 3, "kind": "seat.joined"}]
+    report = verify(entries)
+    assert report["ok"] is False
+    assert report["divergences"][0]["check"] == "sequence"
+    assert report["divergences"][0]["version"] == 2
+
+
+def test_verify_is_for_finished_matches(lobby: Lobby, http: Http):
+    match_id = play(lobby, seat_players(lobby, 2), moves=4)
+    error = error_of(http.get(f"/v1/matches/{match_id}/verify"), 409, "match_not_finished")
+    assert error["details"] == {"status": "running"}
+    error_of(http.get("/v1/matches/nope/verify"), 404, "not_found")
+    error_of(http.get("/v1/matches/no%20such!/verify"), 404, "not_found")
+
+
+# -- the log ----------------------------------------------------------------------------------
+def test_a_running_matchs_log_redacts_every_hidden_card_and_action(
+    lobby: Lobby, history: History, http: Http
+):
+    match_id = play(lobby, seat_players(lobby, 2), moves=12)
+    raw = history.log.entries(match_id)
+    snap = lobby.load(match_id)
+    reply = http.get(f"/v1/matches/{match_id}/log")
+    assert reply.status == 200
+    log = reply.body
+    assert log["revealed"] is False and log["seed"] is None and log["status"] == "running"
+    assert log["seed_sha256"] == snap.match["seed_sha256"]
+    assert [e["version"] for e in log["entries"]] == [e["version"] for e in raw]
+    text = json.dumps(log)
+    assert snap.seed is not None and snap.seed not in text
+    for shown, entry in zip(log["entries"], raw, strict=True):
+        assert shown["action"] is None
+        for out, event in zip(shown["events"], entry["events"], strict=True):
+            if event.get("visible_to") is not None:
+                assert out.get("card") is None and set(out.get("cards") or [None]) == {None}
+            else:
+                assert out == event
+    assert snap.state is not None
+    public = {c for e in raw for ev in e["events"] if "visible_to" not in ev for c in _cards(ev)}
+    hands = {c for s in (0, 1) for c in snap.state["zones"][f"hand:{s}"]["cards"]}
+    assert hands - public, "the test needs some card that was never public"
+    for card in hands - public:
+        assert f'"{card}"' not in text
+
+
+def _cards(event: dict) -> list[str]:
+    found = [event.get("card")] + list(event.get("cards") or [])
+    found += [str(v) for k, v in event.items() if k == "trump_card"]
+    return [c for c in found if isinstance(c, str)]
+
+
+def test_a_finished_matchs_log_reveals_everything(lobby: Lobby, history: History, http: Http):
+    match_id = play(lobby, seat_players(lobby, 2))
+    log = http.get(f"/v1/matches/{match_id}/log").body
+    raw = history.log.entries(match_id)
+    assert log["revealed"] is True and log["status"] == "finished"
+    assert log["entries"] == raw  # every field, private events and actions included
+    assert log["seed"] == lobby.load(match_id).seed
+    assert hashlib.sha256(log["seed"].encode()).hexdigest() == log["seed_sha256"]
+
+
+def test_an_open_matchs_log_has_nothing_to_hide(lobby: Lobby, http: Http):
+    ana, ben = seat_players(lobby, 2)
+    match = lobby.create_match(ana, "brisca", "base", 2, {})
+    lobby.join(ana, match["id"], 1)
+    log = http.get(f"/v1/matches/{match['id']}/log").body
+    assert [e["kind"] for e in log["entries"]] == ["match.created", "seat.joined"]
+    assert log["status"] == "open" and log["seed_sha256"] is None
+
+
+# -- replay -----------------------------------------------------------------------------------
+def test_a_spectator_replay_is_the_lobbys_spectator_view(lobby: Lobby, http: Http):
+    match_id = play(lobby, seat_players(lobby, 2), moves=7)
+    snap = lobby.load(match_id)
+    assert snap.state is not None
+    spectator = lobby.rules.view("brisca", snap.state, None)
+    reply = http.get(f"/v1/matches/{match_id}/replay")
+    assert reply.status == 200
+    assert reply.body["version"] == snap.version and reply.body["seat"] is None
+    assert reply.body["view"] == spectator
+    assert all(c is None for s in (0, 1) for c in reply.body["view"]["zones"][f"hand:{s}"]["cards"])
+
+
+def test_a_seat_replay_of_a_finished_match_shows_that_seats_hand_at_each_version(
+    lobby: Lobby, history: History, http: Http
+):
+    ana, ben = seat_players(lobby, 2)
+    match_id = play(lobby, [ana, ben])
+    entries = history.log.entries(match_id)
+    started = first_entry(entries, lambda e: e["kind"] == "match.started")
+    dealt = [e for e in started["events"] if e.get("visible_to") == [1]]
+    view = http.get(f"/v1/matches/{match_id}/replay?version={started['version']}&seat=1").body
+    assert view["status"] == "running" and view["view"]["seat"] == 1
+    hand = view["view"]["zones"]["hand:1"]["cards"]
+    assert None not in hand and sorted(hand) == sorted(c for e in dealt for c in _cards(e))
+    assert set(view["view"]["zones"]["hand:0"]["cards"]) == {None}
+    before = http.get(f"/v1/matches/{match_id}/replay?version=2&seat=0").body
+    assert before == {"match": match_id, "version": 2, "seat": 0, "status": "open", "view": None}
+
+
+def test_a_seat_replay_of_a_running_match_is_refused(lobby: Lobby, http: Http):
+    match_id = play(lobby, seat_players(lobby, 2), moves=2)
+    error_of(http.get(f"/v1/matches/{match_id}/replay?seat=0"), 403, "match_running")
+    error_of(http.get(f"/v1/matches/{match_id}/replay?version=4&seat=1"), 403, "match_running")
+
+
+@pytest.mark.parametrize(
+    "query, status, code",
+    [
+        ("version=0", 400, "bad_request"),
+        ("version=999", 400, "bad_version"),
+        ("version=abc", 400, "bad_request"),
+        ("seat=2", 400, "bad_seat"),
+        ("seat=-1", 400, "bad_request"),
+        ("seat=x", 400, "bad_request"),
+    ],
+)
+def test_replay_refuses_bad_input(lobby: Lobby, http: Http, query: str, status: int, code: str):
+    match_id = play(lobby, seat_players(lobby, 2), moves=1)
+    error_of(http.get(f"/v1/matches/{match_id}/replay?{query}"), status, code)
+
+
+def test_a_log_that_does_not_replay_is_409_not_500(lobby: Lobby, history: History, http: Http):
+    match_id = play(lobby, seat_players(lobby, 2), moves=3)
+    version = history.log.entries(match_id)[-1]["version"]
+    tamper(history.client, match_id, version, lambda e: e.update(action={"type": "fly"}))
+    error = error_of(http.get(f"/v1/matches/{match_id}/replay"), 409, "log_diverges")
+    assert error["details"] == {"version": version}
+    error_of(http.get("/v1/matches/nope/replay"), 404, "not_found")
+
+
+# -- read models ------------------------------------------------------------------------------
+def test_the_consumer_builds_summaries_sheets_histories_and_leaderboards(
+    lobby: Lobby, history: History, http: Http
+):
+    ana, ben, cai, dora = seat_players(lobby, 4)
+    pairs = play(lobby, [ana, ben, cai, dora], "brisca", "tute-parejas")
+    duel = play(lobby, [ana, ben], seed="duel")
+    running = play(lobby, [cai, ana], moves=5)
+    consume(history)
+
+    summary = history.models.summary(pairs)
+    assert summary is not None
+    result = lobby.load(pairs).match["result"]
+    assert summary["status"] == "finished" and summary["result"] == result
+    assert summary["version"] == history.log.entries(pairs)[-1]["version"]
+    assert [s["player"] for s in summary["seats"]] == [ana.id, ben.id, cai.id, dora.id]
+    assert summary["seed"] == lobby.load(pairs).seed
+
+    sheet = http.get(f"/v1/matches/{pairs}/scores").body
+    assert sheet["teams"] == [[0, 2], [1, 3]]
+    assert sheet["rounds"] == result["rounds"] and sheet["totals"] == result["scores"]
+    assert sheet["winners"] == result["winners"] and sheet["status"] == "finished"
+    assert [s["team"] for s in sheet["seats"]] == [0, 1, 0, 1]
+
+    live = http.get(f"/v1/matches/{running}/scores").body
+    assert live["status"] == "running" and live["winners"] is None and live["round"] == 1
+
+    mine = http.get(f"/v1/players/{ana.id}/matches").body
+    assert [m["id"] for m in mine["matches"]] == [running, duel, pairs]  # newest first
+    assert [m["seat"] for m in mine["matches"]] == [1, 0, 0]
+    assert mine["matches"][0]["won"] is None
+    assert mine["matches"][2]["won"] == (0 in result["winners"])
+    page = http.get(f"/v1/players/{ana.id}/matches?limit=1&before={_created(history, duel)}")
+    assert [m["id"] for m in page.body["matches"]] == [pairs]
+
+    board = http.get("/v1/leaderboards/brisca").body
+    assert board["game"] == "brisca"
+    rows = {row["player"]: row for row in board["players"]}
+    assert set(rows) == {ana.id, ben.id, cai.id, dora.id}
+    assert rows[ana.id]["matches"] == 2 and rows[cai.id]["matches"] == 1
+    assert [row["rank"] for row in board["players"]] == [1, 2, 3, 4]
+    ratings = [row["rating"] for row in board["players"]]
+    assert ratings == sorted(ratings, reverse=True)
+    for row in board["players"]:
+        assert row["rating"] == pytest.approx(row["mu"] - 3 * row["sigma"])
+    winners_team = {[ana, ben, cai, dora][s].id for s in result["winners"]}
+    assert all(rows[p]["wins"] >= 1 for p in winners_team)
+
+
+def _created(history: History, match_id: str) -> float:
+    summary = history.models.summary(match_id)
+    assert summary is not None
+    return projections.created_score(summary)
+
+
+def test_a_redelivered_notification_changes_nothing_and_rates_once(lobby: Lobby, history: History):
+    ana, ben = seat_players(lobby, 2)
+    match_id = play(lobby, [ana, ben])
+    consume(history)
+    before = read_models(history.client)
+    rating = json.loads(cast(str, history.client.hget("tapete:{history}:ratings:brisca", ana.id)))
+    assert rating["matches"] == 1
+    # The same notifications again, as after a crash before XACK, and a direct catch-up.
+    feed = history.log.feed_key(0)
+    for _, fields in cast(list, history.client.xrange(feed)):
+        history.client.xadd(feed, fields)
+    consume(history)
+    assert history.models.catch_up(match_id) is None
+    assert read_models(history.client) == before
+
+
+def test_a_player_who_leaves_before_the_start_loses_the_match_from_their_history(
+    lobby: Lobby, history: History, http: Http
+):
+    ana, ben, cai = seat_players(lobby, 3)
+    match = lobby.create_match(ana, "brisca", "base", 2, {}, autostart=False)
+    lobby.join(ana, match["id"], 0)
+    lobby.join(cai, match["id"], 1)
+    lobby.leave(cai, match["id"])
+    lobby.join(ben, match["id"], 1)
+    consume(history)
+    assert http.get(f"/v1/players/{cai.id}/matches").body["matches"] == []
+    [shown] = http.get(f"/v1/players/{ben.id}/matches").body["matches"]
+    assert shown["seat"] == 1 and shown["status"] == "open"
+
+
+def test_a_poison_notification_is_dead_lettered_and_does_not_block_the_group(
+    lobby: Lobby, history: History
+):
+    ana, ben = seat_players(lobby, 2)
+    feed = history.log.feed_key(0)
+    history.client.xadd(feed, {"match": "ghost", "version": "3", "kind": "action"})
+    history.client.xadd(feed, {"note": "no match id at all"})
+    match_id = play(lobby, [ana, ben], moves=3)
+    settings = Settings(name="t", block_ms=1, min_idle_ms=0, max_deliveries=2, claim_every_s=0)
+    consumer = Consumer(history.models, settings)
+    consumer.ensure_groups()
+    for _ in range(6):
+        consumer.step()
+    dead = cast(list, history.client.xrange(dead_key(0)))
+    assert [fields.get("match") for _, fields in dead] == ["ghost", None]
+    assert "NoSuchMatch" in dead[0][1]["error"] and "KeyError" in dead[1][1]["error"]
+    assert all(int(fields["deliveries"]) == 3 for _, fields in dead)
+    assert history.client.xpending(feed, GROUP)["pending"] == 0
+    summary = history.models.summary(match_id)
+    assert (
+        summary is not None and summary["version"] == history.log.entries(match_id)[-1]["version"]
+    )
+
+
+def test_a_consumer_takes_over_what_a_dead_one_left_pending(lobby: Lobby, history: History):
+    match_id = play(lobby, seat_players(lobby, 2), moves=6)
+    dead = Consumer(history.models, Settings(name="dead", block_ms=1))
+    dead.ensure_groups()
+    feed = history.log.feed_key(0)
+    history.client.xreadgroup(GROUP, "dead", {feed: ">"}, count=5)  # read, then "crash"
+    alive = consume(history, min_idle_ms=0, claim_every_s=0)
+    assert alive.settings.name == "test"
+    assert history.client.xpending(feed, GROUP)["pending"] == 0
+    summary = history.models.summary(match_id)
+    assert (
+        summary is not None and summary["version"] == history.log.entries(match_id)[-1]["version"]
+    )
+
+
+def test_projections_apply_only_the_next_versions():
+    with pytest.raises(projections.BadEntry):
+        projections.project(None, [{"version": 1, "kind": "seat.joined"}])
+    created = {"version": 1, "kind": "match.created", "match": {"id": "m", "game": "brisca",
+               "variant": "base", "players": 2, "created": "2025-01-01T00:00:00.000Z"}}  # fmt: skip
+    update = projections.project(None, [created])
+    with pytest.raises(projections.BadEntry):
+        projections.project(update.summary, [{"version": 3, "kind": "seat.joined"}])
+
+
+# -- the HTTP surface -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "path, status",
+    [
+        ("/v1/leaderboards/no-such-game", 404),
+        ("/v1/leaderboards/brisca?limit=0", 400),
+        ("/v1/leaderboards/brisca?limit=201", 400),
+        ("/v1/players/bad%20id!/matches", 404),
+        ("/v1/players/abc/matches?limit=x", 400),
+        ("/v1/players/abc/matches?before=soon", 400),
+        ("/v1/matches/nope/scores", 404),
+        ("/v1/matches/nope/log", 404),
+        ("/v1/matches/a%2Fb/log", 404),
+    ],
+)
+def test_bad_input_is_a_4xx_in_the_one_error_shape(http: Http, path: str, status: int):
+    error_of(http.get(path), status)
+
+
+def test_empty_answers_for_a_player_and_a_game_without_matches(http: Http):
+    assert http.get("/v1/players/abc/matches").body == {"player": "abc", "matches": []}
+    assert http.get("/v1/leaderboards/raj").body == {"game": "raj", "players": []}
+
+
+def test_probes_and_metrics(http: Http):
+    assert http.get("/healthz").body == {"status": "ok"}
+    assert http.get("/readyz").body == {"status": "ready"}
+    metrics = http.client.get("/metrics")
+    assert metrics.status_code == 200 and b"tapete_http_requests_total" in metrics.data
+
+
+def test_the_public_log_is_the_only_view_of_entries():
+    """While running, nothing but whitelisted fields: a future secret field stays in."""
+    entry = {"version": 1, "kind": "action", "events": [], "secret": "x", "seed": "s"}
+    assert public_log([entry]) == [{"version": 1, "kind": "action", "events": [], "action": None}]
+
+
+def test_committed_openapi_spec_matches_the_code_and_validates():
+    committed = (OPENAPI_DIR / "history.yaml").read_text(encoding="utf-8")
+    assert committed == generated_spec("history"), "run `make openapi`, commit openapi/history.yaml"
+    validate(yaml.safe_load(committed))
