@@ -2,7 +2,10 @@
 
 A token is ``secrets.token_urlsafe(32)`` (256 bits). Redis keeps one key per token,
 named by the token's SHA-256, holding the player record; the token itself is never
-stored, so a copy of the database lets nobody act as a player.
+stored, so a copy of the database lets nobody act as a player. Each process remembers
+the players it authenticated for ``CACHE_SECONDS`` (tokens are never revoked today; a
+revocation would take at most that long to reach every process), which saves a Redis
+round trip on nearly every request.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import time
 from dataclasses import dataclass
 
 import redis
@@ -20,6 +24,8 @@ from .errors import unauthorized
 TOKEN_KEY = "tapete:token:{digest}"  # -> {"id", "name", "bot", "token_sha256"}
 MAX_TOKEN_LENGTH = 256
 BEARER = "bearer "
+CACHE_SECONDS = 60.0
+CACHE_SIZE = 10_000
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,7 @@ class Players:
 
     def __init__(self, client: redis.Redis) -> None:
         self.client = client
+        self._known: dict[str, tuple[Player, float]] = {}  # token digest -> player, expiry
 
     def register(self, name: str, bot: bool = False) -> tuple[Player, str]:
         """A new player and its token; the token is shown now and never again."""
@@ -61,8 +68,15 @@ class Players:
     def authenticate(self, token: str) -> Player:
         """The token's player, or 401. Looked up by hash, checked in constant time."""
         digest = token_digest(token)
+        known = self._known.get(digest)
+        if known and known[1] > time.monotonic():
+            return known[0]
         raw = self.client.get(TOKEN_KEY.format(digest=digest))
         record = json.loads(raw) if raw else None  # type: ignore[arg-type]
         if not record or not hmac.compare_digest(record["token_sha256"], digest):
             raise unauthorized("unknown or revoked token")
-        return Player(id=record["id"], name=record["name"], bot=record["bot"])
+        player = Player(id=record["id"], name=record["name"], bot=record["bot"])
+        if len(self._known) >= CACHE_SIZE:
+            self._known.clear()
+        self._known[digest] = (player, time.monotonic() + CACHE_SECONDS)
+        return player

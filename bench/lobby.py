@@ -1,0 +1,338 @@
+"""Lobby benchmark: moves per second and POST /actions latency with 50 concurrent matches.
+
+Starts Redis (embedded unless REDIS_URL is set), the rules service and the lobby under
+gunicorn with the project's settings, and beside them the ceiling: a trivial Flask
+endpoint under the same gunicorn settings, hit by the same load tool in the same run.
+The load comes from a separate process (this file with --load): an asyncio HTTP/1.1
+client keeping one connection per match, light enough to leave the cores to the servers.
+
+Each match is a 2-player Brisca driven by one client that plays both seats the way a
+thrifty client does: it plays a card of the hand its last view showed, and when that
+went stale (422) it plays one of the legal actions the refusal lists. Only POST /actions
+is timed; a finished match is replaced by a new one. Three runs:
+
+* ceiling   - closed loop, one request in flight per connection, on the trivial endpoint;
+* saturated - closed loop, one move in flight per match: the most moves per second;
+* paced     - every match moves at a fixed pace, half the saturated rate in all: latency
+              under load rather than queueing (with one move always in flight, Little's
+              law makes latency = matches / throughput, whatever the server does).
+
+Usage: python bench/lobby.py [--seconds 15] [--matches 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+GUNICORN_ENV = {
+    "GUNICORN_WORKERS": os.environ.get("GUNICORN_WORKERS", "2"),
+    "GUNICORN_THREADS": os.environ.get("GUNICORN_THREADS", "16"),
+}  # the Procfile's lobby
+TARGET_SHARE, TARGET_P99_MS = 0.25, 25.0
+
+
+# -- the ceiling: a trivial endpoint under the same gunicorn settings ----------------------
+def ceiling_app():
+    """gunicorn factory (``lobby:ceiling_app()``): parse a small JSON body, answer JSON."""
+    from flask import Flask, request
+
+    app = Flask("ceiling")
+
+    @app.post("/ping")
+    def ping():
+        return {"ok": True, "echo": request.get_json()}
+
+    @app.get("/readyz")
+    def ready():
+        return {"status": "ready"}
+
+    return app
+
+
+# -- the rules change proposed for fewer round trips (measured here, not deployed) ----------
+def rules_with_view_app():
+    """gunicorn factory (``lobby:rules_with_view_app()``): the rules service whose apply also
+    returns the acting seat's view, as proposed in docs/lobby.md; the lobby uses it when
+    present and saves its second rules call per move. Simulated conservatively: the real
+    apply runs as is, then its reply is parsed and the view computed from the sealed state.
+    """
+    from flask import jsonify
+
+    from services.rules.app import create_rules_app, load_state
+    from shared.engine import view
+
+    app = create_rules_app()
+    apply_view = app.view_functions["games.Apply"]
+
+    def apply_with_view(game_id: str):
+        from flask import request
+
+        reply = apply_view(game_id=game_id)
+        body = reply.get_json()
+        state = load_state(game_id, body["state"])
+        return jsonify({**body, "view": view(state, request.get_json()["seat"])})
+
+    app.view_functions["games.Apply"] = apply_with_view
+    return app
+
+
+# -- the load process -----------------------------------------------------------------------
+class Connection:
+    """One keep-alive HTTP/1.1 connection; JSON in, (status, JSON) out."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        for attempt in (1, 2):  # the server may have closed an idle keep-alive connection
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            try:
+                return await self._exchange(method, path, body, token)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.writer = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _exchange(self, method: str, path: str, body: Any, token: str | None):
+        assert self.reader is not None and self.writer is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(data)}\r\n"
+        if body is not None:
+            head += "Content-Type: application/json\r\n"
+        if token:
+            head += f"Authorization: Bearer {token}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + data)
+        status_line = await self.reader.readuntil(b"\r\n")
+        length = 0
+        while (line := await self.reader.readuntil(b"\r\n")) != b"\r\n":
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        payload = await self.reader.readexactly(length)
+        return int(status_line.split()[1]), json.loads(payload) if payload else None
+
+
+class Match:
+    """A Brisca match played by one client for both seats."""
+
+    def __init__(self, conn: Connection, rng: random.Random) -> None:
+        self.conn, self.rng = conn, rng
+
+    async def setup(self) -> None:
+        self.tokens = []
+        for name in ("Ana", "Beto"):
+            _, player = await self.conn.request("POST", "/v1/players", {"name": name})
+            self.tokens.append(player["token"])
+        _, match = await self.conn.request(
+            "POST", "/v1/matches", {"game": "brisca"}, self.tokens[0]
+        )
+        self.id = match["id"]
+        for token in self.tokens:
+            _, match = await self.conn.request("POST", f"/v1/matches/{self.id}/join", {}, token)
+        self.version, self.to_act = match["version"], match["to_act"]
+        self.options: dict[int, list] = {}
+        for seat, token in enumerate(self.tokens):
+            _, match = await self.conn.request("GET", f"/v1/matches/{self.id}", None, token)
+            self.options[seat] = match["view"]["legal_actions"]
+
+    async def move(self) -> tuple[int, float]:
+        """One POST /actions: (status, seconds)."""
+        seat = self.rng.choice(self.to_act)
+        if not self.options[seat]:  # a new deal since this seat's last view: read it
+            _, match = await self.conn.request(
+                "GET", f"/v1/matches/{self.id}", None, self.tokens[seat]
+            )
+            self.options[seat] = match["view"]["legal_actions"]
+        action = self.rng.choice(self.options[seat])
+        body = {"action": action, "expected_version": self.version}
+        started = time.perf_counter()
+        status, reply = await self.conn.request(
+            "POST", f"/v1/matches/{self.id}/actions", body, self.tokens[seat]
+        )
+        elapsed = time.perf_counter() - started
+        if status == 200:
+            view = reply["view"]
+            self.version, self.to_act = reply["version"], view["to_act"]
+            hand = view["zones"][f"hand:{seat}"]["cards"]
+            self.options[seat] = view["legal_actions"] or [
+                {"type": "play", "card": c} for c in hand
+            ]
+        elif status == 422:
+            self.options[seat] = reply["error"]["details"]["legal_actions"]
+        else:
+            raise RuntimeError(f"POST /actions answered {status}: {reply}")
+        return status, elapsed
+
+    @property
+    def finished(self) -> bool:
+        return not self.to_act
+
+
+async def play(conn: Connection, seconds: float, pace: float | None, seed: int) -> dict:
+    """Moves on fresh matches until time is up; pace: seconds between moves, if any."""
+    rng = random.Random(seed)
+    match = Match(conn, rng)
+    await match.setup()
+    latencies, refused = [], 0
+    deadline = time.perf_counter() + seconds
+    next_move = time.perf_counter() + (rng.random() * pace if pace else 0)
+    while time.perf_counter() < deadline:
+        if pace:
+            await asyncio.sleep(max(0.0, next_move - time.perf_counter()))
+            next_move += pace
+        status, elapsed = await match.move()
+        if status == 200:
+            latencies.append(elapsed)
+        else:
+            refused += 1
+        if match.finished:
+            match = Match(conn, rng)
+            await match.setup()
+    return {"latencies": latencies, "refused": refused}
+
+
+async def ping(conn: Connection, seconds: float, seed: int) -> dict:
+    latencies = []
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        started = time.perf_counter()
+        status, _ = await conn.request("POST", "/ping", {"action": {"type": "play", "card": "1O"}})
+        assert status == 200
+        latencies.append(time.perf_counter() - started)
+    return {"latencies": latencies, "refused": 0}
+
+
+async def load(url: str, mode: str, clients: int, seconds: float, pace: float | None) -> dict:
+    host, port = url.removeprefix("http://").split(":")
+    conns = [Connection(host, int(port)) for _ in range(clients)]
+    if mode == "ceiling":
+        jobs = [ping(c, seconds, i) for i, c in enumerate(conns)]
+    else:
+        jobs = [play(c, seconds, pace, i) for i, c in enumerate(conns)]
+    started = time.perf_counter()
+    results = await asyncio.gather(*jobs)
+    elapsed = time.perf_counter() - started
+    latencies = sorted(x for r in results for x in r["latencies"])
+    return {
+        "per_second": len(latencies) / elapsed,
+        "p50_ms": 1000 * latencies[len(latencies) // 2],
+        "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
+        "count": len(latencies),
+        "refused": sum(r["refused"] for r in results),
+    }
+
+
+def run_load(url: str, mode: str, clients: int, seconds: float, pace: float | None = None) -> dict:
+    """The load in its own process, as a client machine would be."""
+    command = [sys.executable, __file__, "--load", url, "--mode", mode]
+    command += ["--matches", str(clients), "--seconds", str(seconds)]
+    if pace:
+        command += ["--pace", str(pace)]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"the load process failed:\n{done.stderr[-3000:]}")
+    out = done.stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+# -- the run ---------------------------------------------------------------------------------
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--matches", type=int, default=50)
+    parser.add_argument("--load", help=argparse.SUPPRESS)
+    parser.add_argument("--mode", default="lobby", help=argparse.SUPPRESS)
+    parser.add_argument("--pace", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.load:
+        print(
+            json.dumps(
+                asyncio.run(load(args.load, args.mode, args.matches, args.seconds, args.pace))
+            )
+        )
+        return 0
+
+    from shared.redis_server import EmbeddedRedis
+    from tests.service_fixtures import Service
+
+    quiet = {**GUNICORN_ENV, "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO")}
+    redis_url = os.environ.get("REDIS_URL")
+    embedded = None if redis_url else EmbeddedRedis()
+    if embedded:
+        embedded.start()
+        redis_url = embedded.url
+    bench_path = {"PYTHONPATH": os.path.join(ROOT, "bench")}
+    rules_env = {"GUNICORN_THREADS": "4"}  # as the Procfile runs it
+    n, seconds = args.matches, args.seconds
+    print(f"lobby benchmark: {n} concurrent Brisca matches, {seconds:.0f} s a run, "
+          f"{os.cpu_count()} cores, gunicorn {GUNICORN_ENV}")  # fmt: skip
+    runs: dict[str, dict] = {}
+    started: list[Service] = []
+
+    def serve(name: str, app: str, env: dict[str, str]) -> Service:
+        service = Service(name, app, env)
+        started.append(service)
+        service.start()
+        return service
+
+    def stop_all() -> None:
+        while started:
+            started.pop().stop()
+
+    try:
+        ceiling = serve("ceiling", "lobby:ceiling_app()", {**quiet, **bench_path})
+        runs["ceiling"] = run_load(ceiling.url, "ceiling", n, seconds)
+        stop_all()
+        for name, rules_app in [("now", "services.rules.wsgi:app"),
+                                ("proposed", "lobby:rules_with_view_app()")]:  # fmt: skip
+            rules = serve("rules", rules_app, {**rules_env, **bench_path})
+            env = {**quiet, "REDIS_URL": redis_url, "RULES_URL": rules.url}
+            lobby = serve("lobby", "services.lobby.wsgi:app", env)
+            run_load(lobby.url, "lobby", n, 3)  # warm-up
+            runs[name] = run_load(lobby.url, "lobby", n, seconds)
+            pace = n / (runs[name]["per_second"] / 2)
+            runs[name + " paced"] = run_load(lobby.url, "lobby", n, seconds, pace=pace)
+            stop_all()
+    finally:
+        stop_all()
+        if embedded:
+            embedded.stop()
+    top, full, paced = runs["ceiling"], runs["now"], runs["now paced"]
+
+    def line(name: str, r: dict, unit: str) -> str:
+        return (f"  {name:34s} {r['per_second']:8.0f} {unit:9s} p50 {r['p50_ms']:6.1f} ms"
+                f"   p99 {r['p99_ms']:6.1f} ms")  # fmt: skip
+
+    print(line("ceiling: trivial Flask endpoint", top, "req/s"))
+    print(line("POST /actions, saturated", full, "moves/s"))
+    print(line("POST /actions, paced at half that", paced, "moves/s"))
+    print(line("  with apply returning the view", runs["proposed"], "moves/s"))
+    print(line("  same, paced at half that", runs["proposed paced"], "moves/s"))
+    for name in ("now", "proposed"):
+        share = runs[name]["per_second"] / top["per_second"]
+        print(f"  {name:8s}: moves/s = {share:.1%} of the ceiling (target {TARGET_SHARE:.0%}),"
+              f" paced p99 {runs[name + ' paced']['p99_ms']:.1f} ms (target {TARGET_P99_MS:.0f});"
+              f" stale-hand 422s {runs[name]['refused']} of"
+              f" {runs[name]['count'] + runs[name]['refused']}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
