@@ -38,6 +38,7 @@ openapi: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]' || echo "open-spiel unavailable: reference line skipped"
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/lobby.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
