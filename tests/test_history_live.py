@@ -1,0 +1,212 @@
+"""The history service as deployed: lobby, rules and history under gunicorn, the consumer as a
+real process, all on a real Redis.
+
+Matches played through the lobby's HTTP API build every read model; a consumer killed
+with SIGKILL mid-stream and replaced leaves the same read models as a run without a
+crash; a poison notification is dead-lettered without blocking the group; a running
+match's log hides every hidden card, a finished one reveals everything and verifies, and
+a log edited in Redis fails verification with a report of where.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, cast
+
+import pytest
+import redis
+
+from services.history.consumer import GROUP, dead_key
+from services.history.store import JOURNAL_KEY
+from shared.eventstore import MatchLog
+from tests.history_fixtures import Consumers, forget_read_models, read_models, wait_applied
+from tests.service_fixtures import Http, Service, session
+
+
+@pytest.fixture
+def lobby(lobby_service: Service, redis_client: redis.Redis) -> Http:
+    """The lobby over HTTP, on a Redis flushed for this test."""
+    return Http(session(), lobby_service.url)
+
+
+@pytest.fixture
+def history(history_service: Service) -> Http:
+    return Http(session(), history_service.url)
+
+
+def play_match(
+    lobby_url: str, seated: list[dict[str, Any]], game: str, seed: str, moves: int | None = None
+) -> str:
+    """A match of ``seated`` through the lobby's HTTP API, played to the end (or ``moves``)."""
+    http = Http(session(), lobby_url)  # one session per thread
+    match = http.match(seated[0], game=game, players=len(seated))
+    for seat, player in enumerate(seated):
+        match = http.join(player, match["id"], seat=seat)
+    if moves is None:
+        http.play_to_the_end(match, seated, random.Random(seed))
+        return str(match["id"])
+    rng = random.Random(seed)
+    for _ in range(moves):
+        fresh = http.view(seated[match["to_act"][0]], match["id"])
+        seat = fresh["to_act"][0]
+        action = rng.choice(fresh["view"]["legal_actions"])
+        assert http.act(seated[seat], match["id"], action, fresh["version"]).status == 200
+        match = http.view(seated[0], match["id"])
+    return str(match["id"])
+
+
+def play_many(lobby: Http, tables: list[tuple[list[dict], str]], tag: str) -> list[str]:
+    """Several matches at once (threads), each (seated players, game)."""
+
+    def one(args: tuple[int, tuple[list[dict], str]]) -> str:
+        index, (seated, game) = args
+        return play_match(lobby.base_url, seated, game, f"{tag}-{index}")
+
+    with ThreadPoolExecutor(4) as pool:
+        return list(pool.map(one, enumerate(tables)))
+
+
+def test_matches_played_through_the_lobby_build_every_read_model(
+    lobby: Http, history: Http, consumers: Consumers, redis_client: redis.Redis
+):
+    consumer = consumers.start("live")
+    ana, ben, cai = (lobby.player(name) for name in ("Ana", "Ben", "Cai"))
+    tables = [([ana, ben], "brisca"), ([ben, cai], "brisca"), ([cai, ana], "brisca")]
+    tables.append(([ana, ben, cai], "raj"))
+    ids = play_many(lobby, tables, "read-models")
+    wait_applied(redis_client, ids, consumer=consumer)
+
+    for match_id, (seated, game) in zip(ids, tables, strict=True):
+        result = lobby.view(seated[0], match_id)["result"]
+        sheet = history.get(f"/v1/matches/{match_id}/scores").body
+        assert sheet["status"] == "finished" and sheet["game"] == game
+        assert sheet["rounds"] == result["rounds"] and sheet["totals"] == result["scores"]
+        assert sheet["winners"] == result["winners"]
+        assert [s["player"] for s in sheet["seats"]] == [p["id"] for p in seated]
+        verified = history.get(f"/v1/matches/{match_id}/verify").body
+        assert verified["ok"] is True, verified["divergences"]
+
+    anas = history.get(f"/v1/players/{ana['id']}/matches").body["matches"]
+    assert {m["id"] for m in anas} == {ids[0], ids[2], ids[3]}
+    assert all(m["status"] == "finished" and isinstance(m["won"], bool) for m in anas)
+
+    board = history.get("/v1/leaderboards/brisca").body["players"]
+    assert {row["player"]: row["matches"] for row in board} == {
+        ana["id"]: 2,
+        ben["id"]: 2,
+        cai["id"]: 2,
+    }
+    assert sum(row["wins"] for row in board) >= 3  # one winner a match at least (ties share)
+    raj = history.get("/v1/leaderboards/raj").body["players"]
+    assert len(raj) == 3 and all(row["matches"] == 1 for row in raj)
+
+
+def test_a_consumer_killed_mid_stream_and_replaced_leaves_the_same_read_models(
+    lobby: Http, consumers: Consumers, redis_client: redis.Redis
+):
+    players = [lobby.player(f"K{i}") for i in range(4)]
+    tables = [([players[i % 4], players[(i + 1) % 4]], "brisca") for i in range(8)]
+    first = play_many(lobby, tables, "backlog")  # a backlog for the first consumer
+    backlog = cast(int, redis_client.xlen(MatchLog(redis_client).feed_key(0)))
+
+    doomed = consumers.start("doomed", HISTORY_BATCH="500")
+    deadline = time.monotonic() + 60
+    while cast(int, redis_client.xlen(JOURNAL_KEY)) < backlog // 3:
+        assert time.monotonic() < deadline, doomed.log_tail()
+        time.sleep(0.002)
+    doomed.kill()
+    feed = MatchLog(redis_client).feed_key(0)
+    left = {c["name"]: c["pending"] for c in redis_client.xinfo_consumers(feed, GROUP)}
+    assert left["doomed"] > 0, "killed between two batches: nothing left to take over"
+    applied_before = cast(int, redis_client.xlen(JOURNAL_KEY))
+    assert applied_before < backlog
+
+    time.sleep(0.5)  # past HISTORY_MIN_IDLE_MS: the pending notifications are up for grabs
+    heir = consumers.start("heir")
+    more = play_many(lobby, tables[:3], "after-the-crash")  # the stream goes on meanwhile
+    wait_applied(redis_client, first + more, consumer=heir)
+    taken = {c["name"]: c for c in redis_client.xinfo_consumers(feed, GROUP)}
+    assert taken["doomed"]["pending"] == 0
+    assert redis_client.xpending(feed, GROUP)["pending"] == 0
+    survived = read_models(redis_client)
+    heir.stop()
+
+    forget_read_models(redis_client)  # the same feed again, by a consumer that never crashes
+    clean = consumers.start("clean")
+    wait_applied(redis_client, first + more, consumer=clean)
+    assert read_models(redis_client) == survived
+    ratings = survived["tapete:{history}:ratings:brisca"]
+    assert sum(r["matches"] for r in ratings.values()) == 2 * len(first + more)  # once each
+
+
+def test_a_poison_notification_lands_in_the_dead_letters_and_the_group_moves_on(
+    lobby: Http, consumers: Consumers, redis_client: redis.Redis
+):
+    log = MatchLog(redis_client)
+    feed = log.feed_key(0)
+    consumer = consumers.start("poisoned")
+    redis_client.xadd(feed, {"match": "ghost", "version": "2", "kind": "action"})
+    broken = log.keys("broken")
+    redis_client.xadd(broken.log, {"entry": "{not json", "kind": "match.created"}, id="0-1")
+    redis_client.xadd(feed, {"match": "broken", "version": "1", "kind": "match.created"})
+    ana, ben = lobby.player("Ana"), lobby.player("Ben")
+    match_id = play_match(lobby.base_url, [ana, ben], "brisca", "after-poison", moves=4)
+    wait_applied(redis_client, [match_id], consumer=consumer)
+
+    deadline = time.monotonic() + 20
+    while cast(int, redis_client.xlen(dead_key(0))) < 2:
+        assert time.monotonic() < deadline, consumer.log_tail()
+        time.sleep(0.05)
+    dead = {f["match"]: f for _, f in cast(list, redis_client.xrange(dead_key(0)))}
+    assert set(dead) == {"ghost", "broken"}
+    assert "NoSuchMatch" in dead["ghost"]["error"] and "JSONDecodeError" in dead["broken"]["error"]
+    assert all(int(f["deliveries"]) == 4 and f["feed"] == feed for f in dead.values())
+    assert redis_client.xpending(feed, GROUP)["pending"] == 0
+    assert consumer.process.poll() is None  # still consuming
+
+
+def test_the_log_hides_while_running_reveals_after_and_a_tampered_log_fails_verify(
+    lobby: Http, history: Http, redis_client: redis.Redis
+):
+    ana, ben = lobby.player("Ana"), lobby.player("Ben")
+    match = lobby.match(ana, game="brisca", players=2)
+    lobby.join(ana, match["id"], seat=0)
+    match = lobby.join(ben, match["id"], seat=1)
+    match_id = match["id"]
+    seed = MatchLog(redis_client).snapshot(match_id)["seed"]  # type: ignore[index]
+    running = history.get(f"/v1/matches/{match_id}/log").body
+    text = json.dumps(running)
+    hands = [
+        lobby.view(p, match_id)["view"]["zones"][f"hand:{s}"]["cards"]
+        for s, p in enumerate([ana, ben])
+    ]
+    trump = lobby.view(ana, match_id)["view"]["zones"]["trump"]["cards"]
+    assert seed not in text and running["revealed"] is False
+    for card in {c for hand in hands for c in hand} - set(trump):
+        assert f'"{card}"' not in text, f"hidden card {card} in the running log"
+    assert history.get(f"/v1/matches/{match_id}/verify").status == 409
+
+    lobby.play_to_the_end(match, [ana, ben], random.Random("reveal"))
+    finished = history.get(f"/v1/matches/{match_id}/log").body
+    assert finished["revealed"] is True and finished["seed"] == seed
+    revealed = json.dumps(finished)
+    assert all(f'"{card}"' in revealed for hand in hands for card in hand)
+    assert history.get(f"/v1/matches/{match_id}/verify").body["ok"] is True
+
+    key = MatchLog(redis_client).keys(match_id).log
+    rows = cast(list, redis_client.xrange(key))
+    redis_client.delete(key)
+    version = len(rows) // 2
+    for entry_id, fields in rows:
+        if entry_id == f"0-{version}":
+            entry = json.loads(fields["entry"])
+            entry["state_hash"] = "f" * 64
+            fields = {**fields, "entry": json.dumps(entry)}
+        redis_client.xadd(key, fields, id=entry_id)
+    report = history.get(f"/v1/matches/{match_id}/verify").body
+    assert report["ok"] is False and report["first_divergence"] == version
+    assert report["divergences"][0]["check"] == "state_hash"
+    assert report["divergences"][0]["recorded"] == "f" * 64
