@@ -21,7 +21,8 @@ from services.lobby.app import create_lobby_app
 from services.lobby.application import SYSTEM, Lobby, sealed_state_hash
 from services.lobby.rules_client import RulesClient
 from services.openapi_dump import OPENAPI_DIR, generated_spec
-from shared.eventstore import MatchLog
+from shared.engine import apply, new_match
+from shared.eventstore import MatchLog, state_hash
 from shared.redis_server import free_port
 from tests.service_fixtures import Http, Service, error_of
 
@@ -589,3 +590,22 @@ def test_committed_openapi_spec_matches_the_code_and_validates():
     committed = (OPENAPI_DIR / "lobby.yaml").read_text(encoding="utf-8")
     assert committed == generated_spec("lobby"), "run `make openapi` and commit openapi/lobby.yaml"
     validate(yaml.safe_load(committed))
+
+
+def test_the_log_alone_replays_the_match_exactly(http: Http, lobby: Lobby):
+    """What the history service's verify does: setup with the revealed seed, then every action."""
+    match, seated = http.seated_match(game="raj", players=2, variant="dos-jugadores")
+    http.play_to_the_end(match, seated, random.Random(4))
+    log = entries(lobby, match["id"])
+    started, actions, last = log[3], log[4:], log[-1]
+    setup = started["setup"]
+    assert hashlib.sha256(last["seed"].encode()).hexdigest() == started["seed_sha256"]
+    state, events = new_match(
+        setup["game"], setup["variant"], setup["players"], last["seed"], setup["options"]
+    )
+    assert started["events"][1:] == events
+    assert started["state_hash"] == state_hash(state.to_json())
+    for entry in actions:
+        assert apply(state, entry["actor"]["seat"], entry["action"]) == entry["events"]
+        assert entry["state_hash"] == state_hash(state.to_json())
+    assert state.finished and state.result == last["result"]
