@@ -6,6 +6,7 @@ promptness, secrets kept from the wrong token, and a match surviving a lobby res
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import threading
@@ -14,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-import requests
 
+from shared.engine import all_games
 from tests.service_fixtures import Http, Reply, Service, error_of, session
 
 
@@ -24,40 +25,47 @@ def http(lobby_service: Service) -> Http:
     return Http(session(), lobby_service.url)
 
 
-def smallest_setups(rules_url: str) -> list[tuple[str, str, int]]:
-    """(game, variant, smallest player count) of every variant in the rules catalog."""
-    games = requests.get(f"{rules_url}/v1/games", timeout=10).json()["games"]
+def smallest_setups() -> list[tuple[str, str, int]]:
+    """(game, variant, smallest player count) of every registered variant."""
     return [
-        (game["id"], variant["id"], variant["players"]["min"])
-        for game in games
-        for variant in game["variants"]
+        (game.id, variant, game.player_range(variant)[0])
+        for game in all_games()
+        for variant in game.variants
     ]
 
 
-def test_every_variant_plays_to_a_result_through_the_lobby(
-    lobby_service: Service, rules_service: Service
-):
-    setups = smallest_setups(rules_service.url)
-    assert ("brisca", "base", 2) in setups
+Played = tuple[dict[str, Any], int]  # the finished match and its number of moves
 
-    def play(setup: tuple[str, str, int]) -> tuple[tuple[str, str, int], dict[str, Any], int]:
+
+@pytest.fixture(scope="module")
+def played(lobby_service: Service) -> dict[tuple[str, str, int], Played]:
+    """Every variant played to its end at once, 8 matches at a time (2 cores stay busy)."""
+
+    def play(setup: tuple[str, str, int]) -> Played:
         game, variant, players = setup
         http = Http(session(), lobby_service.url)  # a session per thread
         match, seated = http.seated_match(game=game, variant=variant, players=players)
-        finished, moves = http.play_to_the_end(match, seated, random.Random(f"{game}/{variant}"))
-        return setup, finished, moves
+        return http.play_to_the_end(match, seated, random.Random(f"{game}/{variant}"))
 
+    setups = smallest_setups()
     started = time.monotonic()
     with ThreadPoolExecutor(8) as pool:
-        results = list(pool.map(play, setups))
-    elapsed = time.monotonic() - started
-    for setup, finished, moves in results:
-        assert finished["status"] == "finished", setup
-        assert finished["result"]["winners"] is not None and finished["to_act"] == [], setup
-        assert finished["version"] == 1 + setup[2] + 1 + moves  # created, joins, started, moves
-        assert finished["seed"]
-    total = sum(moves for _, _, moves in results)
-    print(f"\n{len(results)} matches, {total} moves in {elapsed:.1f}s ({total / elapsed:.0f}/s)")
+        results = dict(zip(setups, pool.map(play, setups), strict=True))
+    elapsed, moves = time.monotonic() - started, sum(m for _, m in results.values())
+    print(f"\n{len(results)} matches, {moves} moves in {elapsed:.1f}s ({moves / elapsed:.0f}/s)")
+    return results
+
+
+@pytest.mark.parametrize("setup", smallest_setups(), ids=lambda s: f"{s[0]}/{s[1]}")
+def test_every_variant_plays_to_a_result_through_the_lobby(
+    played: dict[tuple[str, str, int], Played], setup: tuple[str, str, int]
+):
+    finished, moves = played[setup]
+    assert finished["status"] == "finished" and finished["to_act"] == []
+    assert finished["result"]["winners"] is not None
+    assert len(finished["result"]["scores"]) == setup[2]
+    assert finished["version"] == 1 + setup[2] + 1 + moves  # created, joins, started, moves
+    assert hashlib.sha256(finished["seed"].encode()).hexdigest() == finished["seed_sha256"]
 
 
 @pytest.mark.parametrize("game, variant, players", [("brisca", "base", 2), ("raj", "base", 3)])
