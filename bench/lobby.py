@@ -253,6 +253,24 @@ def run_load(url: str, mode: str, clients: int, seconds: float, pace: float | No
 
 
 # -- the run ---------------------------------------------------------------------------------
+def background_load(seconds: float = 2.0) -> float:
+    """Share of the machine's CPU busy before we start: other work skews every figure."""
+
+    def busy_idle() -> tuple[int, int]:
+        with open("/proc/stat") as stat:
+            ticks = [int(x) for x in stat.readline().split()[1:]]
+        idle = ticks[3] + ticks[4]
+        return sum(ticks) - idle, idle
+
+    try:
+        busy0, idle0 = busy_idle()
+        time.sleep(seconds)
+        busy1, idle1 = busy_idle()
+    except OSError:
+        return float("nan")
+    return (busy1 - busy0) / max(1, (busy1 - busy0) + (idle1 - idle0))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=15.0)
@@ -282,7 +300,8 @@ def main() -> int:
     rules_env = {"GUNICORN_THREADS": "4"}  # as the Procfile runs it
     n, seconds = args.matches, args.seconds
     print(f"lobby benchmark: {n} concurrent Brisca matches, {seconds:.0f} s a run, "
-          f"{os.cpu_count()} cores, gunicorn {GUNICORN_ENV}")  # fmt: skip
+          f"{os.cpu_count()} cores, gunicorn {GUNICORN_ENV}; "
+          f"CPU already busy before the run: {background_load():.0%}")  # fmt: skip
     runs: dict[str, dict] = {}
     started: list[Service] = []
 

@@ -72,7 +72,7 @@ def refusals(*statuses: int) -> Callable[[Callable[..., Any]], Callable[..., Any
 
 @players.route("")
 class PlayerCollection(MethodView):
-    @players.arguments(schemas.NewPlayer)
+    @players.arguments(schemas.NewPlayer())
     @players.response(201, schemas.PlayerCreated)
     @players.doc(security=[])
     def post(self, body: dict):
@@ -83,14 +83,14 @@ class PlayerCollection(MethodView):
 
 @matches.route("")
 class MatchCollection(MethodView):
-    @matches.arguments(schemas.MatchQuery, location="query")
+    @matches.arguments(schemas.MatchQuery(), location="query")
     @matches.response(200, schemas.MatchList)
     @refusals()
     def get(self, query: dict):
         """The newest matches, optionally of one status and game."""
         return {"matches": lobby().list_matches(query["status"], query["game"], query["limit"])}
 
-    @matches.arguments(schemas.NewMatch)
+    @matches.arguments(schemas.NewMatch())
     @matches.response(201, schemas.MatchOut)
     @refusals(400)
     def post(self, body: dict):
@@ -112,7 +112,7 @@ class MatchDetail(MethodView):
 
 @matches.route("/<match_id>/join")
 class Join(MethodView):
-    @matches.arguments(schemas.Join)
+    @matches.arguments(schemas.Join())
     @matches.response(200, schemas.MatchOut)
     @refusals(400, 404, 409)
     def post(self, body: dict, match_id: str):
@@ -131,7 +131,7 @@ class Leave(MethodView):
 
 @matches.route("/<match_id>/bots")
 class Bots(MethodView):
-    @matches.arguments(schemas.NewBot)
+    @matches.arguments(schemas.NewBot())
     @matches.response(200, schemas.MatchOut)
     @refusals(400, 403, 404, 409)
     def post(self, body: dict, match_id: str):
@@ -150,7 +150,7 @@ class Start(MethodView):
 
 @matches.route("/<match_id>/actions")
 class Actions(MethodView):
-    @matches.arguments(schemas.NewAction)
+    @matches.arguments(schemas.NewAction())
     @matches.response(200, schemas.ActionResult)
     @refusals(400, 403, 404, 409, 422)
     def post(self, body: dict, match_id: str):
@@ -162,7 +162,7 @@ class Actions(MethodView):
 
 @matches.route("/<match_id>/events")
 class Events(MethodView):
-    @matches.arguments(schemas.EventsQuery, location="query")
+    @matches.arguments(schemas.EventsQuery(), location="query")
     @matches.response(200, schemas.EventsPage)
     @refusals(400, 404)
     def get(self, query: dict, match_id: str):
