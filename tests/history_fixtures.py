@@ -59,6 +59,13 @@ class ConsumerProcess:
                 command, cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL, stdout=log, stderr=log
             )
 
+    def pause(self) -> None:
+        """SIGSTOP: frozen where it is, so what it holds can be looked at."""
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
+
     def kill(self) -> None:
         """SIGKILL: no chance to finish or acknowledge anything."""
         self.process.send_signal(signal.SIGKILL)

@@ -22,7 +22,7 @@ from openapi_spec_validator import validate
 from services.history import projections
 from services.history.app import create_history_app
 from services.history.application import History
-from services.history.consumer import GROUP, Consumer, Settings, dead_key
+from services.history.consumer import GROUP, Consumer, Settings, dead_key, plan
 from services.history.replay import public_log
 from services.history.verify import engine_state_hash, verify
 from services.lobby import app as lobby_app
@@ -474,6 +474,19 @@ def test_a_consumer_takes_over_what_a_dead_one_left_pending(lobby: Lobby, histor
     assert (
         summary is not None and summary["version"] == history.log.entries(match_id)[-1]["version"]
     )
+
+
+def test_a_batch_updates_each_match_once_in_the_order_of_its_last_notification():
+    """A match's last notification is its finish, if any: ratings keep the feed's order."""
+    batch = [
+        ("1-0", {"match": "a", "version": "5"}),
+        ("1-1", {"match": "b", "version": "9"}),
+        ("1-2", {"nothing": "here"}),
+        ("1-3", {"match": "a", "version": "6"}),
+    ]
+    groups, malformed = plan(batch)
+    assert list(groups.items()) == [("b", (9, ["1-1"])), ("a", (6, ["1-0", "1-3"]))]
+    assert [message_id for message_id, _ in malformed] == ["1-2"]
 
 
 def test_projections_apply_only_the_next_versions():

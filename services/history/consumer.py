@@ -47,6 +47,30 @@ HANDLED = Counter("tapete_history_notifications_total", "notifications handled",
 log = logging.getLogger("tapete.history.consumer")
 
 
+Message = tuple[str, dict[str, str]]
+
+
+def plan(
+    messages: list[Message],
+) -> tuple[dict[str, tuple[int, list[str]]], list[tuple[str, Exception]]]:
+    """Group a batch by match: {match: (highest version, ids)}, ordered by each match's last
+    notification, and the malformed notifications with why."""
+    groups: dict[str, tuple[int, list[str]]] = {}
+    last: dict[str, int] = {}
+    malformed: list[tuple[str, Exception]] = []
+    for position, (message_id, fields) in enumerate(messages):
+        try:
+            match_id, version = fields["match"], int(fields["version"])
+        except (KeyError, TypeError, ValueError) as exc:
+            malformed.append((message_id, exc))
+            continue
+        upto, ids = groups.get(match_id, (0, []))
+        groups[match_id] = (max(upto, version), [*ids, message_id])
+        last[match_id] = position
+    ordered = dict(sorted(groups.items(), key=lambda item: last[item[0]]))
+    return ordered, malformed
+
+
 def dead_key(partition: int) -> str:
     """Dead letters of one partition, beside its feed (same hash tag: XADD + XACK in one MULTI)."""
     return f"{KEY_PREFIX}:{{p{partition}}}:history:dead"
@@ -130,9 +154,8 @@ class Consumer:
             block=self.settings.block_ms,
         )
         for stream, messages in reply or []:
-            for message_id, fields in messages:
-                self.handle(stream, message_id, fields)
-                handled += 1
+            self.handle(stream, messages)
+            handled += len(messages)
         return handled
 
     def reclaim(self) -> int:
@@ -145,35 +168,49 @@ class Consumer:
                     stream, GROUP, self.settings.name, self.settings.min_idle_ms, cursor,
                     count=self.settings.batch,
                 )  # fmt: skip
+                retries = []
                 for message_id, fields in messages:
                     if self._deliveries(stream, message_id) > self.settings.max_deliveries:
                         self.dead_letter(stream, message_id, fields or {})
                     else:
-                        self.handle(stream, message_id, fields or {}, retry=True)
-                    handled += 1
+                        retries.append((message_id, fields or {}))
+                self.handle(stream, retries, retry=True)
+                handled += len(messages)
                 if cursor in ("0-0", b"0-0"):
                     break
         return handled
 
-    def handle(
-        self, stream: str, message_id: str, fields: dict[str, str], retry: bool = False
-    ) -> None:
-        """Bring the notified match up to the notified version, then acknowledge."""
-        try:
-            match_id, version = fields["match"], int(fields["version"])
-            applied = self.models.catch_up(match_id, version, message_id)
-        except Exception as exc:  # any failure is retried, and after a few, dead-lettered
-            HANDLED.labels("failed").inc()
-            log.warning("notification %s %s failed: %r", stream, message_id, exc)
-            self.client.hset(errors_key(self.streams[stream]), message_id, repr(exc)[:1000])
-            return
-        if applied is not None:
-            lag = time.time() - int(message_id.split("-")[0]) / 1000
-            LAG.observe(max(lag, 0.0))
-        HANDLED.labels("applied" if applied else "no-op").inc()
-        self.client.xack(stream, GROUP, message_id)
-        if retry:  # it may have failed before: forget its error
-            self.client.hdel(errors_key(self.streams[stream]), message_id)
+    def handle(self, stream: str, messages: list[Message], retry: bool = False) -> None:
+        """Bring each notified match up to its notified version, then acknowledge.
+
+        A batch's notifications of one match make one update, up to the highest version
+        among them. Matches are updated in the order of their last notification: a match's
+        last one is its finish, if any, so ratings still change in the feed's order.
+        """
+        groups, malformed = plan(messages)
+        for message_id, problem in malformed:
+            self._failed(stream, [message_id], problem)
+        for match_id, (upto, ids) in groups.items():
+            try:
+                applied = self.models.catch_up(match_id, upto, ids[-1])
+            except Exception as exc:  # any failure is retried, and after a few, dead-lettered
+                self._failed(stream, ids, exc)
+                continue
+            if applied is not None:
+                now = time.time()
+                for message_id in ids:
+                    LAG.observe(max(now - int(message_id.split("-")[0]) / 1000, 0.0))
+            HANDLED.labels("applied" if applied else "no-op").inc(len(ids))
+            self.client.xack(stream, GROUP, *ids)
+            if retry:  # they may have failed before: forget their errors
+                self.client.hdel(errors_key(self.streams[stream]), *ids)
+
+    def _failed(self, stream: str, ids: list[str], exc: Exception) -> None:
+        """Leave them pending (XAUTOCLAIM retries them) and note why, for a dead letter."""
+        HANDLED.labels("failed").inc(len(ids))
+        log.warning("notifications %s %s failed: %r", stream, ids, exc)
+        error = repr(exc)[:1000]
+        self.client.hset(errors_key(self.streams[stream]), mapping=dict.fromkeys(ids, error))
 
     def dead_letter(self, stream: str, message_id: str, fields: dict[str, str]) -> None:
         """Move a poison notification to the dead-letter stream and acknowledge it, atomically."""
