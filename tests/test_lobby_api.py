@@ -108,6 +108,8 @@ def test_malformed_json_is_400(http: Http):
         "/v1/matches", ana["token"], data="{not json", content_type="application/json"
     )
     error_of(reply, 400, "bad_request")
+    deep = http.post("/v1/players", data="[" * 100_000, content_type="application/json")
+    error_of(deep, 400, "bad_request")
 
 
 # -- creating and listing ----------------------------------------------------------------------
@@ -372,6 +374,7 @@ def test_action_refusals_write_nothing(http: Http, redis_client: redis.Redis):
         {"action": action, "expected_version": "4"},
         {"action": action, "expected_version": -1},
         {"action": action, "expected_version": 4.5},
+        {"action": action, "expected_version": 2**60},
         {"action": action, "expected_version": version, "action_id": ""},
         {"action": action, "expected_version": version, "action_id": "x" * 201},
         {"action": action, "expected_version": version, "seat": 1 - seat},
@@ -512,7 +515,8 @@ def test_events_after_a_version_and_bad_queries(http: Http):
         "entries": [],
     }
     path = f"/v1/matches/{match['id']}/events"
-    for query in ("?after=-1", "?wait=31", "?wait=-1", "?after=x", "?wait=soon"):
+    for query in ("?after=-1", "?wait=31", "?wait=-1", "?after=x", "?wait=soon", "?wait=nan",
+                  "?after=" + "9" * 40):  # fmt: skip
         error_of(http.get(path + query, seated[0]["token"]), 400, "bad_request")
 
 

@@ -20,7 +20,7 @@ def _not_blank(value: str) -> None:
         raise ma.ValidationError("must be printable and not blank")
 
 
-Seat = fields.Integer(strict=True, validate=validate.Range(min=0))
+MAX_VERSION = 2**53  # far beyond any match; keeps stream ids within what Redis accepts
 
 
 # -- requests ----------------------------------------------------------------------------
@@ -76,7 +76,7 @@ class NewAction(Strict):
     expected_version = fields.Integer(
         strict=True,
         required=True,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "the match version your view is of; a stale one gets 409"},
     )
     action_id = fields.String(
@@ -94,7 +94,7 @@ class MatchQuery(Strict):
 
 class EventsQuery(Strict):
     after = fields.Integer(
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_VERSION),
         load_default=0,
         metadata={"description": "the last version you have; entries after it are returned"},
     )
