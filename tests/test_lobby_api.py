@@ -585,6 +585,16 @@ def test_rules_service_down_is_503_and_writes_nothing(redis_client: redis.Redis,
     assert everything(redis_client) == before
 
 
+def test_redis_down_is_503_and_not_ready(rules_service: Service):
+    down = Lobby(
+        lobby_app.redis_client(f"redis://127.0.0.1:{free_port()}/0"), RulesClient(rules_service.url)
+    )
+    http = Http(create_lobby_app({"TESTING": True}, service=down).test_client())
+    error_of(http.post("/v1/players", json={"name": "Ana"}), 503, "unavailable")
+    error_of(http.get("/v1/matches", "some-token"), 503, "unavailable")
+    error_of(http.get("/readyz"), 503, "unavailable")
+
+
 def test_probes(http: Http):
     assert http.get("/healthz").body == {"status": "ok"}
     assert http.get("/readyz").body == {"status": "ready"}
