@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import threading
+import time
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -474,6 +476,31 @@ def test_a_consumer_takes_over_what_a_dead_one_left_pending(lobby: Lobby, histor
     assert (
         summary is not None and summary["version"] == history.log.entries(match_id)[-1]["version"]
     )
+
+
+def test_the_consumer_loop_outlives_a_flushed_redis(lobby: Lobby, history: History):
+    """FLUSHALL drops the group under a running consumer: it creates it again and goes on."""
+    consumer = Consumer(history.models, Settings(name="loop", block_ms=20))
+    thread = threading.Thread(target=consumer.run, daemon=True)
+    thread.start()
+    try:
+        first = play(lobby, seat_players(lobby, 2), moves=2)
+        _wait(lambda: history.models.summary(first) is not None)
+        history.client.flushall()
+        second = play(lobby, seat_players(lobby, 2), moves=2)
+        last = history.log.entries(second)[-1]["version"]
+        _wait(lambda: (history.models.summary(second) or {}).get("version") == last)
+    finally:
+        consumer.stopping = True
+        thread.join(5)
+    assert not thread.is_alive()
+
+
+def _wait(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
 
 
 def test_a_batch_updates_each_match_once_in_the_order_of_its_last_notification():
