@@ -98,6 +98,8 @@ def rules_errors() -> Iterator[None]:
 
 
 class Lobby:
+    """Players, matches and moves over a match log in Redis and the rules service."""
+
     def __init__(
         self,
         client: redis.Redis,
