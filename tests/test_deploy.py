@@ -316,6 +316,8 @@ def test_rules_and_redis_answer_only_from_inside(objects: list[dict], overlay: s
         (edge, "rules"): True,  # the Ingress routes only the catalog there
         (edge, "worker"): False,
         (prometheus, "lobby"): True,
+        (prometheus, "history-consumer"): True,
+        (prometheus, "worker"): False,
         ((NAMESPACE, "lobby"), "rules"): True,
         ((NAMESPACE, "worker"), "lobby"): True,
     }
