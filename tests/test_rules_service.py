@@ -197,3 +197,24 @@ def test_committed_openapi_spec_matches_the_code_and_validates():
     committed = (OPENAPI_DIR / "rules.yaml").read_text(encoding="utf-8")
     assert committed == generated_spec("rules"), "run `make openapi` and commit openapi/rules.yaml"
     validate(yaml.safe_load(committed))
+
+
+def test_a_state_signed_with_a_previous_key_is_accepted_during_rotation(client, monkeypatch):
+    from services.rules import seal
+
+    old_state = setup_match(client)["state"]
+    monkeypatch.setattr(seal, "PREVIOUS_KEYS", [seal.KEY])
+    monkeypatch.setattr(seal, "KEY", b"the-new-key")
+    seat = old_state["to_act"][0]
+    r = client.post("/v1/games/brisca/view", json={"state": old_state, "seat": seat})
+    assert r.status_code == 200
+    action = r.json["legal_actions"][0]
+    r = client.post(
+        "/v1/games/brisca/apply", json={"state": old_state, "seat": seat, "action": action}
+    )
+    assert r.status_code == 200 and r.json["state"]["sig"] == seal._digest(
+        r.json["state"], b"the-new-key"
+    )
+    monkeypatch.setattr(seal, "PREVIOUS_KEYS", [])
+    r = client.post("/v1/games/brisca/view", json={"state": old_state, "seat": seat})
+    error_of(r, 400, "invalid_state")
