@@ -9,6 +9,7 @@ once the match is finished and everything is revealed anyway.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import redis
@@ -21,6 +22,8 @@ from . import projections
 from .replay import Diverged, Entry, is_finished, public_log, revealed_seed, started_entry, state_at
 from .store import ReadModels
 from .verify import verify
+
+GAME_ID = re.compile(r"[a-z0-9-]{1,64}")
 
 
 class History:
@@ -126,6 +129,8 @@ class History:
 
     def leaderboard(self, game: str, limit: int) -> dict[str, Any]:
         """A game's players by rating (404 for a game the engine does not know)."""
+        if not GAME_ID.fullmatch(game):
+            raise ApiError(404, "no such game: game ids are lowercase kebab-case", "unknown_game")
         get_game(game)
         return {"game": game, "players": self.models.leaderboard(game, limit)}
 
