@@ -39,6 +39,8 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]' || echo "open-spiel unavailable: reference line skipped"
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/lobby.py
+	$(BIN)/python bench/history.py
+	$(BIN)/python bench/redis_memory.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
