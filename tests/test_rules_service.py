@@ -76,6 +76,7 @@ def test_play_a_few_moves_through_legal_actions_apply_and_view(client):
         assert r.json["events"][0] == {"type": "played", "seat": seat, "card": actions[0]["card"]}
         state = r.json["state"]
         assert r.json["to_act"] == state["to_act"] and r.json["finished"] is False
+        assert r.json["view"]["seat"] == seat and r.json["view"]["zones"][f"hand:{seat}"]["count"]
     view = client.post("/v1/games/brisca/view", json={"state": state, "seat": 0}).json
     assert view["seat"] == 0 and view["trump"] in "OCEB"
     assert all(c is not None for c in view["zones"]["hand:0"]["cards"])

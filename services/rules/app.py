@@ -68,7 +68,12 @@ class Setup(MethodView):
         state, events = new_match(
             game_id, body["variant"], body["players"], body["seed"], body["options"]
         )
-        return {"state": seal(state.to_json()), "to_act": state.to_act, "events": events}
+        return {
+            "state": seal(state.to_json()),
+            "to_act": state.to_act,
+            "events": events,
+            "deadline": state.deadline,
+        }
 
 
 @blp.route("/<game_id>/legal-actions")
@@ -101,6 +106,7 @@ class Apply(MethodView):
             "finished": state.finished,
             "result": state.result,
             "deadline": state.deadline,
+            "view": view(state, body["seat"]),
         }
 
 

@@ -82,6 +82,9 @@ class SetupResponse(ma.Schema):
     events = fields.List(
         fields.Dict(), metadata={"description": "the deal; private parts for their seats only"}
     )
+    deadline = fields.Dict(
+        allow_none=True, metadata={"description": "a window the server's timer closes"}
+    )
 
 
 class StateSeatRequest(Strict):
@@ -107,6 +110,10 @@ class ApplyResponse(ma.Schema):
     result = fields.Dict(allow_none=True)
     deadline = fields.Dict(
         allow_none=True, metadata={"description": "a window the server's timer closes"}
+    )
+    view = fields.Nested(
+        "View",
+        metadata={"description": "the acting seat's view after the action (server: a spectator's)"},
     )
 
 
