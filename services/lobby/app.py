@@ -97,7 +97,7 @@ class MatchCollection(MethodView):
         """Create an open match (game, variant, players and options checked by the catalog)."""
         return lobby().create_match(
             caller(), body["game"], body["variant"], body["players"], body["options"],
-            body["autostart"],
+            body["autostart"], body["turn_timeout"],
         )  # fmt: skip
 
 

@@ -70,7 +70,14 @@ def iso_time(epoch: float) -> str:
 def actor(player: Player | None, seat: int | None) -> dict[str, Any]:
     if player is None:
         return {"player": None, "seat": None, "system": True}
+    if isinstance(player, StandIn):  # the server played for this seat: say so in the log
+        return {"player": player.id, "seat": seat, "system": True}
     return {"player": player.id, "seat": seat, "system": False}
+
+
+@dataclass(frozen=True)
+class StandIn(Player):
+    """The server acting for a seat's absent player (a turn timer), from that player's seat."""
 
 
 @dataclass(frozen=True)
@@ -188,8 +195,13 @@ class Lobby:
         players: int | None,
         options: dict[str, Any],
         autostart: bool = True,
+        turn_timeout: float | None = None,
     ) -> dict[str, Any]:
-        """An open match, checked against the rules catalog. Its creator is not seated."""
+        """An open match, checked against the rules catalog. Its creator is not seated.
+
+        ``turn_timeout`` (seconds): a seat that has not acted that long after a change of
+        the match is played for by the bot timers (services/bots); None waits for ever.
+        """
         with rules_errors():
             catalog = self.rules.catalog()
         if game not in catalog:
@@ -200,6 +212,7 @@ class Lobby:
         match = rules_of.new_match(
             match_id, player, game, variant, count, options, autostart, iso_time(now)
         )
+        match["turn_timeout"] = turn_timeout
         event = {"type": "match_created", "game": game, "variant": variant, "players": count}
         by = actor(player, None)
         entry = {"kind": "match.created", "actor": by, "events": [event], "match": match}
@@ -322,6 +335,38 @@ class Lobby:
         except VersionConflict as exc:
             raise _stale(exc.current_version) from exc
         return answer
+
+    def seat_view(self, match_id: str, seat: int) -> dict[str, Any]:
+        """``{"version", "view"}``: what ``seat`` sees now, for a turn timer choosing its move.
+
+        Only for the server's own use (it needs no token): the timer sees what the seat's
+        player would see, no more.
+        """
+        snap = self.load(match_id)
+        rules_of.check_running(snap.match)
+        if not 0 <= seat < snap.match["players"]:
+            raise bad_request("bad_seat", f"no seat {seat} in match {match_id}")
+        assert snap.state is not None  # a running match has a state
+        with rules_errors():
+            view = self.rules.view(snap.match["game"], snap.state, seat)
+        return {"version": snap.version, "view": view}
+
+    def submit_for_seat(
+        self,
+        match_id: str,
+        seat: int,
+        action: dict[str, Any],
+        expected_version: int,
+        action_id: str | None = None,
+    ) -> dict[str, Any]:
+        """``submit_action`` by the server for ``seat`` (a turn timer playing for an absent
+        player): the entry's actor is ``{"player": <the seat's player>, "seat": seat,
+        "system": true}``, and the same version, turn and legality checks apply."""
+        seats = self.load(match_id).match["seats"]
+        if not 0 <= seat < len(seats) or seats[seat]["player"] is None:
+            raise bad_request("bad_seat", f"no player at seat {seat} of match {match_id}")
+        stand_in = StandIn(seats[seat]["player"], seats[seat]["name"] or "")
+        return self.submit_action(match_id, stand_in, action, expected_version, action_id)
 
     # -- the one way a match changes ---------------------------------------------------------
     def _append(

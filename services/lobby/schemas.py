@@ -49,6 +49,15 @@ class NewMatch(Strict):
         falsy={False},
         metadata={"description": "deal as soon as the last seat is taken (else POST /start)"},
     )
+    turn_timeout = fields.Float(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=1.0, max=86400.0),
+        metadata={
+            "description": "seconds a seat may take to act; then the server plays a random "
+            "legal action for it (default: no limit)"
+        },
+    )
 
 
 class Join(Strict):
@@ -140,6 +149,9 @@ class MatchSummary(ma.Schema):
         allow_none=True, metadata={"description": "a window the server closes: kind, seconds, at"}
     )
     result = fields.Dict(allow_none=True)
+    turn_timeout = fields.Float(
+        allow_none=True, metadata={"description": "seconds a seat may take before the server plays"}
+    )
 
 
 class MatchOut(MatchSummary):
