@@ -9,7 +9,9 @@ client keeping one connection per match, light enough to leave the cores to the 
 Each match is a 2-player Brisca driven by one client that plays both seats the way a
 thrifty client does: it plays a card of the hand its last view showed, and when that
 went stale (422) it plays one of the legal actions the refusal lists. Only POST /actions
-is timed; a finished match is replaced by a new one. Three runs:
+is timed; a finished match is replaced by a new one. Each round has three runs, and the
+rounds repeat (3 by default, interleaved) to print medians; the saturated run also shows
+the CPU each process spent per move:
 
 * ceiling   - closed loop, one request in flight per connection, on the trivial endpoint;
 * saturated - closed loop, one move in flight per match: the most moves per second;
@@ -17,7 +19,7 @@ is timed; a finished match is replaced by a new one. Three runs:
               under load rather than queueing (with one move always in flight, Little's
               law makes latency = matches / throughput, whatever the server does).
 
-Usage: python bench/lobby.py [--seconds 15] [--matches 50]
+Usage: python bench/lobby.py [--seconds 10] [--matches 50] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ import asyncio
 import json
 import os
 import random
+import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -57,33 +61,6 @@ def ceiling_app():
     def ready():
         return {"status": "ready"}
 
-    return app
-
-
-# -- the rules change proposed for fewer round trips (measured here, not deployed) ----------
-def rules_with_view_app():
-    """gunicorn factory (``lobby:rules_with_view_app()``): the rules service whose apply also
-    returns the acting seat's view, as proposed in docs/lobby.md; the lobby uses it when
-    present and saves its second rules call per move. Simulated conservatively: the real
-    apply runs as is, then its reply is parsed and the view computed from the sealed state.
-    """
-    from flask import jsonify
-
-    from services.rules.app import create_rules_app, load_state
-    from shared.engine import view
-
-    app = create_rules_app()
-    apply_view = app.view_functions["games.Apply"]
-
-    def apply_with_view(game_id: str):
-        from flask import request
-
-        reply = apply_view(game_id=game_id)
-        body = reply.get_json()
-        state = load_state(game_id, body["state"])
-        return jsonify({**body, "view": view(state, request.get_json()["seat"])})
-
-    app.view_functions["games.Apply"] = apply_with_view
     return app
 
 
@@ -271,20 +248,55 @@ def background_load(seconds: float = 2.0) -> float:
     return (busy1 - busy0) / max(1, (busy1 - busy0) + (idle1 - idle0))
 
 
+def cpu_seconds(roots: list[int]) -> float:
+    """CPU time used so far by these processes and their children (the gunicorn workers)."""
+    table: dict[int, tuple[int, int]] = {}  # pid -> (parent pid, ticks)
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            table[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    pids, grown = set(roots), True
+    while grown:
+        children = {pid for pid, (parent, _) in table.items() if parent in pids} - pids
+        pids |= children
+        grown = bool(children)
+    return sum(table[pid][1] for pid in pids if pid in table) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def median_run(runs: list[dict]) -> dict:
+    """Each figure's median over the repeated runs."""
+    out = {
+        key: statistics.median(r[key] for r in runs) for key in ("per_second", "p50_ms", "p99_ms")
+    }
+    out["refused"], out["count"] = sum(r["refused"] for r in runs), sum(r["count"] for r in runs)
+    if "cpu_ms" in runs[0]:
+        out["cpu_ms"] = {
+            k: statistics.median(r["cpu_ms"][k] for r in runs) for k in runs[0]["cpu_ms"]
+        }
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--matches", type=int, default=50)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each; medians shown")
     parser.add_argument("--load", help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="lobby", help=argparse.SUPPRESS)
     parser.add_argument("--pace", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.load:
-        print(
-            json.dumps(
-                asyncio.run(load(args.load, args.mode, args.matches, args.seconds, args.pace))
-            )
-        )
+        result = asyncio.run(load(args.load, args.mode, args.matches, args.seconds, args.pace))
+        print(json.dumps(result))
         return 0
 
     from shared.redis_server import EmbeddedRedis
@@ -296,13 +308,13 @@ def main() -> int:
     if embedded:
         embedded.start()
         redis_url = embedded.url
-    bench_path = {"PYTHONPATH": os.path.join(ROOT, "bench")}
+    bench_path = {"PYTHONPATH": os.path.join(ROOT, "bench")}  # for lobby:ceiling_app()
     rules_env = {"GUNICORN_THREADS": "4"}  # as the Procfile runs it
     n, seconds = args.matches, args.seconds
-    print(f"lobby benchmark: {n} concurrent Brisca matches, {seconds:.0f} s a run, "
-          f"{os.cpu_count()} cores, gunicorn {GUNICORN_ENV}; "
+    print(f"lobby benchmark: {n} concurrent Brisca matches, {args.repeat} x {seconds:.0f} s runs"
+          f" (medians), {os.cpu_count()} cores, gunicorn {GUNICORN_ENV}; "
           f"CPU already busy before the run: {background_load():.0%}")  # fmt: skip
-    runs: dict[str, dict] = {}
+    runs: dict[str, list[dict]] = {}
     started: list[Service] = []
 
     def serve(name: str, app: str, env: dict[str, str]) -> Service:
@@ -316,40 +328,48 @@ def main() -> int:
             started.pop().stop()
 
     try:
-        ceiling = serve("ceiling", "lobby:ceiling_app()", {**quiet, **bench_path})
-        runs["ceiling"] = run_load(ceiling.url, "ceiling", n, seconds)
-        stop_all()
-        for name, rules_app in [("now", "services.rules.wsgi:app"),
-                                ("proposed", "lobby:rules_with_view_app()")]:  # fmt: skip
-            rules = serve("rules", rules_app, {**rules_env, **bench_path})
+        for _ in range(args.repeat):  # interleaved, so a slow spell of the machine hits all
+            ceiling = serve("ceiling", "lobby:ceiling_app()", {**quiet, **bench_path})
+            runs.setdefault("ceiling", []).append(run_load(ceiling.url, "ceiling", n, seconds))
+            stop_all()
+            rules = serve("rules", "services.rules.wsgi:app", rules_env)
             env = {**quiet, "REDIS_URL": redis_url, "RULES_URL": rules.url}
             lobby = serve("lobby", "services.lobby.wsgi:app", env)
-            run_load(lobby.url, "lobby", n, 3)  # warm-up
-            runs[name] = run_load(lobby.url, "lobby", n, seconds)
-            pace = n / (runs[name]["per_second"] / 2)
-            runs[name + " paced"] = run_load(lobby.url, "lobby", n, seconds, pace=pace)
+            run_load(lobby.url, "lobby", n, 2)  # warm-up
+            roots = {"lobby": [lobby.process.pid], "rules": [rules.process.pid]}  # type: ignore[union-attr]
+            if embedded and embedded.process:
+                roots["redis"] = [embedded.process.pid]
+            before = {k: cpu_seconds(v) for k, v in roots.items()} | {"load": children_cpu()}
+            full = run_load(lobby.url, "lobby", n, seconds)
+            after = {k: cpu_seconds(v) for k, v in roots.items()} | {"load": children_cpu()}
+            full["cpu_ms"] = {k: 1000 * (after[k] - before[k]) / full["count"] for k in after}
+            runs.setdefault("moves", []).append(full)
+            pace = n / (full["per_second"] / 2)
+            runs.setdefault("paced", []).append(run_load(lobby.url, "lobby", n, seconds, pace=pace))
             stop_all()
     finally:
         stop_all()
         if embedded:
             embedded.stop()
-    top, full, paced = runs["ceiling"], runs["now"], runs["now paced"]
+    result = {name: median_run(r) for name, r in runs.items()}
+    top = result["ceiling"]
 
     def line(name: str, r: dict, unit: str) -> str:
-        return (f"  {name:34s} {r['per_second']:8.0f} {unit:9s} p50 {r['p50_ms']:6.1f} ms"
+        text = (f"  {name:34s} {r['per_second']:6.0f} {unit:8s} p50 {r['p50_ms']:6.1f} ms"
                 f"   p99 {r['p99_ms']:6.1f} ms")  # fmt: skip
+        if "cpu_ms" in r:
+            text += "   CPU/move: " + ", ".join(f"{k} {v:.1f}" for k, v in r["cpu_ms"].items())
+            text += f" = {sum(r['cpu_ms'].values()):.1f} ms"
+        return text
 
+    moves, paced = result["moves"], result["paced"]
     print(line("ceiling: trivial Flask endpoint", top, "req/s"))
-    print(line("POST /actions, saturated", full, "moves/s"))
+    print(line("POST /actions, saturated", moves, "moves/s"))
     print(line("POST /actions, paced at half that", paced, "moves/s"))
-    print(line("  with apply returning the view", runs["proposed"], "moves/s"))
-    print(line("  same, paced at half that", runs["proposed paced"], "moves/s"))
-    for name in ("now", "proposed"):
-        share = runs[name]["per_second"] / top["per_second"]
-        print(f"  {name:8s}: moves/s = {share:.1%} of the ceiling (target {TARGET_SHARE:.0%}),"
-              f" paced p99 {runs[name + ' paced']['p99_ms']:.1f} ms (target {TARGET_P99_MS:.0f});"
-              f" stale-hand 422s {runs[name]['refused']} of"
-              f" {runs[name]['count'] + runs[name]['refused']}")  # fmt: skip
+    print(f"  moves/s = {moves['per_second'] / top['per_second']:.1%} of the ceiling"
+          f" (target {TARGET_SHARE:.0%}); paced p99 {paced['p99_ms']:.1f} ms"
+          f" (target {TARGET_P99_MS:.0f} ms); stale-hand 422s: {moves['refused']} of"
+          f" {moves['count'] + moves['refused']} moves tried")  # fmt: skip
     return 0
 
 
