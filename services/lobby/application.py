@@ -304,6 +304,7 @@ class Lobby:
         assert snap.state is not None  # a running match has a state
         with rules_errors():
             outcome = self.rules.apply(match["game"], snap.state, seat, action)
+            # the rules send the acting seat's view along; an older rules service may not
             view = outcome.view or self.rules.view(match["game"], outcome.state, seat)
         now = self.clock()
         changed = {

@@ -56,7 +56,7 @@ class Outcome:
     finished: bool
     result: dict[str, Any] | None
     deadline: dict[str, Any] | None
-    view: dict[str, Any] | None = None  # the acting seat's view, if the service sends it along
+    view: dict[str, Any] | None = None  # the acting seat's view (apply sends it along)
 
 
 class RulesClient:
@@ -93,7 +93,7 @@ class RulesClient:
     ) -> Outcome:
         body = {"variant": variant, "players": players, "options": options, "seed": seed}
         reply = self._call("POST", f"/v1/games/{game}/setup", body)
-        if "deadline" not in reply:  # setup does not report it: the public view does
+        if "deadline" not in reply:  # an older rules service: its public view has it
             reply["deadline"] = self.view(game, reply["state"], None).get("deadline")
         return _outcome(reply)
 
