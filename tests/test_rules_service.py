@@ -88,6 +88,23 @@ def test_play_a_few_moves_through_legal_actions_apply_and_view(client):
     )
 
 
+def test_every_answer_loads_back_through_its_documented_schema(client):
+    from services.rules import schemas
+
+    match = setup_match(client)
+    schemas.SetupResponse().load(match)
+    state = match["state"]
+    seat = state["to_act"][0]
+    body = {"state": state, "seat": seat}
+    actions = client.post("/v1/games/brisca/legal-actions", json=body).json
+    schemas.ActionsResponse().load(actions)
+    schemas.View().load(client.post("/v1/games/brisca/view", json=body).json)
+    applied = client.post(
+        "/v1/games/brisca/apply", json={**body, "action": actions["actions"][0]}
+    ).json
+    schemas.ApplyResponse().load(applied)
+
+
 def test_illegal_action_is_422_with_reason_and_legal_actions(client):
     state = setup_match(client)["state"]
     seat = state["to_act"][0]

@@ -9,6 +9,9 @@ from marshmallow import fields
 class PassThrough(ma.Schema):
     """Dump declared fields and keep any others as they are: games add their own view fields."""
 
+    class Meta:
+        unknown = ma.INCLUDE
+
     @ma.post_dump(pass_original=True)
     def keep_extra(self, data: dict, original: dict, **kwargs) -> dict:
         if isinstance(original, dict):

@@ -38,7 +38,9 @@ class Zone:
             self.visibility == OWNER and seat is not None and seat == self.owner
         )
 
-    def to_json(self) -> dict:
+    def to_json(self, copy_data: bool = True) -> dict:
+        """The state as JSON types; ``copy_data=False`` shares the game data (to serialise at once)."""
+        own = _deepcopy if copy_data else _same
         return {"cards": list(self.cards), "owner": self.owner, "visibility": self.visibility}
 
 
@@ -122,7 +124,9 @@ class State:
         return [seat]
 
     # -- JSON ------------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self, copy_data: bool = True) -> dict:
+        """The state as JSON types; ``copy_data=False`` shares the game data (to serialise at once)."""
+        own = _deepcopy if copy_data else _same
         return {
             "game": self.game,
             "variant": self.variant,
@@ -137,16 +141,21 @@ class State:
             "scores": list(self.scores),
             "rounds": [list(r) for r in self.rounds],
             "teams": [list(t) for t in self.teams] if self.teams else None,
-            "data": copy.deepcopy(self.data),
+            "data": own(self.data),
             "finished": self.finished,
-            "result": copy.deepcopy(self.result),
+            "result": own(self.result),
             "deadline": dict(self.deadline) if self.deadline else None,
             "moves": self.moves,
         }
 
     @classmethod
-    def from_json(cls, doc: Any) -> State:
-        """Rebuild a state, refusing anything malformed with an ``InvalidState`` that says what."""
+    def from_json(cls, doc: Any, copy_data: bool = True) -> State:
+        """Rebuild a state, refusing anything malformed with an ``InvalidState`` that says what.
+
+        ``copy_data=False`` lets the state take over the document's game data instead of
+        copying it, for a document nobody else holds (one just parsed from a request).
+        """
+        own = _deepcopy if copy_data else _same
         _expect(isinstance(doc, dict), "state must be an object")
         for key, kind in _FIELDS.items():
             _expect(key in doc, f"state.{key} is missing")
@@ -198,10 +207,10 @@ class State:
             "bad state.teams",
         )
         s.teams = [list(t) for t in teams] if teams else None
-        s.data = copy.deepcopy(doc["data"])
+        s.data = own(doc["data"])
         s.finished = doc["finished"]
         _expect(doc["result"] is None or isinstance(doc["result"], dict), "bad state.result")
-        s.result = copy.deepcopy(doc["result"])
+        s.result = own(doc["result"])
         _expect(doc["deadline"] is None or isinstance(doc["deadline"], dict), "bad state.deadline")
         s.deadline = dict(doc["deadline"]) if doc["deadline"] else None
         s.moves = doc["moves"]
@@ -221,6 +230,14 @@ _KIND_NAMES = {
     str: "a string", dict: "an object", int: "an integer", list: "a list", bool: "a boolean",
     (list, type(None)): "a list or null", (dict, type(None)): "an object or null",
 }  # fmt: skip
+
+
+def _deepcopy(value: Any) -> Any:
+    return copy.deepcopy(value)
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _is(value: Any, kind: Any) -> bool:
