@@ -223,6 +223,10 @@ def create_app(
     def _engine_error(exc: EngineError):
         return engine_error_response(exc)
 
+    @app.errorhandler(RecursionError)
+    def _too_deep(exc: RecursionError):  # json.loads of a body nested thousands deep
+        return error_response(400, "bad_request", "the request body is nested too deeply")
+
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):
         if isinstance(exc, HTTPException):

@@ -164,6 +164,12 @@ def test_malformed_json_is_400(client):
     error_of(r, 400, "bad_request")
 
 
+def test_a_body_nested_too_deeply_is_400(client):
+    deep = '{"state": ' + "[" * 100_000 + "]" * 100_000 + ', "seat": 0}'
+    r = client.post("/v1/games/brisca/view", data=deep, content_type="application/json")
+    error_of(r, 400, "bad_request")
+
+
 def test_unknown_game_detail_is_404(client):
     error_of(client.get("/v1/games/nope"), 404, "unknown_game")
 

@@ -204,10 +204,6 @@ def create_lobby_app(config: dict | None = None, service: Lobby | None = None) -
     def _refused(exc: Refused):
         return error_response(exc.status, exc.code, exc.message, exc.details)
 
-    @app.errorhandler(RecursionError)
-    def _too_deep(exc: RecursionError):  # json.loads of a body nested thousands deep
-        return error_response(400, "bad_request", "the request body is nested too deeply")
-
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)
     def _redis_down(exc: redis.RedisError):
