@@ -1,0 +1,377 @@
+"""The bot dispatcher: reads every feed partition with the consumer group "bots" and turns
+each notification into rq jobs (tasks.py): a job for each bot seat to act, a delayed job
+for the window the rules opened, and one for each person's seat when the match has a
+``turn_timeout``.
+
+Delivery is at least once: a notification is acknowledged after its jobs are enqueued,
+and a job id is unique to (kind, match, version, seat), so a notification delivered again
+enqueues nothing new. Only the latest version of a match matters: a notification whose
+match has moved on since (the snapshot's version is higher) asks for nothing. Pending
+notifications of a dispatcher that died are taken over with XAUTOCLAIM; one that failed
+``max_deliveries`` times is moved to the partition's dead letters (bots:dead).
+
+The watchdog (timers.py) runs here too: a task whose job has not ended by its lease's
+time while the match still waits at that version is enqueued again, as a new attempt.
+
+    python -m services.bots.dispatcher   # REDIS_URL, RQ_REDIS_URL, FEED_PARTITIONS, BOTS_*
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import socket
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from prometheus_client import Counter, Histogram, start_http_server
+from rq import Queue
+
+from services.http import JsonLogFormatter
+from shared.eventstore import KEY_PREFIX, MATCH_ID, MatchLog
+
+from .tasks import BOT, JOBS, QUEUE, TURN, WINDOW, Task, enqueue
+from .timers import Leases, turn_times_out_at, window_closes_at
+
+GROUP = "bots"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+RUNNING = "running"
+
+NOTIFICATIONS = Counter(
+    "tapete_bot_notifications_total",
+    "feed notifications: dispatched (jobs made), idle (nothing to do), stale (the match moved "
+    "on), failed, dead-lettered",
+    ["outcome"],
+)
+DISPATCH_SECONDS = Histogram(
+    "tapete_bot_dispatch_seconds",
+    "from a feed entry's append to its jobs being enqueued",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5),
+)
+
+log = logging.getLogger("tapete.bots.dispatcher")
+
+Message = tuple[str, dict[str, str]]
+
+
+def dead_key(partition: int) -> str:
+    """Dead letters of one partition, beside its feed (same hash tag: XADD + XACK in one MULTI)."""
+    return f"{KEY_PREFIX}:{{p{partition}}}:bots:dead"
+
+
+def errors_key(partition: int) -> str:
+    """Feed id -> the last error of a notification that failed, for its dead letter."""
+    return f"{KEY_PREFIX}:{{p{partition}}}:bots:errors"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One feed notification: which match reached which version, and the public event."""
+
+    id: str
+    match: str
+    version: int
+    notified: float  # epoch seconds of the append (the feed id's milliseconds)
+    status: str
+    to_act: list[int]
+    deadline: dict[str, Any] | None
+    bot_seats: frozenset[int]
+
+    @classmethod
+    def parse(cls, message_id: str, fields: dict[str, str]) -> Notice:
+        """Raises KeyError / ValueError / TypeError for a malformed notification."""
+        match, event = fields["match"], json.loads(fields["event"])
+        if not MATCH_ID.fullmatch(match):
+            raise ValueError(f"bad match id {match!r}")
+        return cls(
+            id=message_id,
+            match=match,
+            version=int(fields["version"]),
+            notified=int(message_id.split("-")[0]) / 1000,
+            status=str(event["status"]),
+            to_act=[int(seat) for seat in event.get("to_act") or []],
+            deadline=event.get("deadline") or None,
+            bot_seats=frozenset(int(bot["seat"]) for bot in event.get("bots") or []),
+        )
+
+
+def plan(notice: Notice, turn_timeout: float | None) -> list[tuple[Task, float | None]]:
+    """The tasks a current notification asks for, each with when (None: now)."""
+    if notice.status != RUNNING:
+        return []
+    match, version = notice.match, notice.version
+    tasks: list[tuple[Task, float | None]] = [
+        (Task(BOT, match, version, seat), None)
+        for seat in notice.to_act
+        if seat in notice.bot_seats
+    ]
+    if notice.deadline:
+        closes = window_closes_at(notice.deadline, notice.notified)
+        tasks.append((Task(WINDOW, match, version), closes))
+    if turn_timeout:
+        times_out = turn_times_out_at(turn_timeout, notice.notified)
+        tasks += [
+            (Task(TURN, match, version, seat), times_out)
+            for seat in notice.to_act
+            if seat not in notice.bot_seats
+        ]
+    return tasks
+
+
+@dataclass(frozen=True)
+class Settings:
+    name: str
+    batch: int = 100
+    block_ms: int = 500
+    min_idle_ms: int = 10_000
+    max_deliveries: int = 5
+    claim_every_s: float = 1.0
+    retry_after_s: float = 10.0  # a job not ended this long after it was due is redone
+    max_attempts: int = 5
+    sweep_every_s: float = 0.5
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        env = os.environ.get
+        return cls(
+            name=env("BOTS_DISPATCHER_NAME") or f"{socket.gethostname()}-{os.getpid()}",
+            batch=int(env("BOTS_BATCH", "100")),
+            block_ms=int(env("BOTS_BLOCK_MS", "500")),
+            min_idle_ms=int(env("BOTS_MIN_IDLE_MS", "10000")),
+            max_deliveries=int(env("BOTS_MAX_DELIVERIES", "5")),
+            claim_every_s=float(env("BOTS_CLAIM_EVERY_S", "1.0")),
+            retry_after_s=float(env("BOTS_RETRY_AFTER_S", "10")),
+            max_attempts=int(env("BOTS_MAX_ATTEMPTS", "5")),
+            sweep_every_s=float(env("BOTS_SWEEP_EVERY_S", "0.5")),
+        )
+
+
+class Dispatcher:
+    def __init__(self, log: MatchLog, queue: Queue, settings: Settings) -> None:
+        self.log = log
+        self.client: Any = log.client
+        self.queue = queue
+        self.leases = Leases(queue.connection)
+        self.settings = settings
+        self.streams = {log.feed_key(p): p for p in range(log.partitions)}
+        self.stopping = False
+        self._last_claim = self._last_sweep = float("-inf")
+
+    def ensure_groups(self) -> None:
+        """Create the group on every partition, from the first notification: a notification
+        of a match that has moved on since costs one snapshot read, and none is missed."""
+        for stream in self.streams:
+            try:
+                self.client.xgroup_create(stream, GROUP, id="0", mkstream=True)
+            except redis.ResponseError as exc:
+                if "BUSYGROUP" not in str(exc):
+                    raise
+
+    def run(self) -> None:
+        """Dispatch until ``stopping``; Redis outages and a lost group are waited out."""
+        backoff = 0.1
+        while not self.stopping:
+            try:
+                self.ensure_groups()
+                while not self.stopping:
+                    self.step()
+                    backoff = 0.1
+            except (redis.ConnectionError, redis.TimeoutError) as exc:
+                log.warning("redis unavailable: %s; retrying in %.1fs", exc, backoff)
+                time.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
+            except redis.ResponseError as exc:
+                if "NOGROUP" not in str(exc):
+                    raise
+                log.warning("consumer group lost (%s): creating it again", exc)
+
+    def step(self) -> None:
+        """Now and then take over stale pending notifications and redo lost tasks; then read
+        and dispatch new notifications (waiting up to block_ms for one)."""
+        now = time.monotonic()
+        if now - self._last_claim >= self.settings.claim_every_s:
+            self._last_claim = now
+            self.reclaim()
+        if now - self._last_sweep >= self.settings.sweep_every_s:
+            self._last_sweep = now
+            self.sweep()
+        reply: Any = self.client.xreadgroup(
+            GROUP,
+            self.settings.name,
+            {stream: ">" for stream in self.streams},
+            count=self.settings.batch,
+            block=self.settings.block_ms,
+        )
+        for stream, messages in reply or []:
+            self.handle(stream, messages)
+
+    def handle(self, stream: str, messages: list[Message], retry: bool = False) -> None:
+        """Dispatch the latest notification of each match in the batch, then acknowledge."""
+        latest: dict[str, Notice] = {}
+        ids: dict[str, list[str]] = {}
+        for message_id, fields in messages:
+            try:
+                notice = Notice.parse(message_id, fields)
+            except (KeyError, ValueError, TypeError) as exc:
+                self._failed(stream, [message_id], exc)
+                continue
+            ids.setdefault(notice.match, []).append(message_id)
+            if notice.match not in latest or notice.version > latest[notice.match].version:
+                latest[notice.match] = notice
+        current = self._snapshots(list(latest))
+        for match_id, notice in latest.items():
+            try:
+                outcome = self.dispatch(notice, *current[match_id])
+            except Exception as exc:  # retried, and after a few deliveries dead-lettered
+                self._failed(stream, ids[match_id], exc)
+                continue
+            NOTIFICATIONS.labels(outcome).inc(len(ids[match_id]))
+            self.client.xack(stream, GROUP, *ids[match_id])
+            if retry:  # they may have failed before: forget their errors
+                self.client.hdel(errors_key(self.streams[stream]), *ids[match_id])
+
+    def dispatch(self, notice: Notice, version: int | None, turn_timeout: float | None) -> str:
+        """Enqueue what ``notice`` asks for, if its match is still at its version."""
+        if version != notice.version:
+            return "stale"
+        tasks = plan(notice, turn_timeout)
+        for task, at in tasks:
+            due = (at or time.time()) + self.settings.retry_after_s
+            self.leases.take(task, due)  # first: a crash between the two is then redone
+            new = enqueue(self.queue, task, at)
+            JOBS.labels(task.kind, "enqueued" if new else "duplicate").inc()
+        if not tasks:
+            return "idle"
+        DISPATCH_SECONDS.observe(max(time.time() - notice.notified, 0.0))
+        return "dispatched"
+
+    def sweep(self) -> int:
+        """Redo the tasks whose lease ran out while their match still waits at their version."""
+        overdue = self.leases.overdue(time.time(), self.settings.batch)
+        if not overdue:
+            return 0
+        current = self._snapshots(list({task.match for task in overdue}))
+        for task in overdue:
+            if current[task.match][0] != task.version:
+                self.leases.release(task)  # done, or overtaken by another move: nothing lost
+                continue
+            if task.attempt >= self.settings.max_attempts:
+                self.leases.release(task)
+                JOBS.labels(task.kind, "abandoned").inc()
+                log.error("task %s abandoned after %d attempts", task.name, task.attempt + 1)
+                continue
+            retry = task.retry()
+            self.leases.renew(task, retry, time.time() + self.settings.retry_after_s)
+            enqueue(self.queue, retry)
+            JOBS.labels(task.kind, "retried").inc()
+            log.warning("task %s not done in time: attempt %d", task.name, retry.attempt)
+        return len(overdue)
+
+    def reclaim(self) -> None:
+        """XAUTOCLAIM what has been pending too long; dead-letter what failed too often."""
+        for stream in self.streams:
+            cursor = "0-0"
+            while True:
+                cursor, messages, _deleted = self.client.xautoclaim(
+                    stream, GROUP, self.settings.name, self.settings.min_idle_ms, cursor,
+                    count=self.settings.batch,
+                )  # fmt: skip
+                retries = []
+                for message_id, fields in messages:
+                    if self._deliveries(stream, message_id) > self.settings.max_deliveries:
+                        self.dead_letter(stream, message_id, fields or {})
+                    else:
+                        retries.append((message_id, fields or {}))
+                if retries:
+                    self.handle(stream, retries, retry=True)
+                if cursor in ("0-0", b"0-0"):
+                    break
+
+    def dead_letter(self, stream: str, message_id: str, fields: dict[str, str]) -> None:
+        """Move a poison notification to the dead-letter stream and acknowledge it, atomically."""
+        partition = self.streams[stream]
+        error = self.client.hget(errors_key(partition), message_id) or "failed in another consumer"
+        record = {
+            **{k: v for k, v in fields.items() if k in ("match", "version", "kind")},
+            "feed": stream,
+            "id": message_id,
+            "deliveries": self._deliveries(stream, message_id),
+            "error": error,
+            "consumer": self.settings.name,
+            "time_ms": int(time.time() * 1000),
+        }
+        pipe = self.client.pipeline(transaction=True)
+        pipe.xadd(dead_key(partition), record)
+        pipe.xack(stream, GROUP, message_id)
+        pipe.hdel(errors_key(partition), message_id)
+        pipe.execute()
+        NOTIFICATIONS.labels("dead-lettered").inc()
+        log.error("notification %s %s dead-lettered: %s", stream, message_id, error)
+
+    def _snapshots(self, match_ids: list[str]) -> dict[str, tuple[int | None, float | None]]:
+        """Each match's current version and turn timeout, in one round trip."""
+        pipe = self.client.pipeline(transaction=False)
+        for match_id in match_ids:
+            pipe.hmget(self.log.keys(match_id).snapshot, ["version", "match"])
+        current = {}
+        for match_id, (version, doc) in zip(match_ids, pipe.execute(), strict=True):
+            timeout = json.loads(doc).get("turn_timeout") if doc else None
+            current[match_id] = (int(version) if version else None, timeout)
+        return current
+
+    def _failed(self, stream: str, ids: list[str], exc: Exception) -> None:
+        """Leave them pending (XAUTOCLAIM retries them) and note why, for a dead letter."""
+        NOTIFICATIONS.labels("failed").inc(len(ids))
+        log.warning("notifications %s %s failed: %r", stream, ids, exc)
+        error = repr(exc)[:1000]
+        self.client.hset(errors_key(self.streams[stream]), mapping=dict.fromkeys(ids, error))
+
+    def _deliveries(self, stream: str, message_id: str) -> int:
+        rows = self.client.xpending_range(stream, GROUP, message_id, message_id, 1)
+        return int(rows[0]["times_delivered"]) if rows else 0
+
+
+def main() -> int:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonLogFormatter("bots-dispatcher"))
+    for name in ("tapete.bots", "tapete.bots.dispatcher"):
+        logger = logging.getLogger(name)
+        logger.handlers = [handler]
+        logger.setLevel(os.environ.get("LOG_LEVEL", "INFO"))
+        logger.propagate = False
+    url = os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
+    store = redis.Redis.from_url(
+        url, decode_responses=True, socket_timeout=30, socket_connect_timeout=2
+    )
+    rq_connection = redis.Redis.from_url(
+        os.environ.get("RQ_REDIS_URL") or url, socket_timeout=30, socket_connect_timeout=2
+    )
+    partitions = int(os.environ.get("FEED_PARTITIONS", "1"))
+    dispatcher = Dispatcher(
+        MatchLog(store, partitions=partitions),
+        Queue(QUEUE, connection=rq_connection),
+        Settings.from_env(),
+    )
+    metrics_port = os.environ.get("BOTS_DISPATCHER_METRICS_PORT")
+    if metrics_port:
+        start_http_server(
+            int(metrics_port), addr=os.environ.get("BOTS_DISPATCHER_METRICS_ADDR", "0.0.0.0")
+        )
+
+    def stop(signum: int, _frame: Any) -> None:
+        dispatcher.stopping = True  # finish the batch in hand, then leave
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    log.info("dispatching %s as %s", ", ".join(dispatcher.streams), dispatcher.settings.name)
+    dispatcher.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,240 @@
+"""The jobs the rq workers run: plain functions taking ids (see tasks.py for the kinds).
+
+Each job acts only at the version it was made for. It first compares that version with
+the snapshot's (one Redis read, no secret in it) and drops the job as stale if the match
+has moved on; the lobby's compare-and-append is the real guard, answering 409 to a move
+at an old version. With the action id of tasks.Task, a job that is run twice moves at
+most once: jobs at least once, moves exactly once.
+
+A bot plays as a client: the lobby's HTTP API with its seat's token, its seat's view
+(``GET /v1/matches/{id}``, the very view a person in that seat gets) and
+``shared.bots.choose``. A turn timer and a window's timeout are the server's own moves,
+made in process through ``Lobby.submit_for_seat`` / ``Lobby.submit_action(SYSTEM)``,
+which need no token; the turn timer chooses from the seat's own view too.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import redis
+import requests
+from prometheus_client import Histogram
+from requests.adapters import HTTPAdapter
+from rq import get_current_job
+from urllib3.util.retry import Retry
+
+from services.lobby.app import redis_client
+from services.lobby.application import SYSTEM, Lobby
+from services.lobby.errors import Refused
+from services.lobby.rules_client import DEFAULT_RULES_URL, RulesClient
+from shared.bots import choose
+from shared.eventstore import MatchLog
+
+from .tasks import BOT, JOBS, TURN, WINDOW, Task
+from .timers import Leases
+
+__all__ = ["play_bot", "play_for_seat", "close_window", "context"]
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_LOBBY_URL = "http://127.0.0.1:8000"
+HTTP_TIMEOUT_S = (2.0, 10.0)  # connect, read
+HTTP_RETRY = Retry(  # POST too: the action id makes a repeated move return the first answer
+    total=2,
+    status_forcelist=(502, 503, 504),
+    allowed_methods=frozenset({"GET", "POST"}),
+    backoff_factor=0.05,
+    raise_on_status=False,
+)
+TIMEOUT_STRATEGY = "random"  # what a turn timer plays for an absent person
+TIMEOUT_ACTION = {"type": "timeout"}
+TOKEN_CACHE_SIZE = 10_000
+# Fault injection for the tests: a bot job sleeps here, so a test can kill its worker there.
+PAUSE_BEFORE_SUBMIT = "BOTS_PAUSE_BEFORE_SUBMIT_S"
+PAUSE_AFTER_SUBMIT = "BOTS_PAUSE_AFTER_SUBMIT_S"
+
+PLAYED, STALE, DROPPED, FAILED = "played", "stale", "dropped", "failed"
+
+JOB_SECONDS = Histogram(
+    "tapete_bot_job_seconds",
+    "from a bot job's enqueue to its end",
+    buckets=(0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.25, 0.5, 1, 2.5, 10),
+)
+
+log = logging.getLogger("tapete.bots")
+rng = random.Random()  # a bot's choices need no seed: the log records what it played
+
+
+class LobbyError(RuntimeError):
+    """The lobby answered what a job cannot take as done (5xx, 422): the job fails."""
+
+
+@dataclass
+class Context:
+    """A worker's connections, made once per process."""
+
+    lobby: Lobby  # in process, for the server's own moves (timers)
+    leases: Leases
+    http: requests.Session
+    lobby_url: str
+    tokens: dict[tuple[str, int], str | None] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls) -> Context:
+        store = redis_client(os.environ.get("REDIS_URL", DEFAULT_REDIS_URL))
+        rq_url = os.environ.get("RQ_REDIS_URL") or os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
+        partitions = int(os.environ.get("FEED_PARTITIONS", "1"))
+        rules = RulesClient(os.environ.get("RULES_URL", DEFAULT_RULES_URL))
+        return cls(
+            lobby=Lobby(store, rules, MatchLog(store, partitions=partitions)),
+            leases=Leases(redis.Redis.from_url(rq_url)),
+            http=http_session(),
+            lobby_url=os.environ.get("LOBBY_URL", DEFAULT_LOBBY_URL).rstrip("/"),
+        )
+
+    def version(self, match_id: str) -> int | None:
+        """The match's current version, from its snapshot (None: no such match)."""
+        raw = self.lobby.client.hget(self.lobby.log.keys(match_id).snapshot, "version")
+        return int(raw) if raw is not None else None  # type: ignore[arg-type]
+
+    def bot_token(self, match_id: str, seat: int) -> str | None:
+        """The bot seat's token (None: not a bot's seat), remembered: tokens never change."""
+        key = (match_id, seat)
+        if key not in self.tokens:
+            if len(self.tokens) >= TOKEN_CACHE_SIZE:
+                self.tokens.clear()
+            self.tokens[key] = self.lobby.bot_token(match_id, seat)
+        return self.tokens[key]
+
+
+def http_session() -> requests.Session:
+    session = requests.Session()
+    session.trust_env = False  # no proxy or netrc lookups: ~1 ms a call, and the lobby is internal
+    adapter = HTTPAdapter(pool_connections=1, pool_maxsize=4, max_retries=HTTP_RETRY)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
+_context: Context | None = None
+
+
+def context() -> Context:
+    """This process's context, made from the environment on first use."""
+    global _context
+    if _context is None:
+        _context = Context.from_env()
+    return _context
+
+
+# -- the jobs --------------------------------------------------------------------------------
+def play_bot(match_id: str, version: int, seat: int, attempt: int = 0) -> str:
+    """A bot seat's move at ``version``: its own view, its strategy's choice, its token."""
+    return _run(Task(BOT, match_id, version, seat, attempt), _play_bot)
+
+
+def play_for_seat(match_id: str, version: int, seat: int, attempt: int = 0) -> str:
+    """A person's seat still to act at ``version`` when its turn timed out: a random legal
+    action from that seat's view, recorded as the server acting for the seat."""
+    return _run(Task(TURN, match_id, version, seat, attempt), _play_for_seat)
+
+
+def close_window(match_id: str, version: int, attempt: int = 0) -> str:
+    """The window open at ``version`` reached its deadline: the server's ``timeout``."""
+    return _run(Task(WINDOW, match_id, version, None, attempt), _close_window)
+
+
+def _run(task: Task, work: Callable[[Context, Task], str]) -> str:
+    """Drop a stale task unread, else do it; count the outcome and end the task's lease.
+
+    A job that raises keeps its lease: rq records the failure, and the dispatcher's
+    watchdog tries the task again while the match waits at that version.
+    """
+    ctx = context()
+    try:
+        outcome = work(ctx, task) if ctx.version(task.match) == task.version else STALE
+    except Exception:
+        JOBS.labels(task.kind, FAILED).inc()
+        raise
+    JOBS.labels(task.kind, outcome).inc()
+    ctx.leases.release(task)
+    job = get_current_job()
+    if task.kind == BOT and job is not None and job.enqueued_at is not None:
+        enqueued = job.enqueued_at.replace(tzinfo=job.enqueued_at.tzinfo or UTC)
+        JOB_SECONDS.observe(max((datetime.now(UTC) - enqueued).total_seconds(), 0.0))
+    log.debug("%s: %s", task.job_id, outcome)
+    return outcome
+
+
+def _play_bot(ctx: Context, task: Task) -> str:
+    assert task.seat is not None
+    token = ctx.bot_token(task.match, task.seat)
+    if token is None:
+        return DROPPED  # not a bot's seat: nothing for a bot to do
+    auth = {"Authorization": f"Bearer {token}"}
+    url = f"{ctx.lobby_url}/v1/matches/{task.match}"
+    got = ctx.http.get(url, headers=auth, timeout=HTTP_TIMEOUT_S)
+    if got.status_code != 200:
+        return _refused(got.status_code, got.text)
+    match = got.json()
+    view = match["view"]
+    if match["version"] != task.version:
+        return STALE
+    if task.seat not in view["to_act"] or not view["legal_actions"]:
+        return DROPPED
+    action = choose(view, match["seats"][task.seat]["bot"] or "random", rng)
+    _pause(PAUSE_BEFORE_SUBMIT, task)
+    body = {"action": action, "expected_version": task.version, "action_id": task.action_id}
+    sent = ctx.http.post(f"{url}/actions", headers=auth, json=body, timeout=HTTP_TIMEOUT_S)
+    if sent.status_code != 200:
+        return _refused(sent.status_code, sent.text)
+    _pause(PAUSE_AFTER_SUBMIT, task)
+    return PLAYED
+
+
+def _play_for_seat(ctx: Context, task: Task) -> str:
+    assert task.seat is not None
+    try:
+        seen = ctx.lobby.seat_view(task.match, task.seat)
+        view = seen["view"]
+        if seen["version"] != task.version:
+            return STALE
+        if task.seat not in view["to_act"] or not view["legal_actions"]:
+            return DROPPED
+        action = choose(view, TIMEOUT_STRATEGY, rng)
+        ctx.lobby.submit_for_seat(task.match, task.seat, action, task.version, task.action_id)
+    except Refused as exc:
+        return _refused(exc.status, exc.message)
+    log.info("turn timed out: played %s for seat %s of %s", action, task.seat, task.match)
+    return PLAYED
+
+
+def _close_window(ctx: Context, task: Task) -> str:
+    try:
+        ctx.lobby.submit_action(task.match, SYSTEM, TIMEOUT_ACTION, task.version, task.action_id)
+    except Refused as exc:
+        return _refused(exc.status, exc.message)
+    return PLAYED
+
+
+def _refused(status: int, message: str) -> str:
+    """409: someone moved first (stale). 403/404: not this seat's turn, no such match
+    (dropped). Anything else is not the job's to settle: it fails, and is retried."""
+    if status == 409:
+        return STALE
+    if status in (403, 404):
+        return DROPPED
+    raise LobbyError(f"the lobby answered {status}: {message[:300]}")
+
+
+def _pause(variable: str, task: Task) -> None:
+    seconds = float(os.environ.get(variable) or 0)
+    if seconds > 0:
+        log.warning("%s: pausing %.1fs (%s)", task.job_id, seconds, variable)
+        time.sleep(seconds)

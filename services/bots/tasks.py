@@ -1,0 +1,118 @@
+"""What the dispatcher asks the workers to do: one task per (kind, match, version, seat).
+
+    bot     a bot seat is to act: a worker plays from the bot's own view (jobs.play_bot)
+    turn    a person's seat has been to act for the match's ``turn_timeout``: the server
+            plays a random legal action for it (jobs.play_for_seat)
+    window  the rules opened a window with a deadline (a reaction, sealed bids): when it
+            closes the server sends ``{"type": "timeout"}`` (jobs.close_window)
+
+A task's rq job id is unique to (kind, match, version, seat): a notification delivered
+twice enqueues nothing new (rq's ``unique=True`` checks and enqueues in one Lua script).
+An attempt the watchdog makes after a job was lost adds ``-r<attempt>``. The action id a
+task submits is the same for every attempt, so an attempt after one that acted and then
+died gets the first answer back from the lobby instead of acting twice.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from prometheus_client import Counter
+from rq import Queue
+from rq.exceptions import DuplicateJobError
+
+QUEUE = "tapete-bots"
+JOB_PREFIX = "tapete"  # job ids: tapete-<kind>-<match>-<version>[-<seat>][-r<attempt>]
+BOT, TURN, WINDOW = "bot", "turn", "window"
+JOB_FUNCTIONS = {
+    BOT: "services.bots.jobs.play_bot",
+    TURN: "services.bots.jobs.play_for_seat",
+    WINDOW: "services.bots.jobs.close_window",
+}
+JOB_TIMEOUT_S = 30  # a job is two lobby calls; anything near this is a hung lobby
+RESULT_TTL_S = 300  # how long a finished job's id keeps a redelivered notification out
+FAILURE_TTL_S = 86_400  # failed jobs stay a day in rq's failed registry, to be looked at
+JOB_ID_SAFE = re.compile(r"[A-Za-z0-9_-]+")  # what rq accepts in a job id
+
+JOBS = Counter(
+    "tapete_bot_jobs_total",
+    "bot and timer jobs by kind: enqueued, duplicate, retried, abandoned (the dispatcher); "
+    "played, stale, dropped, failed (the workers)",
+    ["kind", "outcome"],
+)
+
+
+@dataclass(frozen=True)
+class Task:
+    kind: str
+    match: str
+    version: int
+    seat: int | None = None  # None for a window: the server acts, from no seat
+    attempt: int = 0
+
+    @property
+    def name(self) -> str:
+        """kind-match-version[-seat]: the same for every attempt."""
+        seat = "" if self.seat is None else f"-{self.seat}"
+        return f"{self.kind}-{self.match}-{self.version}{seat}"
+
+    @property
+    def job_id(self) -> str:
+        name = self.name if JOB_ID_SAFE.fullmatch(self.name) else _safe(self.name)
+        retry = f"-r{self.attempt}" if self.attempt else ""
+        return f"{JOB_PREFIX}-{name}{retry}"
+
+    @property
+    def action_id(self) -> str:
+        """The lobby's idempotency key: every attempt of a task makes at most one move."""
+        return f"{JOB_PREFIX}-{self.name}"
+
+    @property
+    def args(self) -> tuple[Any, ...]:
+        """The job function's arguments: ids only."""
+        if self.kind == WINDOW:
+            return (self.match, self.version, self.attempt)
+        return (self.match, self.version, self.seat, self.attempt)
+
+    def retry(self) -> Task:
+        return replace(self, attempt=self.attempt + 1)
+
+    def encode(self) -> str:
+        return json.dumps([self.kind, self.match, self.version, self.seat, self.attempt])
+
+    @classmethod
+    def decode(cls, raw: str | bytes) -> Task:
+        kind, match, version, seat, attempt = json.loads(raw)
+        return cls(kind, match, int(version), seat, int(attempt))
+
+
+def enqueue(queue: Queue, task: Task, at: float | None = None) -> bool:
+    """Queue ``task`` now, or at epoch ``at`` through the rq scheduler; False if its job id
+    already exists (this task was queued before)."""
+    options: dict[str, Any] = {
+        "args": task.args,
+        "job_id": task.job_id,
+        "unique": True,
+        "job_timeout": JOB_TIMEOUT_S,
+        "result_ttl": RESULT_TTL_S,
+        "failure_ttl": FAILURE_TTL_S,
+        "description": task.name if not task.attempt else f"{task.name} attempt {task.attempt}",
+    }
+    try:
+        if at is None or at <= time.time():
+            queue.enqueue(JOB_FUNCTIONS[task.kind], **options)
+        else:
+            queue.enqueue_at(datetime.fromtimestamp(at, UTC), JOB_FUNCTIONS[task.kind], **options)
+    except DuplicateJobError:
+        return False
+    return True
+
+
+def _safe(name: str) -> str:
+    """A match id with characters rq refuses in job ids (the lobby's are hex): escape them."""
+    return "".join(c if JOB_ID_SAFE.fullmatch(c) else f"_{ord(c):x}_" for c in name)
