@@ -624,3 +624,17 @@ def test_the_log_alone_replays_the_match_exactly(http: Http, lobby: Lobby):
         assert apply(state, entry["actor"]["seat"], entry["action"]) == entry["events"]
         assert entry["state_hash"] == state_hash(state.to_json())
     assert state.finished and state.result == last["result"]
+
+
+def test_metrics_count_the_moves_applied(http: Http) -> None:
+    from services.lobby.application import MOVES
+
+    before = MOVES.labels("brisca")._value.get()
+    match, seated = http.seated_match()
+    seat = match["view"]["to_act"][0]
+    mine = http.view(seated[seat], match["id"])
+    action, version = mine["view"]["legal_actions"][0], mine["version"]
+    for _ in range(2):  # the retry with the same action id is not a second move
+        assert http.act(seated[seat], match["id"], action, version, action_id="m1").status == 200
+    assert MOVES.labels("brisca")._value.get() == before + 1
+    assert "tapete_moves_applied_total" in http.client.get("/metrics").get_data(as_text=True)

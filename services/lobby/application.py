@@ -24,7 +24,9 @@ from importlib import metadata
 from typing import Any, Final
 
 import redis
+from prometheus_client import Counter
 
+from services.http import REGISTRY
 from shared.eventstore import MATCH_ID, MatchLog, VersionConflict, state_hash
 
 from . import match as rules_of
@@ -33,6 +35,9 @@ from .match import FINISHED, OPEN, RUNNING, STATUSES, Match
 from .players import Player, Players
 from .rules_client import RulesClient, RulesRefused, RulesUnavailable
 
+MOVES = Counter(
+    "tapete_moves_applied_total", "actions appended to match logs", ["game"], registry=REGISTRY
+)
 SYSTEM: Final = None  # submit_action's player when the server itself acts (a timer): seat null
 COMMAND_ATTEMPTS = 5  # a seat change without an expected version re-decides on a conflict
 INDEX_KEY = "tapete:index:matches:{status}"  # sorted set: match id, scored by creation time
@@ -335,6 +340,7 @@ class Lobby:
             return duplicate.answer
         except VersionConflict as exc:
             raise _stale(exc.current_version) from exc
+        MOVES.labels(match["game"]).inc()
         return answer
 
     def seat_view(self, match_id: str, seat: int) -> dict[str, Any]:
