@@ -14,10 +14,18 @@ import random
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from typing import Any
 
 import pytest
+import redis
+from rq.exceptions import NoSuchJobError
+from rq.job import Job
 
+from services.bots.dispatcher import GROUP, dead_key
+from services.bots.jobs import PAUSE_AFTER_SUBMIT, PAUSE_BEFORE_SUBMIT
+from services.bots.tasks import BOT, Task
+from services.bots.timers import LEASES_KEY
 from shared.engine import all_games
 from tests.bots_fixtures import BotProcess, BotProcesses
 from tests.service_fixtures import Http, Service, session
@@ -164,6 +172,211 @@ def test_a_bot_answers_every_turn_of_a_person(lobby: Http, history: Http, worker
     assert report["ok"], report
 
 
+def person_against_bot(http: Http, **body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A started 2-player Brisca: a new person at seat 0, a random bot at seat 1."""
+    person = http.player("Ana")
+    match = http.match(person, game="brisca", players=2, **body)
+    http.join(person, match["id"], seat=0)
+    reply = http.post(
+        f"/v1/matches/{match['id']}/bots", person["token"], json={"seat": 1, "strategy": "random"}
+    )
+    assert reply.status == 200 and reply.body["status"] == "running", reply.body
+    return reply.body, person
+
+
+def play_once(http: Http, person: dict[str, Any], match_id: str, rng: random.Random) -> int:
+    """Wait for the person's turn, then play a random legal move; the version it made."""
+    follow(http, person, match_id, lambda e: 0 in e["to_act"])
+    now = http.view(person, match_id)
+    if 0 not in now["to_act"]:  # the feed's first entries were from before the bot's move
+        follow(http, person, match_id, lambda e: 0 in e["to_act"], after=now["version"])
+        now = http.view(person, match_id)
+    move = http.act(person, match_id, rng.choice(now["view"]["legal_actions"]), now["version"])
+    assert move.status == 200, move.body
+    return int(move.body["version"])
+
+
+# -- a worker killed in the middle of a bot's turn ----------------------------------------------
+@pytest.fixture
+def rq_connection(redis_url: str) -> Iterator[redis.Redis]:
+    connection = redis.Redis.from_url(redis_url)
+    yield connection
+    connection.close()
+
+
+def wait_until(condition: Any, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def job_result(connection: redis.Redis, job_id: str, timeout: float = 10.0) -> Any:
+    """The return value of a job, once it has run."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            job = Job.fetch(job_id, connection=connection)
+        except NoSuchJobError:
+            job = None
+        if job is not None and job.is_finished:
+            return job.return_value()
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} did not finish in {timeout}s")
+
+
+@pytest.mark.parametrize(
+    "pause", [PAUSE_BEFORE_SUBMIT, PAUSE_AFTER_SUBMIT], ids=["before-its-move", "after-its-move"]
+)
+def test_a_worker_killed_mid_turn_loses_no_turn_and_doubles_no_move(
+    lobby: Http, workers: Workers, rq_connection: redis.Redis, pause: str
+):
+    """The killed job's lease runs out (1 s here), the dispatcher's watchdog enqueues its
+    next attempt, and a new worker plays the turn, or finds it played and drops it."""
+    [stuck] = workers.start(1, **{pause: "60"})
+    match, ana = person_against_bot(lobby)
+    rng = random.Random(3)
+    if 0 in match["to_act"]:
+        play_once(lobby, ana, match["id"], rng)
+    stuck.wait_for_log("pausing")  # the bot's job is in hand, before (or after) its move
+    turn = lobby.view(ana, match["id"])["version"] - (pause == PAUSE_AFTER_SUBMIT)
+    stuck.kill()
+
+    workers.start(1)
+    for _ in range(3):  # the bot answers this turn and the next ones
+        play_once(lobby, ana, match["id"], rng)
+    log = lobby.events(ana, match["id"]).body["entries"]
+    check_log(log)
+    assert log[turn]["kind"] == "action" and log[turn]["actor"]["seat"] == 1  # version turn + 1
+    assert log[turn - 1]["to_act"] == [1]
+    task = Task(BOT, match["id"], turn, 1)
+    if pause == PAUSE_BEFORE_SUBMIT:  # the watchdog's second attempt played the turn
+        assert job_result(rq_connection, task.retry().job_id) == "played"
+    else:  # the watchdog found the turn played, and let the lost job go
+        wait_until(lambda: rq_connection.zscore(LEASES_KEY, task.encode()) is None)
+        assert not Job.exists(task.retry().job_id, connection=rq_connection)
+
+
+def test_a_worker_finishes_the_job_in_hand_on_sigterm(lobby: Http, workers: Workers):
+    [worker] = workers.start(1, **{PAUSE_BEFORE_SUBMIT: "1.5"})
+    match, ana = person_against_bot(lobby)
+    if 0 in match["to_act"]:
+        play_once(lobby, ana, match["id"], random.Random(4))
+    worker.wait_for_log("pausing")
+    version = lobby.view(ana, match["id"])["version"]
+    assert worker.terminate() == 0
+    after = lobby.events(ana, match["id"], after=version).body["entries"]
+    assert [(e["version"], e["actor"]["seat"]) for e in after] == [(version + 1, 1)]
+
+
+# -- timers ------------------------------------------------------------------------------------
+def seconds_between(earlier: Entry, later: Entry) -> float:
+    return (parse_time(later["time"]) - parse_time(earlier["time"])).total_seconds()
+
+
+def parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def test_a_turn_timeout_plays_for_an_absent_person(lobby: Http, workers: Workers):
+    workers.start(1)
+    ana, beto = lobby.player("Ana"), lobby.player("Beto")
+    match = lobby.match(ana, game="brisca", players=2, turn_timeout=1.0)
+    assert match["turn_timeout"] == 1.0
+    lobby.join(ana, match["id"], seat=0)
+    started = lobby.join(beto, match["id"], seat=1)
+    # Nobody plays: after a second the server plays for whoever is to act, twice.
+    log = follow(lobby, ana, match["id"], lambda e: e["version"] == started["version"] + 2)
+    for before, entry in zip(log[-3:], log[-2:], strict=False):
+        [seat] = before["to_act"]
+        player = started["seats"][seat]["player"]
+        assert entry["actor"] == {"player": player, "seat": seat, "system": True}
+        assert 0.9 <= seconds_between(before, entry) < 4
+    # Moves made in time are the players' own: each leaves its timer stale.
+    for _ in range(4):
+        now = lobby.view(ana, match["id"])
+        mover = ana if now["to_act"] == [0] else beto
+        view = lobby.view(mover, match["id"])
+        reply = lobby.act(mover, match["id"], view["view"]["legal_actions"][0], view["version"])
+        assert reply.status == 200, reply.body
+    played = lobby.events(ana, match["id"], after=started["version"] + 2).body["entries"]
+    assert [e["actor"]["system"] for e in played] == [False] * 4
+    check_log(lobby.events(ana, match["id"]).body["entries"])
+
+
+def test_a_turn_timeout_out_of_range_is_refused(lobby: Http):
+    ana = lobby.player("Ana")
+    for bad in (0.5, 100_000, "10", True):
+        reply = lobby.post(
+            "/v1/matches", ana["token"], json={"game": "brisca", "turn_timeout": bad}
+        )
+        assert reply.status == 400, (bad, reply.body)
+
+
+def test_the_timer_closes_rajs_sealed_bids(lobby: Http, workers: Workers):
+    workers.start(1)
+    match, seated = lobby.seated_match(game="raj", players=3, options={"bid_seconds": 1.0})
+    assert match["deadline"]["kind"] == "commit"
+    log = follow(lobby, seated[0], match["id"], lambda e: e["kind"] == "action")
+    closed = log[-1]
+    assert closed["actor"] == {"player": None, "seat": None, "system": True}
+    kinds = [e["type"] for e in closed["events"]]
+    assert kinds.count("bid_committed") == 3 and "bids_revealed" in kinds
+    assert all(e["timeout"] for e in closed["events"] if e["type"] == "bid_committed")
+    assert 0.9 <= seconds_between(log[-2], closed) < 4
+
+
+def test_the_timer_closes_a_nervioso_reaction_window(lobby: Http, workers: Workers):
+    workers.start(1)
+    match, seated = lobby.seated_match(
+        game="nervioso", players=2, options={"reaction_seconds": 0.5}
+    )
+    opened = None
+    for _ in range(200):  # play cards until one matches the count and opens a window
+        now = lobby.view(seated[0], match["id"])
+        seat = next(
+            s
+            for s in now["to_act"]
+            if {"type": "play"} in lobby.view(seated[s], match["id"])["view"]["legal_actions"]
+        )
+        reply = lobby.act(seated[seat], match["id"], {"type": "play"}, now["version"])
+        assert reply.status == 200, reply.body
+        if any(e["type"] == "window_opened" for e in reply.body["events"]):
+            opened = reply.body["version"]
+            break
+        if reply.body["view"]["finished"]:
+            pytest.skip("the deal ran out without a match")
+    assert opened is not None
+    # Nobody slaps: the timer closes the window and the last to react takes the pile.
+    log = follow(lobby, seated[0], match["id"], lambda e: e["version"] > opened, after=opened - 1)
+    window, closed = log[0], log[-1]
+    assert closed["actor"] == {"player": None, "seat": None, "system": True}
+    assert [e["type"] for e in closed["events"]][:2] == ["window_closed", "took_pile"]
+    assert 0.4 <= seconds_between(window, closed) < 3
+
+
+# -- the feed ----------------------------------------------------------------------------------
+def test_a_poison_notification_is_dead_lettered(redis_url: str, dispatcher: BotProcess):
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    poison = client.xadd("tapete:{p0}:feed", {"match": "no such match!", "version": "x"})
+    deadline = time.monotonic() + 15
+    while not client.xrange(dead_key(0), "-", "+"):
+        assert time.monotonic() < deadline, dispatcher.log_tail()
+        time.sleep(0.1)
+    [(_, record)] = [r for r in client.xrange(dead_key(0), "-", "+") if r[1]["id"] == poison]
+    assert record["match"] == "no such match!" and int(record["deliveries"]) > 3
+    assert record["error"] == "KeyError('event')"  # the notification has no event
+    assert client.xpending("tapete:{p0}:feed", GROUP)["pending"] == 0
+
+
+def test_the_dispatcher_stops_on_sigterm(bot_processes: BotProcesses):
+    second = bot_processes.dispatcher("dispatcher-2")
+    second.wait_for_log("dispatching")
+    started = time.monotonic()
+    assert second.terminate() == 0
+    assert time.monotonic() - started < 3
+
+
 # -- bots only, every variant --------------------------------------------------------------------
 # Random play stretches these over ~2,000 moves; the options bound them at a few hundred.
 SHORTER = {"chinchon": {"max_restocks": 1}, "nervioso": {"max_passes": 2}}
@@ -181,7 +394,7 @@ def every_variant() -> list[tuple[str, str, int]]:
 @pytest.fixture(scope="module")
 def bot_matches(
     bot_processes: BotProcesses, dispatcher: BotProcess, lobby_service: Service
-) -> Iterator[dict[tuple[str, str, int], list[Entry]]]:
+) -> dict[tuple[str, str, int], list[Entry]]:
     """A bot-only match of every variant, all at once; each one's whole log as its host sees it."""
     running = Workers(bot_processes)
     running.start(4)
@@ -199,13 +412,15 @@ def bot_matches(
         own = Http(session(), lobby_service.url)
         return follow(own, host, match_id, finished, timeout=90)
 
-    with ThreadPoolExecutor(len(matches)) as pool:
-        logs = dict(zip(matches, pool.map(play, matches.values()), strict=True))
+    try:
+        with ThreadPoolExecutor(len(matches)) as pool:
+            logs = dict(zip(matches, pool.map(play, matches.values()), strict=True))
+    finally:
+        running.stop_all()  # the other tests start the workers they need
     elapsed = time.monotonic() - started
     moves = sum(len(actions(log)) for log in logs.values())
     print(f"\n{len(logs)} bot matches, {moves} moves in {elapsed:.1f}s ({moves / elapsed:.0f}/s)")
-    yield logs
-    running.stop_all()
+    return logs
 
 
 @pytest.mark.parametrize("setup", every_variant(), ids=lambda s: f"{s[0]}/{s[1]}")

@@ -20,6 +20,15 @@ def _not_blank(value: str) -> None:
         raise ma.ValidationError("must be printable and not blank")
 
 
+class JsonNumber(fields.Float):
+    """A JSON number, strictly: not a string of digits, not a boolean."""
+
+    def _deserialize(self, value, attr, data, **kwargs):  # type: ignore[no-untyped-def]
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 MAX_VERSION = 2**53  # far beyond any match; keeps stream ids within what Redis accepts
 
 
@@ -49,7 +58,7 @@ class NewMatch(Strict):
         falsy={False},
         metadata={"description": "deal as soon as the last seat is taken (else POST /start)"},
     )
-    turn_timeout = fields.Float(
+    turn_timeout = JsonNumber(
         load_default=None,
         allow_none=True,
         validate=validate.Range(min=1.0, max=86400.0),

@@ -1,0 +1,130 @@
+"""The dispatcher's decisions and bookkeeping, in process on a real Redis (no workers).
+
+What a notification asks for, job ids unique to (kind, match, version, seat) so that a
+notification delivered twice enqueues nothing new, and the watchdog redoing a lost task
+only while its match still waits at that version.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+
+import pytest
+import redis
+from rq import Queue
+from rq.job import Job
+
+from services.bots.dispatcher import Dispatcher, Notice, Settings, plan
+from services.bots.tasks import BOT, QUEUE, TURN, WINDOW, Task
+from services.bots.timers import LEASES_KEY, window_closes_at
+from shared.eventstore import MatchLog
+
+MATCH = "9f1c0a2b3c4d5e6f"
+
+
+def notice(version: int = 7, **event: object) -> Notice:
+    fields = {"status": "running", "to_act": [1], "deadline": None, "bots": [], **event}
+    message = {"match": MATCH, "version": str(version), "kind": "action"}
+    return Notice.parse("1790000000123-0", {**message, "event": json.dumps(fields)})
+
+
+BOT_AT_1 = [{"seat": 1, "strategy": "random", "player": "b1"}]
+
+
+def test_a_bot_seat_to_act_gets_a_job_now_and_a_person_none_without_a_turn_timeout():
+    assert plan(notice(to_act=[0, 1], bots=BOT_AT_1), None) == [(Task(BOT, MATCH, 7, 1), None)]
+
+
+def test_a_finished_match_asks_for_nothing():
+    assert plan(notice(status="finished", to_act=[], bots=BOT_AT_1), 5.0) == []
+
+
+def test_every_person_to_act_gets_a_turn_timer_counted_from_the_notification():
+    tasks = plan(notice(to_act=[0, 1, 2], bots=BOT_AT_1), 30.0)
+    assert (Task(BOT, MATCH, 7, 1), None) in tasks
+    assert (Task(TURN, MATCH, 7, 0), 1790000030.123) in tasks
+    assert (Task(TURN, MATCH, 7, 2), 1790000030.123) in tasks
+    assert len(tasks) == 3
+
+
+def test_a_window_closes_at_the_lobbys_deadline():
+    deadline = {"kind": "reaction", "seconds": 3.0, "at": "2026-09-21T16:00:03.500Z"}
+    [(task, at)] = plan(notice(to_act=[0], deadline=deadline), None)
+    assert task == Task(WINDOW, MATCH, 7) and at == pytest.approx(1790006403.5)
+    assert window_closes_at({"kind": "reaction", "seconds": 3.0}, 100.0) == 103.0
+
+
+def test_job_and_action_ids():
+    task = Task(BOT, MATCH, 12, 3)
+    assert task.job_id == f"tapete-bot-{MATCH}-12-3"
+    assert task.retry().job_id == f"tapete-bot-{MATCH}-12-3-r1"
+    assert task.retry().action_id == task.action_id == f"tapete-bot-{MATCH}-12-3"
+    assert Task(WINDOW, "a.b", 4).job_id == "tapete-window-a_2e_b-4"
+    assert Task.decode(task.retry().encode()) == task.retry()
+
+
+@pytest.mark.parametrize("bad", [{"match": MATCH}, {"match": "no spaces!", "version": "3"}])
+def test_a_malformed_notification_is_refused(bad: dict[str, str]):
+    with pytest.raises((KeyError, ValueError)):
+        Notice.parse("1-0", {"event": json.dumps({"status": "running"}), **bad})
+
+
+# -- with Redis ------------------------------------------------------------------------------
+@pytest.fixture
+def dispatcher(redis_client: redis.Redis, redis_url: str) -> Iterator[Dispatcher]:
+    rq_connection = redis.Redis.from_url(redis_url)
+    settings = Settings(name="test", retry_after_s=0.0, max_attempts=2)
+    yield Dispatcher(MatchLog(redis_client), Queue(QUEUE, connection=rq_connection), settings)
+    rq_connection.close()
+
+
+def at_version(client: redis.Redis, version: int) -> None:
+    """A snapshot of the match at ``version`` (all the dispatcher reads of it)."""
+    key = MatchLog(client).keys(MATCH).snapshot
+    client.hset(key, mapping={"version": version, "match": json.dumps({"turn_timeout": None})})
+
+
+def test_a_notification_delivered_twice_enqueues_one_job(
+    dispatcher: Dispatcher, redis_client: redis.Redis
+):
+    at_version(redis_client, 7)
+    seen = notice(to_act=[1], bots=BOT_AT_1)
+    assert dispatcher.dispatch(seen, 7, None) == "dispatched"
+    assert dispatcher.dispatch(seen, 7, None) == "dispatched"
+    assert dispatcher.queue.job_ids == [Task(BOT, MATCH, 7, 1).job_id]
+    job = Job.fetch(Task(BOT, MATCH, 7, 1).job_id, connection=dispatcher.queue.connection)
+    assert job.args == (MATCH, 7, 1, 0) and job.func_name == "services.bots.jobs.play_bot"
+    assert dispatcher.leases.count() == 1
+
+
+def test_a_notification_overtaken_by_a_later_version_asks_for_nothing(dispatcher: Dispatcher):
+    assert dispatcher.dispatch(notice(to_act=[1], bots=BOT_AT_1), 8, None) == "stale"
+    assert dispatcher.queue.job_ids == [] and dispatcher.leases.count() == 0
+
+
+def test_the_watchdog_redoes_a_lost_task_while_its_match_waits(
+    dispatcher: Dispatcher, redis_client: redis.Redis
+):
+    at_version(redis_client, 7)
+    task = Task(BOT, MATCH, 7, 1)
+    dispatcher.leases.take(task, time.time() - 1)  # its job was lost: nobody released it
+    assert dispatcher.sweep() == 1
+    assert dispatcher.queue.job_ids == [task.retry().job_id]
+    [lease] = dispatcher.leases.overdue(time.time() + 1, 10)
+    assert lease == task.retry()
+
+    dispatcher.sweep()  # the retry is lost too: the last attempt
+    dispatcher.sweep()  # and then no more
+    assert dispatcher.queue.job_ids == [task.retry().job_id, task.retry().retry().job_id]
+    assert dispatcher.leases.count() == 0
+
+
+def test_the_watchdog_forgets_a_task_whose_match_moved_on(
+    dispatcher: Dispatcher, redis_client: redis.Redis
+):
+    at_version(redis_client, 8)
+    dispatcher.leases.take(Task(BOT, MATCH, 7, 1), time.time() - 1)
+    dispatcher.sweep()
+    assert dispatcher.queue.job_ids == [] and redis_client.zcard(LEASES_KEY) == 0
