@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: install test lint format run bench openapi clean
+.PHONY: install test lint format run demo bench openapi clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,15 @@ run: $(STAMP)
 	mkdir -p var/redis
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile
 
+# A bot-only match against the running platform (`make run` in another terminal): its moves
+# as they happen, the final scores and the history service's verification.
+GAME     ?= brisca
+VARIANT  ?= base
+PLAYERS  ?=
+STRATEGY ?= greedy
+demo: $(STAMP)
+	$(BIN)/python -m services.bots.demo --game $(GAME) --variant $(VARIANT) --strategy $(STRATEGY) $(if $(PLAYERS),--players $(PLAYERS))
+
 openapi: $(STAMP)
 	$(BIN)/python -m services.openapi_dump
 
@@ -41,6 +50,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/lobby.py
 	$(BIN)/python bench/history.py
 	$(BIN)/python bench/redis_memory.py
+	$(BIN)/python bench/bots.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -15,6 +15,7 @@ import logging
 import os
 import socket
 import sys
+import time
 
 import redis
 from prometheus_client import start_http_server
@@ -29,6 +30,20 @@ from .tasks import QUEUE
 MAINTENANCE_INTERVAL_S = 60  # rq's registry cleaning, and a new scheduler after one died
 
 
+def wait_for_redis(connection: redis.Redis) -> None:
+    """Until Redis answers: rq's worker stops at once if it cannot register itself, and under
+    ``make run`` (or a fresh deployment) Redis may come up after the workers."""
+    backoff = 0.1
+    while True:
+        try:
+            connection.ping()
+            return
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            logging.getLogger("tapete.bots").warning("redis unavailable: %s; retrying", exc)
+            time.sleep(backoff)
+            backoff = min(backoff * 2, 5.0)
+
+
 def main() -> int:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonLogFormatter("bots-worker"))
@@ -39,6 +54,7 @@ def main() -> int:
     url = os.environ.get("RQ_REDIS_URL") or os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
     connection = redis.Redis.from_url(url, socket_connect_timeout=2)
     context()  # made now, so that a malformed setting fails at start rather than in every job
+    wait_for_redis(connection)
     metrics_port = os.environ.get("BOTS_WORKER_METRICS_PORT")
     if metrics_port:
         start_http_server(
