@@ -199,6 +199,7 @@ def play_once(http: Http, person: dict[str, Any], match_id: str, rng: random.Ran
 # -- a worker killed in the middle of a bot's turn ----------------------------------------------
 @pytest.fixture
 def rq_connection(redis_url: str) -> Iterator[redis.Redis]:
+    """The session's Redis, which here holds the rq queue as well as the match store."""
     connection = redis.Redis.from_url(redis_url)
     yield connection
     connection.close()

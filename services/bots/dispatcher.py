@@ -156,7 +156,7 @@ class Dispatcher:
         self.log = log
         self.client: Any = log.client
         self.queue = queue
-        self.leases = Leases(queue.connection)
+        self.leases = Leases(log.client)
         self.settings = settings
         self.streams = {log.feed_key(p): p for p in range(log.partitions)}
         self.stopping = False

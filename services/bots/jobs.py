@@ -23,7 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-import redis
 import requests
 from prometheus_client import Histogram
 from requests.adapters import HTTPAdapter
@@ -88,12 +87,11 @@ class Context:
     @classmethod
     def from_env(cls) -> Context:
         store = redis_client(os.environ.get("REDIS_URL", DEFAULT_REDIS_URL))
-        rq_url = os.environ.get("RQ_REDIS_URL") or os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
         partitions = int(os.environ.get("FEED_PARTITIONS", "1"))
         rules = RulesClient(os.environ.get("RULES_URL", DEFAULT_RULES_URL))
         return cls(
             lobby=Lobby(store, rules, MatchLog(store, partitions=partitions)),
-            leases=Leases(redis.Redis.from_url(rq_url)),
+            leases=Leases(store),
             http=http_session(),
             lobby_url=os.environ.get("LOBBY_URL", DEFAULT_LOBBY_URL).rstrip("/"),
         )

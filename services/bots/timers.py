@@ -9,9 +9,11 @@ lengthens nobody's either.
 The watchdog keeps a lease on every task the dispatcher enqueues: a sorted set, task ->
 the time by which it should be done. The worker removes the lease when the job ends
 (played, stale or dropped). A lease still there when its time comes means the job was
-lost: its worker was killed mid-job, the rq Redis lost its queue, or the job failed. If
-the match is still at that version the dispatcher enqueues the task again as its next
-attempt (rq alone notices a dead worker's job only a minute after the job's timeout).
+lost: its worker was killed mid-job, the scheduler that held a timer died, the rq Redis
+lost its queue, or the job failed. If the match is still at that version the dispatcher
+enqueues the task again as its next attempt (rq alone notices a dead worker's job only a
+minute after the job's timeout). The leases live in the match store, beside the logs, so
+they outlive the rq Redis, which keeps nothing that cannot be lost.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import redis
 
 from .tasks import Task
 
-LEASES_KEY = "tapete:bots:leases"  # sorted set on the rq Redis: Task.encode() -> due (epoch s)
+LEASES_KEY = "tapete:{bots}:leases"  # sorted set in the match store: Task.encode() -> due (epoch)
 
 
 def window_closes_at(deadline: dict[str, Any], notified: float) -> float:
