@@ -41,7 +41,7 @@ class BotProcess:
     """`python -m services.bots.<module>` in a process group of its own."""
 
     def __init__(self, module: str, name: str, env: dict[str, str]) -> None:
-        self.name = name
+        self.name, self.env = name, env
         self.log_path = Path(tempfile.mkstemp(prefix=f"tapete-{name}-", suffix=".log")[1])
         command = [sys.executable, "-m", f"services.bots.{module}"]
         with self.log_path.open("ab") as log:

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import redis
+import requests
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
@@ -27,6 +28,7 @@ from services.bots.jobs import PAUSE_AFTER_SUBMIT, PAUSE_BEFORE_SUBMIT
 from services.bots.tasks import BOT, Task
 from services.bots.timers import LEASES_KEY
 from shared.engine import all_games
+from shared.redis_server import free_port
 from tests.bots_fixtures import BotProcess, BotProcesses
 from tests.service_fixtures import Http, Service, session
 
@@ -35,9 +37,20 @@ Entry = dict[str, Any]
 
 @pytest.fixture(scope="module")
 def dispatcher(bot_processes: BotProcesses) -> BotProcess:
-    process = bot_processes.dispatcher()
+    process = bot_processes.dispatcher(BOTS_DISPATCHER_METRICS_PORT=str(free_port()))
     process.wait_for_log("dispatching")
     return process
+
+
+def metrics(process: BotProcess, variable: str) -> dict[str, float]:
+    """The samples a bot process serves to Prometheus on the port ``variable`` names."""
+    port = process.env[variable]
+    text = requests.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+    return {
+        line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line and not line.startswith("#")
+    }
 
 
 class Workers:
@@ -141,8 +154,10 @@ def check_log(entries: list[Entry]) -> None:
 
 
 # -- a person against a bot --------------------------------------------------------------------
-def test_a_bot_answers_every_turn_of_a_person(lobby: Http, history: Http, workers: Workers):
-    workers.start(2)
+def test_a_bot_answers_every_turn_of_a_person(
+    lobby: Http, history: Http, workers: Workers, dispatcher: BotProcess
+):
+    [worker] = workers.start(1, BOTS_WORKER_METRICS_PORT=str(free_port()))
     ana = lobby.player("Ana")
     match = lobby.match(ana, game="brisca", players=2)
     lobby.join(ana, match["id"], seat=0)
@@ -170,6 +185,10 @@ def test_a_bot_answers_every_turn_of_a_person(lobby: Http, history: Http, worker
     assert not any(e["actor"]["system"] for e in moves)
     report = history.get(f"/v1/matches/{match['id']}/verify").body
     assert report["ok"], report
+    played = 'tapete_bot_jobs_total{kind="bot",outcome="played"}'
+    assert metrics(worker, "BOTS_WORKER_METRICS_PORT")[played] == seats.count(1)
+    enqueued = 'tapete_bot_jobs_total{kind="bot",outcome="enqueued"}'
+    assert metrics(dispatcher, "BOTS_DISPATCHER_METRICS_PORT")[enqueued] >= seats.count(1)
 
 
 def person_against_bot(http: Http, **body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
