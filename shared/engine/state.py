@@ -38,9 +38,7 @@ class Zone:
             self.visibility == OWNER and seat is not None and seat == self.owner
         )
 
-    def to_json(self, copy_data: bool = True) -> dict:
-        """The state as JSON types; ``copy_data=False`` shares the game data (to serialise at once)."""
-        own = _deepcopy if copy_data else _same
+    def to_json(self) -> dict:
         return {"cards": list(self.cards), "owner": self.owner, "visibility": self.visibility}
 
 
