@@ -186,7 +186,8 @@ def test_a_bot_answers_every_turn_of_a_person(
     report = history.get(f"/v1/matches/{match['id']}/verify").body
     assert report["ok"], report
     played = 'tapete_bot_jobs_total{kind="bot",outcome="played"}'
-    assert metrics(worker, "BOTS_WORKER_METRICS_PORT")[played] == seats.count(1)
+    # (the last move may be the bot's: its job counts it just after the lobby's answer)
+    wait_until(lambda: metrics(worker, "BOTS_WORKER_METRICS_PORT")[played] == seats.count(1))
     enqueued = 'tapete_bot_jobs_total{kind="bot",outcome="enqueued"}'
     assert metrics(dispatcher, "BOTS_DISPATCHER_METRICS_PORT")[enqueued] >= seats.count(1)
 
@@ -264,7 +265,9 @@ def test_a_worker_killed_mid_turn_loses_no_turn_and_doubles_no_move(
 
     workers.start(1)
     for _ in range(3):  # the bot answers this turn and the next ones
-        play_once(lobby, ana, match["id"], rng)
+        last = play_once(lobby, ana, match["id"], rng)
+    # Leave no bot job behind: until Ana is to act again (at once if she won the trick).
+    follow(lobby, ana, match["id"], lambda e: 0 in e["to_act"], after=last - 1)
     log = lobby.events(ana, match["id"]).body["entries"]
     check_log(log)
     assert log[turn]["kind"] == "action" and log[turn]["actor"]["seat"] == 1  # version turn + 1
@@ -300,28 +303,29 @@ def parse_time(text: str) -> datetime:
 
 def test_a_turn_timeout_plays_for_an_absent_person(lobby: Http, workers: Workers):
     workers.start(1)
-    ana, beto = lobby.player("Ana"), lobby.player("Beto")
-    match = lobby.match(ana, game="brisca", players=2, turn_timeout=1.0)
+    match, seated = lobby.seated_match(game="brisca", players=2, turn_timeout=1.0)
     assert match["turn_timeout"] == 1.0
-    lobby.join(ana, match["id"], seat=0)
-    started = lobby.join(beto, match["id"], seat=1)
-    # Nobody plays: after a second the server plays for whoever is to act, twice.
-    log = follow(lobby, ana, match["id"], lambda e: e["version"] == started["version"] + 2)
+    # Nobody plays: a second later the server plays for whoever is to act, twice.
+    log = follow(lobby, seated[0], match["id"], lambda e: e["version"] == match["version"] + 2)
     for before, entry in zip(log[-3:], log[-2:], strict=False):
         [seat] = before["to_act"]
-        player = started["seats"][seat]["player"]
+        player = match["seats"][seat]["player"]
         assert entry["actor"] == {"player": player, "seat": seat, "system": True}
-        assert 0.9 <= seconds_between(before, entry) < 4
-    # Moves made in time are the players' own: each leaves its timer stale.
+        assert 0.9 <= seconds_between(before, entry) < 10
+    check_log(lobby.events(seated[0], match["id"]).body["entries"])
+
+
+def test_moves_in_time_leave_the_turn_timers_nothing_to_do(lobby: Http, workers: Workers):
+    workers.start(1)
+    match, seated = lobby.seated_match(game="brisca", players=2, turn_timeout=5.0)
     for _ in range(4):
-        now = lobby.view(ana, match["id"])
-        mover = ana if now["to_act"] == [0] else beto
+        now = lobby.view(seated[0], match["id"])
+        mover = seated[now["to_act"][0]]
         view = lobby.view(mover, match["id"])
         reply = lobby.act(mover, match["id"], view["view"]["legal_actions"][0], view["version"])
         assert reply.status == 200, reply.body
-    played = lobby.events(ana, match["id"], after=started["version"] + 2).body["entries"]
+    played = lobby.events(seated[0], match["id"], after=match["version"]).body["entries"]
     assert [e["actor"]["system"] for e in played] == [False] * 4
-    check_log(lobby.events(ana, match["id"]).body["entries"])
 
 
 def test_a_turn_timeout_out_of_range_is_refused(lobby: Http):
@@ -343,7 +347,7 @@ def test_the_timer_closes_rajs_sealed_bids(lobby: Http, workers: Workers):
     kinds = [e["type"] for e in closed["events"]]
     assert kinds.count("bid_committed") == 3 and "bids_revealed" in kinds
     assert all(e["timeout"] for e in closed["events"] if e["type"] == "bid_committed")
-    assert 0.9 <= seconds_between(log[-2], closed) < 4
+    assert 0.9 <= seconds_between(log[-2], closed) < 10
 
 
 def test_the_timer_closes_a_nervioso_reaction_window(lobby: Http, workers: Workers):
@@ -372,7 +376,7 @@ def test_the_timer_closes_a_nervioso_reaction_window(lobby: Http, workers: Worke
     window, closed = log[0], log[-1]
     assert closed["actor"] == {"player": None, "seat": None, "system": True}
     assert [e["type"] for e in closed["events"]][:2] == ["window_closed", "took_pile"]
-    assert 0.4 <= seconds_between(window, closed) < 3
+    assert 0.4 <= seconds_between(window, closed) < 10
 
 
 # -- the feed ----------------------------------------------------------------------------------
