@@ -6,9 +6,9 @@ for the window the rules opened, and one for each person's seat when the match h
 Delivery is at least once: a notification is acknowledged after its jobs are enqueued,
 and a job id is unique to (kind, match, version, seat), so a notification delivered again
 enqueues nothing new. Only the latest version of a match matters: a notification whose
-match has moved on since (the snapshot's version is higher) asks for nothing. Pending
-notifications of a dispatcher that died are taken over with XAUTOCLAIM; one that failed
-``max_deliveries`` times is moved to the partition's dead letters (bots:dead).
+match has moved on since (the snapshot's version is higher) asks for nothing. Taking
+over a dead dispatcher's notifications, retries and dead letters (bots:dead) are the
+shared consumer-group loop's (``shared/feedgroup.py``).
 
 The watchdog (timers.py) runs here too: a task whose job has not ended by its lease's
 time while the match still waits at that version is enqueued again, as a new attempt.
@@ -18,6 +18,7 @@ time while the match still waits at that version is enqueued again, as a new att
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -33,7 +34,9 @@ from prometheus_client import Counter, Histogram, start_http_server
 from rq import Queue
 
 from services.http import JsonLogFormatter
-from shared.eventstore import KEY_PREFIX, MATCH_ID, MatchLog
+from shared import feedgroup
+from shared.eventstore import MATCH_ID, MatchLog
+from shared.feedgroup import FeedGroup, GroupSettings, Message
 
 from .tasks import BOT, JOBS, QUEUE, TURN, WINDOW, Task, enqueue
 from .timers import Leases, turn_times_out_at, window_closes_at
@@ -55,18 +58,7 @@ DISPATCH_SECONDS = Histogram(
 )
 
 log = logging.getLogger("tapete.bots.dispatcher")
-
-Message = tuple[str, dict[str, str]]
-
-
-def dead_key(partition: int) -> str:
-    """Dead letters of one partition, beside its feed (same hash tag: XADD + XACK in one MULTI)."""
-    return f"{KEY_PREFIX}:{{p{partition}}}:bots:dead"
-
-
-def errors_key(partition: int) -> str:
-    """Feed id -> the last error of a notification that failed, for its dead letter."""
-    return f"{KEY_PREFIX}:{{p{partition}}}:bots:errors"
+dead_key = functools.partial(feedgroup.dead_key, GROUP)
 
 
 @dataclass(frozen=True)
@@ -124,13 +116,8 @@ def plan(notice: Notice, turn_timeout: float | None) -> list[tuple[Task, float |
 
 
 @dataclass(frozen=True)
-class Settings:
-    name: str
-    batch: int = 100
+class Settings(GroupSettings):
     block_ms: int = 500
-    min_idle_ms: int = 10_000
-    max_deliveries: int = 5
-    claim_every_s: float = 1.0
     retry_after_s: float = 10.0  # a job not ended this long after it was due is redone
     max_attempts: int = 5
     sweep_every_s: float = 0.5
@@ -151,64 +138,23 @@ class Settings:
         )
 
 
-class Dispatcher:
+class Dispatcher(FeedGroup):
+    group = GROUP
+    settings: Settings
+
     def __init__(self, log: MatchLog, queue: Queue, settings: Settings) -> None:
-        self.log = log
-        self.client: Any = log.client
+        super().__init__(log, settings, NOTIFICATIONS, logging.getLogger("tapete.bots.dispatcher"))
         self.queue = queue
         self.leases = Leases(log.client)
-        self.settings = settings
-        self.streams = {log.feed_key(p): p for p in range(log.partitions)}
-        self.stopping = False
-        self._last_claim = self._last_sweep = float("-inf")
+        self._last_sweep = float("-inf")
 
-    def ensure_groups(self) -> None:
-        """Create the group on every partition, from the first notification: a notification
-        of a match that has moved on since costs one snapshot read, and none is missed."""
-        for stream in self.streams:
-            try:
-                self.client.xgroup_create(stream, GROUP, id="0", mkstream=True)
-            except redis.ResponseError as exc:
-                if "BUSYGROUP" not in str(exc):
-                    raise
-
-    def run(self) -> None:
-        """Dispatch until ``stopping``; Redis outages and a lost group are waited out."""
-        backoff = 0.1
-        while not self.stopping:
-            try:
-                self.ensure_groups()
-                while not self.stopping:
-                    self.step()
-                    backoff = 0.1
-            except (redis.ConnectionError, redis.TimeoutError) as exc:
-                log.warning("redis unavailable: %s; retrying in %.1fs", exc, backoff)
-                time.sleep(backoff)
-                backoff = min(backoff * 2, 5.0)
-            except redis.ResponseError as exc:
-                if "NOGROUP" not in str(exc):
-                    raise
-                log.warning("consumer group lost (%s): creating it again", exc)
-
-    def step(self) -> None:
-        """Now and then take over stale pending notifications and redo lost tasks; then read
-        and dispatch new notifications (waiting up to block_ms for one)."""
+    def step(self) -> int:
+        """Now and then redo lost tasks (the watchdog); then the shared loop's step."""
         now = time.monotonic()
-        if now - self._last_claim >= self.settings.claim_every_s:
-            self._last_claim = now
-            self.reclaim()
         if now - self._last_sweep >= self.settings.sweep_every_s:
             self._last_sweep = now
             self.sweep()
-        reply: Any = self.client.xreadgroup(
-            GROUP,
-            self.settings.name,
-            {stream: ">" for stream in self.streams},
-            count=self.settings.batch,
-            block=self.settings.block_ms,
-        )
-        for stream, messages in reply or []:
-            self.handle(stream, messages)
+        return super().step()
 
     def handle(self, stream: str, messages: list[Message], retry: bool = False) -> None:
         """Dispatch the latest notification of each match in the batch, then acknowledge."""
@@ -218,7 +164,7 @@ class Dispatcher:
             try:
                 notice = Notice.parse(message_id, fields)
             except (KeyError, ValueError, TypeError) as exc:
-                self._failed(stream, [message_id], exc)
+                self.failed(stream, [message_id], exc)
                 continue
             ids.setdefault(notice.match, []).append(message_id)
             if notice.match not in latest or notice.version > latest[notice.match].version:
@@ -228,12 +174,10 @@ class Dispatcher:
             try:
                 outcome = self.dispatch(notice, *current[match_id])
             except Exception as exc:  # retried, and after a few deliveries dead-lettered
-                self._failed(stream, ids[match_id], exc)
+                self.failed(stream, ids[match_id], exc)
                 continue
             NOTIFICATIONS.labels(outcome).inc(len(ids[match_id]))
-            self.client.xack(stream, GROUP, *ids[match_id])
-            if retry:  # they may have failed before: forget their errors
-                self.client.hdel(errors_key(self.streams[stream]), *ids[match_id])
+            self.ack(stream, ids[match_id], retry)
 
     def dispatch(self, notice: Notice, version: int | None, turn_timeout: float | None) -> str:
         """Enqueue what ``notice`` asks for, if its match is still at its version."""
@@ -272,47 +216,6 @@ class Dispatcher:
             log.warning("task %s not done in time: attempt %d", task.name, retry.attempt)
         return len(overdue)
 
-    def reclaim(self) -> None:
-        """XAUTOCLAIM what has been pending too long; dead-letter what failed too often."""
-        for stream in self.streams:
-            cursor = "0-0"
-            while True:
-                cursor, messages, _deleted = self.client.xautoclaim(
-                    stream, GROUP, self.settings.name, self.settings.min_idle_ms, cursor,
-                    count=self.settings.batch,
-                )  # fmt: skip
-                retries = []
-                for message_id, fields in messages:
-                    if self._deliveries(stream, message_id) > self.settings.max_deliveries:
-                        self.dead_letter(stream, message_id, fields or {})
-                    else:
-                        retries.append((message_id, fields or {}))
-                if retries:
-                    self.handle(stream, retries, retry=True)
-                if cursor in ("0-0", b"0-0"):
-                    break
-
-    def dead_letter(self, stream: str, message_id: str, fields: dict[str, str]) -> None:
-        """Move a poison notification to the dead-letter stream and acknowledge it, atomically."""
-        partition = self.streams[stream]
-        error = self.client.hget(errors_key(partition), message_id) or "failed in another consumer"
-        record = {
-            **{k: v for k, v in fields.items() if k in ("match", "version", "kind")},
-            "feed": stream,
-            "id": message_id,
-            "deliveries": self._deliveries(stream, message_id),
-            "error": error,
-            "consumer": self.settings.name,
-            "time_ms": int(time.time() * 1000),
-        }
-        pipe = self.client.pipeline(transaction=True)
-        pipe.xadd(dead_key(partition), record)
-        pipe.xack(stream, GROUP, message_id)
-        pipe.hdel(errors_key(partition), message_id)
-        pipe.execute()
-        NOTIFICATIONS.labels("dead-lettered").inc()
-        log.error("notification %s %s dead-lettered: %s", stream, message_id, error)
-
     def _snapshots(self, match_ids: list[str]) -> dict[str, tuple[int | None, float | None]]:
         """Each match's current version and turn timeout, in one round trip."""
         pipe = self.client.pipeline(transaction=False)
@@ -323,17 +226,6 @@ class Dispatcher:
             timeout = json.loads(doc).get("turn_timeout") if doc else None
             current[match_id] = (int(version) if version else None, timeout)
         return current
-
-    def _failed(self, stream: str, ids: list[str], exc: Exception) -> None:
-        """Leave them pending (XAUTOCLAIM retries them) and note why, for a dead letter."""
-        NOTIFICATIONS.labels("failed").inc(len(ids))
-        log.warning("notifications %s %s failed: %r", stream, ids, exc)
-        error = repr(exc)[:1000]
-        self.client.hset(errors_key(self.streams[stream]), mapping=dict.fromkeys(ids, error))
-
-    def _deliveries(self, stream: str, message_id: str) -> int:
-        rows = self.client.xpending_range(stream, GROUP, message_id, message_id, 1)
-        return int(rows[0]["times_delivered"]) if rows else 0
 
 
 def main() -> int:

@@ -6,31 +6,30 @@ version applied), so a crash before the XACK redelivers it and the redelivery fi
 nothing left to do. The feed only says "match M reached version V"; the entries
 themselves always come from the match log.
 
-Notifications left pending by a consumer that died are taken over with XAUTOCLAIM once
-idle for ``min_idle_ms``; the same path retries this consumer's own failures. A
-notification delivered ``max_deliveries`` times without success is a poison: it is
-moved to the partition's dead-letter stream (with its last error) and acknowledged, so
-it never blocks the group.
+Taking over a dead consumer's notifications, retries and dead letters are the shared
+consumer-group loop's (``shared/feedgroup.py``).
 
     python -m services.history.consumer          # REDIS_URL, FEED_PARTITIONS, HISTORY_*
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import signal
 import socket
 import sys
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import redis
 from prometheus_client import Counter, Histogram, start_http_server
 
 from services.http import JsonLogFormatter
-from shared.eventstore import KEY_PREFIX, MatchLog
+from shared import feedgroup
+from shared.eventstore import MatchLog
+from shared.feedgroup import FeedGroup, GroupSettings, Message
 
 from .store import ReadModels
 
@@ -45,9 +44,7 @@ LAG = Histogram(
 HANDLED = Counter("tapete_history_notifications_total", "notifications handled", ["outcome"])
 
 log = logging.getLogger("tapete.history.consumer")
-
-
-Message = tuple[str, dict[str, str]]
+dead_key = functools.partial(feedgroup.dead_key, GROUP)
 
 
 def plan(
@@ -71,25 +68,7 @@ def plan(
     return ordered, malformed
 
 
-def dead_key(partition: int) -> str:
-    """Dead letters of one partition, beside its feed (same hash tag: XADD + XACK in one MULTI)."""
-    return f"{KEY_PREFIX}:{{p{partition}}}:history:dead"
-
-
-def errors_key(partition: int) -> str:
-    """Feed id -> the last error of a notification that failed, for its dead letter."""
-    return f"{KEY_PREFIX}:{{p{partition}}}:history:errors"
-
-
-@dataclass(frozen=True)
-class Settings:
-    name: str
-    batch: int = 100
-    block_ms: int = 1000
-    min_idle_ms: int = 10_000
-    max_deliveries: int = 5
-    claim_every_s: float = 1.0
-
+class Settings(GroupSettings):
     @classmethod
     def from_env(cls) -> Settings:
         env = os.environ.get
@@ -103,82 +82,12 @@ class Settings:
         )
 
 
-class Consumer:
-    def __init__(self, models: ReadModels, settings: Settings) -> None:
+class Consumer(FeedGroup):
+    group = GROUP
+
+    def __init__(self, models: ReadModels, settings: GroupSettings) -> None:
+        super().__init__(models.log, settings, HANDLED, log)
         self.models = models
-        self.log: MatchLog = models.log
-        self.client: Any = models.client
-        self.settings = settings
-        self.streams = {self.log.feed_key(p): p for p in range(self.log.partitions)}
-        self.stopping = False
-        self._last_claim = float("-inf")
-
-    def ensure_groups(self) -> None:
-        """Create the group on every partition, reading from the very first notification."""
-        for stream in self.streams:
-            try:
-                self.client.xgroup_create(stream, GROUP, id="0", mkstream=True)
-            except redis.ResponseError as exc:
-                if "BUSYGROUP" not in str(exc):
-                    raise
-
-    def run(self) -> None:
-        """Consume until ``stopping``; Redis outages and a lost group are waited out."""
-        backoff = 0.1
-        while not self.stopping:
-            try:
-                self.ensure_groups()
-                while not self.stopping:
-                    self.step()
-                    backoff = 0.1
-            except (redis.ConnectionError, redis.TimeoutError) as exc:
-                log.warning("redis unavailable: %s; retrying in %.1fs", exc, backoff)
-                time.sleep(backoff)
-                backoff = min(backoff * 2, 5.0)
-            except redis.ResponseError as exc:
-                if "NOGROUP" not in str(exc):
-                    raise
-                log.warning("consumer group lost (%s): creating it again", exc)
-
-    def step(self) -> int:
-        """Take over stale pending notifications (now and then), then read and handle new ones."""
-        handled = 0
-        if time.monotonic() - self._last_claim >= self.settings.claim_every_s:
-            self._last_claim = time.monotonic()
-            handled += self.reclaim()
-        reply: Any = self.client.xreadgroup(
-            GROUP,
-            self.settings.name,
-            {stream: ">" for stream in self.streams},
-            count=self.settings.batch,
-            block=self.settings.block_ms,
-        )
-        for stream, messages in reply or []:
-            self.handle(stream, messages)
-            handled += len(messages)
-        return handled
-
-    def reclaim(self) -> int:
-        """XAUTOCLAIM what has been pending too long; dead-letter what failed too often."""
-        handled = 0
-        for stream in self.streams:
-            cursor = "0-0"
-            while True:
-                cursor, messages, _deleted = self.client.xautoclaim(
-                    stream, GROUP, self.settings.name, self.settings.min_idle_ms, cursor,
-                    count=self.settings.batch,
-                )  # fmt: skip
-                retries = []
-                for message_id, fields in messages:
-                    if self._deliveries(stream, message_id) > self.settings.max_deliveries:
-                        self.dead_letter(stream, message_id, fields or {})
-                    else:
-                        retries.append((message_id, fields or {}))
-                self.handle(stream, retries, retry=True)
-                handled += len(messages)
-                if cursor in ("0-0", b"0-0"):
-                    break
-        return handled
 
     def handle(self, stream: str, messages: list[Message], retry: bool = False) -> None:
         """Bring each notified match up to its notified version, then acknowledge.
@@ -189,53 +98,19 @@ class Consumer:
         """
         groups, malformed = plan(messages)
         for message_id, problem in malformed:
-            self._failed(stream, [message_id], problem)
+            self.failed(stream, [message_id], problem)
         for match_id, (upto, ids) in groups.items():
             try:
                 applied = self.models.catch_up(match_id, upto, ids[-1])
             except Exception as exc:  # any failure is retried, and after a few, dead-lettered
-                self._failed(stream, ids, exc)
+                self.failed(stream, ids, exc)
                 continue
             if applied is not None:
                 now = time.time()
                 for message_id in ids:
                     LAG.observe(max(now - int(message_id.split("-")[0]) / 1000, 0.0))
             HANDLED.labels("applied" if applied else "no-op").inc(len(ids))
-            self.client.xack(stream, GROUP, *ids)
-            if retry:  # they may have failed before: forget their errors
-                self.client.hdel(errors_key(self.streams[stream]), *ids)
-
-    def _failed(self, stream: str, ids: list[str], exc: Exception) -> None:
-        """Leave them pending (XAUTOCLAIM retries them) and note why, for a dead letter."""
-        HANDLED.labels("failed").inc(len(ids))
-        log.warning("notifications %s %s failed: %r", stream, ids, exc)
-        error = repr(exc)[:1000]
-        self.client.hset(errors_key(self.streams[stream]), mapping=dict.fromkeys(ids, error))
-
-    def dead_letter(self, stream: str, message_id: str, fields: dict[str, str]) -> None:
-        """Move a poison notification to the dead-letter stream and acknowledge it, atomically."""
-        partition = self.streams[stream]
-        error = self.client.hget(errors_key(partition), message_id) or "failed in another consumer"
-        record = {
-            **{k: v for k, v in fields.items() if k in ("match", "version", "kind")},
-            "feed": stream,
-            "id": message_id,
-            "deliveries": self._deliveries(stream, message_id),
-            "error": error,
-            "consumer": self.settings.name,
-            "time_ms": int(time.time() * 1000),
-        }
-        pipe = self.client.pipeline(transaction=True)
-        pipe.xadd(dead_key(partition), record)
-        pipe.xack(stream, GROUP, message_id)
-        pipe.hdel(errors_key(partition), message_id)
-        pipe.execute()
-        HANDLED.labels("dead-lettered").inc()
-        log.error("notification %s %s dead-lettered: %s", stream, message_id, error)
-
-    def _deliveries(self, stream: str, message_id: str) -> int:
-        rows = self.client.xpending_range(stream, GROUP, message_id, message_id, 1)
-        return int(rows[0]["times_delivered"]) if rows else 0
+            self.ack(stream, ids, retry)
 
 
 def redis_client(url: str) -> redis.Redis:

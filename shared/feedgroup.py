@@ -1,0 +1,174 @@
+"""A Redis consumer group over every feed partition: the loop that the history consumer
+and the bot dispatcher share.
+
+Delivery is at least once: a subclass acknowledges a notification (``ack``) only once it
+has acted on it, and leaves it pending with ``failed`` otherwise. Notifications left
+pending by a consumer that died, and this consumer's own failures, are taken over with
+XAUTOCLAIM once idle for ``min_idle_ms``; one delivered more than ``max_deliveries``
+times is a poison: it moves to the partition's dead-letter stream, with its last error,
+and is acknowledged in the same MULTI, so it never blocks the group.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from prometheus_client import Counter
+
+from shared.eventstore import KEY_PREFIX, MatchLog
+
+Message = tuple[str, dict[str, str]]
+
+
+def dead_key(group: str, partition: int) -> str:
+    """Dead letters of one partition, beside its feed (same hash tag: XADD + XACK in one MULTI)."""
+    return f"{KEY_PREFIX}:{{p{partition}}}:{group}:dead"
+
+
+def errors_key(group: str, partition: int) -> str:
+    """Feed id -> the last error of a notification that failed, for its dead letter."""
+    return f"{KEY_PREFIX}:{{p{partition}}}:{group}:errors"
+
+
+@dataclass(frozen=True)
+class GroupSettings:
+    name: str  # this consumer's name in the group
+    batch: int = 100
+    block_ms: int = 1000
+    min_idle_ms: int = 10_000
+    max_deliveries: int = 5
+    claim_every_s: float = 1.0
+
+
+class FeedGroup:
+    """Subclasses name their ``group`` and implement ``handle``; ``step`` may add work."""
+
+    group = ""
+
+    def __init__(
+        self, log: MatchLog, settings: GroupSettings, outcomes: Counter, logger: logging.Logger
+    ) -> None:
+        self.log = log
+        self.client: Any = log.client
+        self.settings = settings
+        self.outcomes = outcomes  # counts notifications by outcome, failed and dead-lettered too
+        self.logger = logger
+        self.streams = {log.feed_key(p): p for p in range(log.partitions)}
+        self.stopping = False
+        self._last_claim = float("-inf")
+
+    def handle(self, stream: str, messages: list[Message], retry: bool = False) -> None:
+        """Act on a batch of one stream, then ``ack`` or ``failed`` each notification."""
+        raise NotImplementedError
+
+    def ensure_groups(self) -> None:
+        """Create the group on every partition, reading from the very first notification."""
+        for stream in self.streams:
+            try:
+                self.client.xgroup_create(stream, self.group, id="0", mkstream=True)
+            except redis.ResponseError as exc:
+                if "BUSYGROUP" not in str(exc):
+                    raise
+
+    def run(self) -> None:
+        """Consume until ``stopping``; Redis outages and a lost group are waited out."""
+        backoff = 0.1
+        while not self.stopping:
+            try:
+                self.ensure_groups()
+                while not self.stopping:
+                    self.step()
+                    backoff = 0.1
+            except (redis.ConnectionError, redis.TimeoutError) as exc:
+                self.logger.warning("redis unavailable: %s; retrying in %.1fs", exc, backoff)
+                time.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
+            except redis.ResponseError as exc:
+                if "NOGROUP" not in str(exc):
+                    raise
+                self.logger.warning("consumer group lost (%s): creating it again", exc)
+
+    def step(self) -> int:
+        """Now and then take over stale pending notifications; then read and handle new ones."""
+        handled = 0
+        if time.monotonic() - self._last_claim >= self.settings.claim_every_s:
+            self._last_claim = time.monotonic()
+            handled += self.reclaim()
+        reply: Any = self.client.xreadgroup(
+            self.group,
+            self.settings.name,
+            {stream: ">" for stream in self.streams},
+            count=self.settings.batch,
+            block=self.settings.block_ms,
+        )
+        for stream, messages in reply or []:
+            self.handle(stream, messages)
+            handled += len(messages)
+        return handled
+
+    def reclaim(self) -> int:
+        """XAUTOCLAIM what has been pending too long; dead-letter what failed too often."""
+        handled = 0
+        for stream in self.streams:
+            cursor = "0-0"
+            while True:
+                cursor, messages, _deleted = self.client.xautoclaim(
+                    stream, self.group, self.settings.name, self.settings.min_idle_ms, cursor,
+                    count=self.settings.batch,
+                )  # fmt: skip
+                retries = []
+                for message_id, fields in messages:
+                    if self.deliveries(stream, message_id) > self.settings.max_deliveries:
+                        self.dead_letter(stream, message_id, fields or {})
+                    else:
+                        retries.append((message_id, fields or {}))
+                if retries:
+                    self.handle(stream, retries, retry=True)
+                handled += len(messages)
+                if cursor in ("0-0", b"0-0"):
+                    break
+        return handled
+
+    def ack(self, stream: str, ids: list[str], retry: bool = False) -> None:
+        """Done with them; a retried one's earlier error is forgotten."""
+        self.client.xack(stream, self.group, *ids)
+        if retry:
+            self.client.hdel(errors_key(self.group, self.streams[stream]), *ids)
+
+    def failed(self, stream: str, ids: list[str], exc: Exception) -> None:
+        """Leave them pending (XAUTOCLAIM retries them) and note why, for a dead letter."""
+        self.outcomes.labels("failed").inc(len(ids))
+        self.logger.warning("notifications %s %s failed: %r", stream, ids, exc)
+        error = repr(exc)[:1000]
+        key = errors_key(self.group, self.streams[stream])
+        self.client.hset(key, mapping=dict.fromkeys(ids, error))
+
+    def dead_letter(self, stream: str, message_id: str, fields: dict[str, str]) -> None:
+        """Move a poison notification to the dead-letter stream and acknowledge it, atomically."""
+        partition = self.streams[stream]
+        errors = errors_key(self.group, partition)
+        error = self.client.hget(errors, message_id) or "failed in another consumer"
+        record = {
+            **{k: v for k, v in fields.items() if k in ("match", "version", "kind")},
+            "feed": stream,
+            "id": message_id,
+            "deliveries": self.deliveries(stream, message_id),
+            "error": error,
+            "consumer": self.settings.name,
+            "time_ms": int(time.time() * 1000),
+        }
+        pipe = self.client.pipeline(transaction=True)
+        pipe.xadd(dead_key(self.group, partition), record)
+        pipe.xack(stream, self.group, message_id)
+        pipe.hdel(errors, message_id)
+        pipe.execute()
+        self.outcomes.labels("dead-lettered").inc()
+        self.logger.error("notification %s %s dead-lettered: %s", stream, message_id, error)
+
+    def deliveries(self, stream: str, message_id: str) -> int:
+        rows = self.client.xpending_range(stream, self.group, message_id, message_id, 1)
+        return int(rows[0]["times_delivered"]) if rows else 0
