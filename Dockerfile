@@ -19,7 +19,7 @@ RUN python -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml
 COPY shared ./shared
 COPY services ./services
 RUN pip --python /opt/tapete/bin/python install --no-deps . \
- && /opt/tapete/bin/python -c 'import services.rules.app, services.lobby.app, services.history.app'
+ && /opt/tapete/bin/python -c 'import services.rules.app, services.lobby.app, services.history.app, services.bots.dispatcher, services.bots.worker'
 
 # -- runtime: the virtualenv on a clean base; no compiler, no pip in the venv, not root ------
 FROM python:3.11-slim-bookworm AS runtime

@@ -32,6 +32,12 @@ NAMESPACE = "tapete"
 KUBERNETES_VERSION = "1.35.0"
 PLACEHOLDER = "REPLACE-ME"
 HTTP_SERVICES = {"lobby": 8000, "rules": 8001, "history": 8002}
+# The processes without an HTTP port serve Prometheus' /metrics on a port of their own.
+METRICS_PORTS = {
+    "history-consumer": ("HISTORY_CONSUMER_METRICS_PORT", 9102),
+    "dispatcher": ("BOTS_DISPATCHER_METRICS_PORT", 9103),
+    "worker": ("BOTS_WORKER_METRICS_PORT", 9104),
+}
 WORKLOAD_KINDS = ("Deployment", "StatefulSet")
 CLUSTER_WIDE_KINDS = ("Namespace",)
 
@@ -161,6 +167,28 @@ def test_http_services_probe_readyz_and_healthz_and_drain(objects: list[dict]) -
         assert env["PROMETHEUS_MULTIPROC_DIR"]["value"] == "/run/prometheus"
 
 
+def test_processes_without_http_export_metrics_on_their_own_port(objects: list[dict]) -> None:
+    for name, (variable, port) in METRICS_PORTS.items():
+        deployment = one(objects, "Deployment", name)
+        annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+        assert annotations == {"prometheus.io/scrape": "true", "prometheus.io/port": str(port)}
+        [container] = containers(deployment)
+        assert container["ports"] == [{"name": "metrics", "containerPort": port}], name
+        env = {e["name"]: e for e in container["env"]}
+        assert env[variable] == {"name": variable, "value": str(port)}, name
+
+
+def test_workers_get_what_the_timers_need(objects: list[dict]) -> None:
+    # Timers make the server's moves in process: the rules, as the lobby does (docs/bots.md).
+    [container] = containers(one(objects, "Deployment", "worker"))
+    [configmap] = find(objects, "ConfigMap")
+    assert {"configMapRef": {"name": configmap["metadata"]["name"]}} in container["envFrom"]
+    config = configmap["data"]
+    assert config["RULES_URL"] == "http://rules:8001"
+    assert config["LOBBY_URL"] == "http://lobby:8000"
+    assert {e["name"] for e in container["env"]} >= {"REDIS_URL", "RQ_REDIS_URL"}
+
+
 def test_workers_outlast_a_bot_job_and_everything_scales(objects: list[dict]) -> None:
     worker = one(objects, "Deployment", "worker")
     # rq's warm shutdown finishes the job in hand: a few seconds, plus a lobby call's timeouts.
@@ -273,8 +301,18 @@ def selects(selector: dict, labels: dict[str, str]) -> bool:
     return True
 
 
-def admitted(policies: list[dict], source: tuple[str, str], target: str) -> bool:
-    """May pod `source[1]` of namespace `source[0]` connect to pod `target` of ours?"""
+def admitted(
+    policies: list[dict],
+    source: tuple[str, str],
+    target: str,
+    port: int | None = None,
+    named: dict[str, int] | None = None,
+) -> bool:
+    """May pod `source[1]` of namespace `source[0]` connect to pod `target` of ours?
+
+    With `port`, on that port number; a policy's named port is the target's container port
+    of that name (`named`), as Kubernetes resolves it, and matches nothing if it has none.
+    """
     namespace, name = source
     applying = [p for p in policies if selects(p["spec"]["podSelector"], label(target))]
     assert applying, f"no policy selects {target}: it would be open to all"
@@ -289,11 +327,34 @@ def admitted(policies: list[dict], source: tuple[str, str], target: str) -> bool
             in_space = selects(spaces, {"kubernetes.io/metadata.name": namespace})
         return in_space and (pods is None or selects(pods, label(name)))
 
+    def port_admits(rule: dict) -> bool:
+        if port is None or "ports" not in rule:
+            return True
+        return any(
+            entry.get("protocol", "TCP") == "TCP"
+            and (named or {}).get(entry.get("port"), entry.get("port")) in (None, port)
+            for entry in rule["ports"]
+        )
+
     return any(
-        "from" not in rule or any(peer_admits(peer) for peer in rule["from"])
+        ("from" not in rule or any(peer_admits(peer) for peer in rule["from"]))
+        and port_admits(rule)
         for policy in applying
         for rule in policy["spec"].get("ingress", [])
     )
+
+
+def named_ports(objects: list[dict], name: str) -> dict[str, int]:
+    """The named container ports of workload `name`'s pods."""
+    [workload] = [
+        o for o in objects if o["kind"] in WORKLOAD_KINDS and o["metadata"]["name"] == name
+    ]
+    return {
+        p["name"]: p["containerPort"]
+        for c in containers(workload)
+        for p in c.get("ports", [])
+        if "name" in p
+    }
 
 
 def label(name: str) -> dict[str, str]:
@@ -311,13 +372,20 @@ def test_rules_and_redis_answer_only_from_inside(objects: list[dict], overlay: s
         (outsider, "rules"): False,
         (outsider, "lobby"): False,
         (outsider, "worker"): False,
+        (outsider, "dispatcher"): False,
         (edge, "lobby"): True,
         (edge, "history"): True,
         (edge, "rules"): True,  # the Ingress routes only the catalog there
         (edge, "worker"): False,
+        (edge, "dispatcher"): False,
         (prometheus, "lobby"): True,
         (prometheus, "history-consumer"): True,
-        (prometheus, "worker"): False,
+        # the bot processes: their metrics port, nothing else
+        (prometheus, "dispatcher", 9103): True,
+        (prometheus, "worker", 9104): True,
+        (prometheus, "dispatcher", 9104): False,
+        (prometheus, "worker", 9103): False,
+        (prometheus, "worker", 8000): False,
         ((NAMESPACE, "lobby"), "rules"): True,
         ((NAMESPACE, "worker"), "lobby"): True,
     }
@@ -330,7 +398,10 @@ def test_rules_and_redis_answer_only_from_inside(objects: list[dict], overlay: s
             ((NAMESPACE, "worker"), "redis"): True,
             ((NAMESPACE, "history-consumer"), "redis"): True,
         }
-    found = {key: admitted(policies, *key) for key in expect}
+    found = {
+        key: admitted(policies, *key, named=named_ports(objects, key[1]) if key[2:] else None)
+        for key in expect
+    }
     assert found == expect
 
 
@@ -381,7 +452,7 @@ def test_compose_starts_in_order_with_healthchecks() -> None:
     assert redis["image"].startswith("redis:7")
     assert "--appendonly yes --appendfsync everysec" in " ".join(redis["command"])
     assert any(volume.endswith(":/data") for volume in redis["volumes"])
-    for name in ("redis", "rules", "lobby", "history", "history-consumer"):
+    for name in ("redis", "rules", "lobby", "history", *METRICS_PORTS):
         assert "healthcheck" in services[name], name
     for name, service in services.items():
         for needed, condition in service.get("depends_on", {}).items():
@@ -392,3 +463,15 @@ def test_compose_starts_in_order_with_healthchecks() -> None:
     assert services["lobby"]["depends_on"].keys() == {"redis", "rules"}
     worker = services["worker"]
     assert "ports" not in worker and "container_name" not in worker, "workers must scale"
+
+
+def test_compose_exports_the_metrics_and_gives_workers_the_rules() -> None:
+    services = compose()["services"]
+    for name, (variable, port) in METRICS_PORTS.items():
+        service = services[name]
+        assert service["environment"][variable] == str(port), name
+        assert f"127.0.0.1:{port}/metrics" in " ".join(service["healthcheck"]["test"]), name
+        assert "ports" not in service, f"{name}: its metrics are for Prometheus, not the host"
+    worker = services["worker"]
+    assert worker["environment"]["RULES_URL"] == "http://rules:8001"  # timers, in process
+    assert worker["depends_on"].keys() >= {"redis", "rules", "lobby"}
