@@ -18,6 +18,7 @@ from typing import Any
 
 import flask_smorest
 import marshmallow as ma
+import prometheus_client
 from flask import Flask, Response, g, jsonify, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -56,7 +57,9 @@ HTTP_CODES = {
     422: "illegal_action", 429: "too_many_requests", 500: "internal", 503: "unavailable",
 }  # fmt: skip
 
-REGISTRY = CollectorRegistry(auto_describe=True)
+# prometheus_client's global registry: metrics defined anywhere (the lobby's moves, also when a
+# bot worker makes a move in process) land in one place that every /metrics endpoint serves.
+REGISTRY = prometheus_client.REGISTRY
 REQUESTS = Counter(
     "tapete_http_requests_total",
     "HTTP requests",

@@ -627,6 +627,8 @@ def test_the_log_alone_replays_the_match_exactly(http: Http, lobby: Lobby):
 
 
 def test_metrics_count_the_moves_applied(http: Http) -> None:
+    import prometheus_client
+
     from services.lobby.application import MOVES
 
     before = MOVES.labels("brisca")._value.get()
@@ -638,3 +640,5 @@ def test_metrics_count_the_moves_applied(http: Http) -> None:
         assert http.act(seated[seat], match["id"], action, version, action_id="m1").status == 200
     assert MOVES.labels("brisca")._value.get() == before + 1
     assert "tapete_moves_applied_total" in http.client.get("/metrics").get_data(as_text=True)
+    # the registry every process serves, a bot worker's metrics port included
+    assert b"tapete_moves_applied_total" in prometheus_client.generate_latest()
