@@ -5,10 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-
-class Strict(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
+from services.schemas import LogEntry, Seat, Strict
 
 
 # -- queries -----------------------------------------------------------------------------
@@ -39,34 +36,7 @@ class PlayerMatchesQuery(PageQuery):
 
 
 # -- responses ---------------------------------------------------------------------------
-class Seat(ma.Schema):
-    seat = fields.Integer()
-    player = fields.String(allow_none=True)
-    name = fields.String(allow_none=True)
-    bot = fields.String(allow_none=True, metadata={"description": "the bot's strategy, if a bot"})
-
-
-class Entry(ma.Schema):
-    version = fields.Integer()
-    time = fields.String()
-    kind = fields.String(metadata={"description": "match.created, seat.joined, action, ..."})
-    actor = fields.Dict()
-    status = fields.String()
-    to_act = fields.List(fields.Integer())
-    deadline = fields.Dict(allow_none=True)
-    action = fields.Dict(allow_none=True, metadata={"description": "null while the match runs"})
-    events = fields.List(
-        fields.Dict(), metadata={"description": "hidden cards null while the match runs"}
-    )
-    seat = fields.Integer()
-    player = fields.Dict()
-    strategy = fields.String()
-    match = fields.Dict()
-    seed_sha256 = fields.String()
-    setup = fields.Dict()
-    finished = fields.Boolean()
-    result = fields.Dict(allow_none=True)
-    seed = fields.String(metadata={"description": "revealed by the entry that finishes the match"})
+class Entry(LogEntry):
     rules_version = fields.String()
     state_hash = fields.String(
         allow_none=True, metadata={"description": "SHA-256 of the state after this entry"}

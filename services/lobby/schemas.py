@@ -5,14 +5,10 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from services.schemas import LogEntry, Seat, Strict
 from shared.eventstore import MAX_ACTION_ID_LENGTH, MAX_WAIT_SECONDS
 
 from .match import BOT_STRATEGIES, STATUSES
-
-
-class Strict(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
 
 
 def _not_blank(value: str) -> None:
@@ -130,13 +126,6 @@ class PlayerCreated(ma.Schema):
     token = fields.String(metadata={"description": "your bearer token: shown only this once"})
 
 
-class SeatOut(ma.Schema):
-    seat = fields.Integer()
-    player = fields.String(allow_none=True)
-    name = fields.String(allow_none=True)
-    bot = fields.String(allow_none=True, metadata={"description": "the bot's strategy, if a bot"})
-
-
 class MatchSummary(ma.Schema):
     id = fields.String()
     game = fields.String()
@@ -148,7 +137,7 @@ class MatchSummary(ma.Schema):
     created = fields.String()
     created_by = fields.String()
     started = fields.String()
-    seats = fields.List(fields.Nested(SeatOut))
+    seats = fields.List(fields.Nested(Seat))
     seed_sha256 = fields.String(
         allow_none=True, metadata={"description": "published at start; check the seed with it"}
     )
@@ -181,28 +170,7 @@ class ActionResult(ma.Schema):
     view = fields.Dict()
 
 
-class EntryOut(ma.Schema):
-    version = fields.Integer()
-    time = fields.String()
-    kind = fields.String()
-    actor = fields.Dict()
-    status = fields.String()
-    to_act = fields.List(fields.Integer())
-    deadline = fields.Dict(allow_none=True)
-    action = fields.Dict(allow_none=True, metadata={"description": "only on your own entries"})
-    events = fields.List(fields.Dict(), metadata={"description": "redacted for your seat"})
-    seat = fields.Integer()
-    player = fields.Dict()
-    strategy = fields.String()
-    match = fields.Dict()
-    seed_sha256 = fields.String()
-    setup = fields.Dict()
-    finished = fields.Boolean()
-    result = fields.Dict(allow_none=True)
-    seed = fields.String(metadata={"description": "revealed by the entry that finishes the match"})
-
-
 class EventsPage(ma.Schema):
     match = fields.String()
     version = fields.Integer(metadata={"description": "poll again with after=version"})
-    entries = fields.List(fields.Nested(EntryOut))
+    entries = fields.List(fields.Nested(LogEntry))

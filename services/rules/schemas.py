@@ -5,6 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields
 
+from services.schemas import Strict
+
 
 class PassThrough(ma.Schema):
     """Dump declared fields and keep any others as they are: games add their own view fields."""
@@ -18,11 +20,6 @@ class PassThrough(ma.Schema):
             for key, value in original.items():
                 data.setdefault(key, value)
         return data
-
-
-class Strict(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
 
 
 State = fields.Dict(
