@@ -456,6 +456,20 @@ def test_the_finishing_entry_reveals_result_and_seed_at_once(http: Http, lobby: 
     assert len(log) == 4 + moves
 
 
+def test_stored_answers_expire_an_hour_after_the_match_ends(http: Http, lobby: Lobby):
+    match, seated = http.seated_match(game="raj", players=2, variant="dos-jugadores")
+    mine = [http.view(p, match["id"]) for p in seated]
+    first = mine[0]["view"]["legal_actions"][0]
+    assert http.act(seated[0], match["id"], first, mine[0]["version"], action_id="a1").status == 200
+    actions_key = lobby.log.keys(match["id"]).actions
+    assert lobby.client.ttl(actions_key) == -1  # kept while the match runs
+    finished, _moves = http.play_to_the_end(
+        http.view(seated[0], match["id"]), seated, random.Random(2)
+    )
+    assert finished["status"] == "finished"
+    assert 0 < lobby.client.ttl(actions_key) <= 3600
+
+
 # -- views and the feed --------------------------------------------------------------------------
 def hand(view: dict[str, Any], seat: int) -> list[str | None]:
     return view["zones"][f"hand:{seat}"]["cards"]
@@ -642,3 +656,9 @@ def test_metrics_count_the_moves_applied(http: Http) -> None:
     assert "tapete_moves_applied_total" in http.client.get("/metrics").get_data(as_text=True)
     # the registry every process serves, a bot worker's metrics port included
     assert b"tapete_moves_applied_total" in prometheus_client.generate_latest()
+
+
+def test_the_lobby_writes_as_many_feed_partitions_as_its_readers(monkeypatch, redis_url: str):
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.setenv("FEED_PARTITIONS", "3")
+    assert create_lobby_app({"TESTING": True}).extensions["lobby"].log.partitions == 3

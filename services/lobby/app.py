@@ -16,7 +16,7 @@ from flask import Flask, current_app, g, request
 from flask.views import MethodView
 
 from services.http import Blueprint, ErrorSchema, create_app, error_response, request_id
-from shared.eventstore import MAX_WAIT_SECONDS
+from shared.eventstore import MAX_WAIT_SECONDS, MatchLog
 
 from . import schemas
 from .application import Lobby
@@ -186,7 +186,8 @@ def create_lobby_app(config: dict | None = None, service: Lobby | None = None) -
     if service is None:
         client = redis_client(os.environ.get("REDIS_URL", DEFAULT_REDIS_URL))
         rules = RulesClient(os.environ.get("RULES_URL", DEFAULT_RULES_URL), request_id=request_id)
-        service = Lobby(client, rules)
+        partitions = int(os.environ.get("FEED_PARTITIONS", "1"))
+        service = Lobby(client, rules, MatchLog(client, partitions=partitions))
     spec_options: dict[str, Any] = {"API_SPEC_OPTIONS": {"security": [{BEARER_SCHEME: []}]}}
     app = create_app(
         "lobby",

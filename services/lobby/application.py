@@ -38,6 +38,7 @@ from .rules_client import RulesClient, RulesRefused, RulesUnavailable
 MOVES = Counter(
     "tapete_moves_applied_total", "actions appended to match logs", ["game"], registry=REGISTRY
 )
+ANSWERS_KEPT_AFTER_FINISH = 3600  # seconds; the stored answers are most of a match's memory
 SYSTEM: Final = None  # submit_action's player when the server itself acts (a timer): seat null
 COMMAND_ATTEMPTS = 5  # a seat change without an expected version re-decides on a conflict
 INDEX_KEY = "tapete:index:matches:{status}"  # sorted set: match id, scored by creation time
@@ -341,6 +342,8 @@ class Lobby:
         except VersionConflict as exc:
             raise _stale(exc.current_version) from exc
         MOVES.labels(match["game"]).inc()
+        if outcome.finished:  # retries of the last moves still get their answer, for a while
+            self.client.expire(self.log.keys(match_id).actions, ANSWERS_KEPT_AFTER_FINISH)
         return answer
 
     def seat_view(self, match_id: str, seat: int) -> dict[str, Any]:
