@@ -160,44 +160,24 @@ def main() -> int:
 
     import lobby as lobby_bench  # bench/lobby.py: the lobby's settings, the machine's load
 
-    from shared.redis_server import EmbeddedRedis
-    from tests.service_fixtures import Service
-
     busy = lobby_bench.background_load()
-    redis_url = os.environ.get("REDIS_URL")
-    embedded = None if redis_url else EmbeddedRedis()
-    if embedded:
-        embedded.start()
-        redis_url = embedded.url
-    assert redis_url is not None
     print(f"bots benchmark: a random bot's answer to a person's Brisca move, {args.workers} "
           f"rq workers, {os.cpu_count()} cores ({busy:.0%} busy before the run)")  # fmt: skip
-    services: list[Service] = []
     processes: list[subprocess.Popen[bytes]] = []
     results: dict[str, dict[str, Any]] = {}
-    try:
-        rules = Service("rules", "services.rules.wsgi:app", {"GUNICORN_THREADS": "4"})
-        services.append(rules)
-        rules.start()
-        env = {**lobby_bench.GUNICORN_ENV, "REDIS_URL": redis_url, "RULES_URL": rules.url}
-        lobby = Service("lobby", "services.lobby.wsgi:app", env)
-        services.append(lobby)
-        lobby.start()
-        bots_env = {"REDIS_URL": redis_url, "LOBBY_URL": lobby.url, "RULES_URL": rules.url}
-        processes.append(start("dispatcher", bots_env))
-        processes += [start("worker", bots_env) for _ in range(args.workers)]
-        run(lobby.url, 2, 3.0)  # warm-up: imports, connections, the catalog cache
-        results["1 match"] = run(lobby.url, 1, args.seconds)
-        n = args.matches
-        results[f"{n}, think {args.think:g}s"] = run(lobby.url, n, args.seconds, args.think)
-        results[f"{n}, no think"] = run(lobby.url, n, args.seconds)
-    finally:
-        while processes:
-            stop(processes.pop())
-        while services:
-            services.pop().stop()
-        if embedded:
-            embedded.stop()
+    with lobby_bench.platform() as (redis_url, rules, lobby):
+        try:
+            bots_env = {"REDIS_URL": redis_url, "LOBBY_URL": lobby.url, "RULES_URL": rules.url}
+            processes.append(start("dispatcher", bots_env))
+            processes += [start("worker", bots_env) for _ in range(args.workers)]
+            run(lobby.url, 2, 3.0)  # warm-up: imports, connections, the catalog cache
+            results["1 match"] = run(lobby.url, 1, args.seconds)
+            n = args.matches
+            results[f"{n}, think {args.think:g}s"] = run(lobby.url, n, args.seconds, args.think)
+            results[f"{n}, no think"] = run(lobby.url, n, args.seconds)
+        finally:
+            while processes:
+                stop(processes.pop())
 
     for name, result in results.items():
         logged, seen = result["logged"], result["seen"]

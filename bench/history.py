@@ -103,57 +103,37 @@ def main() -> int:
 
     import lobby as lobby_bench  # bench/lobby.py: its load process and settings
 
-    from shared.redis_server import EmbeddedRedis
-    from tests.service_fixtures import Service
-
-    redis_url = os.environ.get("REDIS_URL")
-    embedded = None if redis_url else EmbeddedRedis()
-    if embedded:
-        embedded.start()
-        redis_url = embedded.url
-    assert redis_url is not None
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
     n, seconds = args.matches, args.seconds
     print(f"history benchmark: consumer lag under {n} concurrent Brisca matches through the "
           f"lobby, {seconds:.0f} s a run, {os.cpu_count()} cores, one consumer")  # fmt: skip
-    services: list[Service] = []
     consumer = None
     runs: dict[str, dict[str, Any]] = {}
-    try:
-        rules = Service("rules", "services.rules.wsgi:app", {"GUNICORN_THREADS": "4"})
-        services.append(rules)
-        rules.start()
-        env = {**lobby_bench.GUNICORN_ENV, "REDIS_URL": redis_url, "RULES_URL": rules.url}
-        lobby = Service("lobby", "services.lobby.wsgi:app", env)
-        services.append(lobby)
-        lobby.start()
-        consumer = start_consumer(redis_url, "bench")
-        lobby_bench.run_load(lobby.url, "lobby", n, 2)  # warm-up
-        wait_caught_up(client)
-        pace = None
-        for name in ("saturated", "paced"):
-            since = int(time.time() * 1000)
-            load = lobby_bench.run_load(lobby.url, "lobby", n, seconds, pace=pace)
+    with lobby_bench.platform() as (redis_url, _rules, lobby):
+        client = redis.Redis.from_url(redis_url, decode_responses=True)
+        try:
+            consumer = start_consumer(redis_url, "bench")
+            lobby_bench.run_load(lobby.url, "lobby", n, 2)  # warm-up
             wait_caught_up(client)
-            runs[name] = {"load": load, "lags": lags_ms(client, since)}
-            pace = n / (load["per_second"] / 2)
-        stop(consumer)
-
-        total = cast(int, client.xlen(MatchLog(client).feed_key(0)))
-        for key in cast(list[str], client.keys("tapete:{history}:*")):
-            client.delete(key)
-        client.xgroup_destroy(MatchLog(client).feed_key(0), GROUP)
-        started = time.perf_counter()
-        consumer = start_consumer(redis_url, "rebuild")
-        wait_caught_up(client, timeout=600)
-        rebuild = time.perf_counter() - started
-    finally:
-        if consumer is not None:
+            pace = None
+            for name in ("saturated", "paced"):
+                since = int(time.time() * 1000)
+                load = lobby_bench.run_load(lobby.url, "lobby", n, seconds, pace=pace)
+                wait_caught_up(client)
+                runs[name] = {"load": load, "lags": lags_ms(client, since)}
+                pace = n / (load["per_second"] / 2)
             stop(consumer)
-        while services:
-            services.pop().stop()
-        if embedded:
-            embedded.stop()
+
+            total = cast(int, client.xlen(MatchLog(client).feed_key(0)))
+            for key in cast(list[str], client.keys("tapete:{history}:*")):
+                client.delete(key)
+            client.xgroup_destroy(MatchLog(client).feed_key(0), GROUP)
+            started = time.perf_counter()
+            consumer = start_consumer(redis_url, "rebuild")
+            wait_caught_up(client, timeout=600)
+            rebuild = time.perf_counter() - started
+        finally:
+            if consumer is not None:
+                stop(consumer)
 
     for name, run in runs.items():
         lags, load = run["lags"], run["load"]

@@ -34,6 +34,8 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -283,6 +285,36 @@ def median_run(runs: list[dict]) -> dict:
             k: statistics.median(r["cpu_ms"][k] for r in runs) for k in runs[0]["cpu_ms"]
         }
     return out
+
+
+@contextmanager
+def platform() -> Iterator[tuple[str, Any, Any]]:
+    """(redis_url, rules, lobby): Redis (embedded unless REDIS_URL is set), the rules service
+    and the lobby under this bench's gunicorn settings; all stopped on the way out."""
+    from shared.redis_server import EmbeddedRedis
+    from tests.service_fixtures import Service
+
+    redis_url = os.environ.get("REDIS_URL")
+    embedded = None if redis_url else EmbeddedRedis()
+    if embedded:
+        embedded.start()
+        redis_url = embedded.url
+    assert redis_url is not None
+    services: list[Service] = []
+    try:
+        rules = Service("rules", "services.rules.wsgi:app", {"GUNICORN_THREADS": "4"})
+        services.append(rules)
+        rules.start()
+        env = {**GUNICORN_ENV, "REDIS_URL": redis_url, "RULES_URL": rules.url}
+        lobby = Service("lobby", "services.lobby.wsgi:app", env)
+        services.append(lobby)
+        lobby.start()
+        yield redis_url, rules, lobby
+    finally:
+        while services:
+            services.pop().stop()
+        if embedded:
+            embedded.stop()
 
 
 def main() -> int:

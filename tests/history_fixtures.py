@@ -26,7 +26,7 @@ import redis
 from services.history.consumer import GROUP
 from services.history.store import JOURNAL_KEY, PREFIX, summary_key
 from shared.eventstore import MatchLog
-from tests.service_fixtures import ROOT, Service
+from tests.service_fixtures import ROOT, Service, stop_process
 
 # Quick retries, so a poison reaches the dead letters in about a second.
 TEST_CONSUMER_ENV = {
@@ -72,13 +72,7 @@ class ConsumerProcess:
         self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, timeout=10)
 
     def log_tail(self, lines: int = 30) -> str:
         return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])

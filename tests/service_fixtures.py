@@ -34,6 +34,17 @@ STOP_TIMEOUT_SECONDS = 15.0
 TEST_STATE_KEY = "tapete-test-state-key"
 
 
+def stop_process(process: subprocess.Popen, timeout: float = STOP_TIMEOUT_SECONDS) -> None:
+    """SIGTERM, so it can finish cleanly; SIGKILL if it has not exited within ``timeout``."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 class Service:
     """One gunicorn master with its workers, serving `app` on 127.0.0.1:`port`."""
 
@@ -74,13 +85,7 @@ class Service:
         """SIGTERM: gunicorn finishes the requests in flight, then exits."""
         if self.process is None:
             return
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(STOP_TIMEOUT_SECONDS)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
         self.process = None
 
     def restart(self) -> None:
