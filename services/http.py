@@ -6,7 +6,6 @@ refusals map to HTTP statuses here, in one table, so every service agrees.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
@@ -20,6 +19,7 @@ import flask_smorest
 import marshmallow as ma
 import prometheus_client
 from flask import Flask, Response, g, jsonify, request
+from flask.json.provider import JSONProvider
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -31,6 +31,7 @@ from prometheus_client import multiprocess as prom_multiprocess
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException
 
+from shared import jsoncodec
 from shared.engine import (
     BadSetup,
     EngineError,
@@ -159,7 +160,21 @@ class JsonLogFormatter(logging.Formatter):
         doc.update(getattr(record, "fields", {}))
         if record.exc_info:
             doc["exception"] = self.formatException(record.exc_info)
-        return json.dumps(doc)
+        return jsoncodec.dumps_text(doc)
+
+
+class OrjsonProvider(JSONProvider):
+    """Flask's JSON through ``shared.jsoncodec``: request bodies in, every answer out."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        return jsoncodec.dumps_text(obj)
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return jsoncodec.loads(s)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        body = jsoncodec.dumps(self._prepare_response_obj(args, kwargs))
+        return Response(body, mimetype="application/json")
 
 
 def request_id() -> str:
@@ -185,7 +200,7 @@ def create_app(
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
     )
     app.config.update(config or {})
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep "type" first in actions and events
+    app.json = OrjsonProvider(app)  # keys keep their order: "type" stays first in actions
     api = Api(app)
     for blp in blueprints:
         api.register_blueprint(blp)
@@ -227,7 +242,7 @@ def create_app(
         return engine_error_response(exc)
 
     @app.errorhandler(RecursionError)
-    def _too_deep(exc: RecursionError):  # json.loads of a body nested thousands deep
+    def _too_deep(exc: RecursionError):  # a body nested deeper than Python recurses
         return error_response(400, "bad_request", "the request body is nested too deeply")
 
     @app.errorhandler(Exception)

@@ -19,13 +19,14 @@ The log is never trimmed; only the feed (a notification stream) is capped.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import zlib
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import redis
+
+from shared import jsoncodec
 
 KEY_PREFIX = "tapete"
 MATCH_SEGMENT = "match"
@@ -111,11 +112,7 @@ class MatchKeys(NamedTuple):
 
 def state_hash(state: dict[str, Any]) -> str:
     """SHA-256 hex of the canonical JSON, so any replay can check it reached the same state."""
-    return hashlib.sha256(_canonical(state).encode()).hexdigest()
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(jsoncodec.canonical(state)).hexdigest()
 
 
 def _text(value: str | bytes) -> str:
@@ -192,7 +189,7 @@ class MatchLog:
         # Encode everything first: a value JSON cannot hold fails here, before any write.
         version = expected_version + 1
         notification = {"match": match_id, "version": version, "kind": kind, "event": _json(feed)}
-        args: list[str | int] = [
+        args: list[str | int | bytes] = [
             expected_version,
             action_id or "",
             _json({"version": version, "answer": answer}),
@@ -208,7 +205,7 @@ class MatchLog:
         if status == "ok":
             return AppendResult(ok=True, version=int(value), duplicate=False, answer=answer)
         if status == "duplicate":
-            first = json.loads(value)
+            first = jsoncodec.loads(value)
             return AppendResult(
                 ok=True, version=first["version"], duplicate=True, answer=first["answer"]
             )
@@ -233,7 +230,7 @@ class MatchLog:
             return None
         decoded = {_text(key): _text(value) for key, value in fields.items()}
         version = int(decoded.pop(RESERVED_FIELD))
-        return {RESERVED_FIELD: version} | {key: json.loads(v) for key, v in decoded.items()}
+        return {RESERVED_FIELD: version} | {key: jsoncodec.loads(v) for key, v in decoded.items()}
 
     def entries(self, match_id: str, after: int = 0, limit: int | None = None) -> list[dict]:
         """Entries with version > after, oldest first; each is the stored entry plus `version`."""
@@ -258,7 +255,7 @@ class MatchLog:
 def _entry(entry_id: str | bytes, fields: dict) -> dict[str, Any]:
     decoded = {_text(key): _text(value) for key, value in fields.items()}
     version = int(_text(entry_id).split("-")[1])
-    return {RESERVED_FIELD: version} | json.loads(decoded["entry"])
+    return {RESERVED_FIELD: version} | jsoncodec.loads(decoded["entry"])
 
 
 def _pairs(fields: dict[str, Any]) -> list[Any]:
@@ -266,8 +263,8 @@ def _pairs(fields: dict[str, Any]) -> list[Any]:
     return [part for pair in fields.items() for part in pair]
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+def _json(value: Any) -> bytes:
+    return jsoncodec.dumps(value)
 
 
 def _check_match_id(match_id: str) -> None:

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from shared import jsoncodec
 from shared.engine import (
     IllegalAction,
     State,
@@ -103,6 +104,15 @@ def test_state_json_round_trips(case):
     for state, *_ in playout(game, variant, players, "json"):
         doc = json.loads(json.dumps(state.to_json()))
         assert State.from_json(doc).to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_canonical_json_is_the_byte_form_earlier_seals_and_state_hashes_used(case):
+    game, variant, players = case
+    for state, *_ in playout(game, variant, players, "canonical"):
+        doc = state.to_json()
+        legacy = json.dumps(doc, sort_keys=True, separators=(",", ":"), allow_nan=False)
+        assert jsoncodec.canonical(doc) == legacy.encode()
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)

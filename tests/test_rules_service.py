@@ -236,9 +236,8 @@ def test_a_state_signed_with_a_previous_key_is_accepted_during_rotation(client, 
     r = client.post(
         "/v1/games/brisca/apply", json={"state": old_state, "seat": seat, "action": action}
     )
-    assert r.status_code == 200 and r.json["state"]["sig"] == seal._digest(
-        r.json["state"], b"the-new-key"
-    )
+    assert r.status_code == 200
     monkeypatch.setattr(seal, "PREVIOUS_KEYS", [])
+    assert seal.unseal(r.json["state"])  # the answer is signed with the new key alone
     r = client.post("/v1/games/brisca/view", json={"state": old_state, "seat": seat})
     error_of(r, 400, "invalid_state")

@@ -326,6 +326,7 @@ class Lobby:
             "action": action,
             "events": outcome.events,
             "finished": outcome.finished,
+            "state_hash": outcome.state_hash,
         }
         if outcome.finished:  # the seed is revealed by the very entry that ends the match
             changed["seed"] = snap.seed
@@ -392,15 +393,16 @@ class Lobby:
     ) -> Snapshot:
         """Append ``entry`` at ``before``'s version with the match's new snapshot and notification.
 
-        ``entry`` holds its kind, actor, events and kind-specific fields; the rest (time,
-        rules version, state hash, status, to_act, deadline) is filled in here. Raises
-        VersionConflict when another change came first: then nothing was written.
+        ``entry`` holds its kind, actor, events and kind-specific fields (and the state hash
+        when the rules service sent it); the rest (time, rules version, state hash, status,
+        to_act, deadline) is filled in here. Raises VersionConflict when another change came
+        first: then nothing was written.
         """
         entry = {
             "time": iso_time(self.clock() if now is None else now),
             "action": None,
             "rules_version": rules_version(match["game"]),
-            "state_hash": sealed_state_hash(state),
+            "state_hash": entry.get("state_hash") or sealed_state_hash(state),
             "status": match["status"],
             "to_act": match["to_act"],
             "deadline": match["deadline"],
@@ -464,6 +466,7 @@ class Lobby:
             "events": [event, *outcome.events],
             "seed_sha256": seed_sha256,
             "setup": setup,
+            "state_hash": outcome.state_hash,
         }
         return self._append(snap, started, entry, outcome.state, seed, now)
 

@@ -24,7 +24,7 @@ from shared.engine import (
 )
 
 from . import schemas
-from .seal import seal, unseal
+from .seal import seal_and_hash, unseal
 
 blp = Blueprint(
     "games", __name__, url_prefix="/v1/games", description="Catalog and rules of every game"
@@ -36,6 +36,12 @@ def direct(payload: dict) -> Response:
     than the rules themselves; their schemas still document the shape, and a test checks that
     every answer loads back through its schema."""
     return jsonify(payload)
+
+
+def sealed(state: State) -> dict:
+    """The answer's ``state`` (sealed) and ``state_hash`` (what the match log records)."""
+    doc, digest = seal_and_hash(state.to_json(copy_data=False))
+    return {"state": doc, "state_hash": digest}
 
 
 def load_state(game_id: str, doc: dict) -> State:
@@ -68,7 +74,7 @@ class GameDetail(MethodView):
 
 @blp.route("/<game_id>/setup")
 class Setup(MethodView):
-    @blp.arguments(schemas.SetupRequest)
+    @blp.arguments(schemas.SetupRequest())
     @blp.response(200, schemas.SetupResponse)
     def post(self, body: dict, game_id: str):
         """Deal a new match. The same seed gives the same deal."""
@@ -77,7 +83,7 @@ class Setup(MethodView):
         )
         return direct(
             {
-                "state": seal(state.to_json(copy_data=False)),
+                **sealed(state),
                 "to_act": state.to_act,
                 "events": events,
                 "deadline": state.deadline,
@@ -87,7 +93,7 @@ class Setup(MethodView):
 
 @blp.route("/<game_id>/legal-actions")
 class LegalActions(MethodView):
-    @blp.arguments(schemas.StateSeatRequest)
+    @blp.arguments(schemas.StateSeatRequest())
     @blp.response(200, schemas.ActionsResponse)
     def post(self, body: dict, game_id: str):
         """Every action a seat may take now (seat null: the server's own, such as a timeout)."""
@@ -99,7 +105,7 @@ class LegalActions(MethodView):
 
 @blp.route("/<game_id>/apply")
 class Apply(MethodView):
-    @blp.arguments(schemas.ApplyRequest)
+    @blp.arguments(schemas.ApplyRequest())
     @blp.response(200, schemas.ApplyResponse)
     @blp.alt_response(
         422, schema=ErrorSchema, description="illegal action: reason and legal actions"
@@ -110,7 +116,7 @@ class Apply(MethodView):
         events = apply(state, body["seat"], body["action"])
         return direct(
             {
-                "state": seal(state.to_json(copy_data=False)),
+                **sealed(state),
                 "events": events,
                 "to_act": state.to_act,
                 "finished": state.finished,
@@ -123,7 +129,7 @@ class Apply(MethodView):
 
 @blp.route("/<game_id>/view")
 class View(MethodView):
-    @blp.arguments(schemas.StateSeatRequest)
+    @blp.arguments(schemas.StateSeatRequest())
     @blp.response(200, schemas.View)
     def post(self, body: dict, game_id: str):
         """What one seat (null: a spectator) may see of the match."""

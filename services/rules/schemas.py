@@ -28,6 +28,9 @@ State = fields.Dict(
         "description": "the match state exactly as setup or apply returned it (signed, opaque)"
     },
 )
+StateHash = fields.String(
+    metadata={"description": "SHA-256 of the state's canonical JSON without its seal (the log's)"}
+)
 Seat = fields.Integer(
     required=True,
     allow_none=True,
@@ -78,6 +81,7 @@ class SetupRequest(Strict):
 
 class SetupResponse(ma.Schema):
     state = fields.Dict()
+    state_hash = StateHash
     to_act = fields.List(fields.Integer())
     events = fields.List(
         fields.Dict(), metadata={"description": "the deal; private parts for their seats only"}
@@ -104,6 +108,7 @@ class ActionsResponse(ma.Schema):
 
 class ApplyResponse(ma.Schema):
     state = fields.Dict()
+    state_hash = StateHash
     events = fields.List(fields.Dict())
     to_act = fields.List(fields.Integer())
     finished = fields.Boolean()

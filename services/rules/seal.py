@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import logging
 import os
 from typing import Any
 
 from shared.engine import InvalidState
+from shared.jsoncodec import canonical
 
 DEV_KEY = "tapete-development-key-not-for-production"
 SIG = "sig"
@@ -43,18 +43,18 @@ PREVIOUS_KEYS = [
 ]
 
 
-def canonical_json(doc: Any) -> bytes:
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def _digest(doc: dict, key: bytes | None = None) -> str:
-    body = {k: v for k, v in doc.items() if k != SIG}
-    return hmac.new(key or KEY, canonical_json(body), hashlib.sha256).hexdigest()
-
-
 def seal(doc: dict) -> dict:
     """The state document with its signature."""
-    return {**doc, SIG: _digest(doc)}
+    return seal_and_hash(doc)[0]
+
+
+def seal_and_hash(doc: dict) -> tuple[dict, str]:
+    """The sealed document and its state hash (``shared.eventstore.state_hash`` of ``doc``),
+    both from one canonical encoding: the lobby records the hash in the match log."""
+    state = {k: v for k, v in doc.items() if k != SIG}
+    body = canonical(state)
+    sig = hmac.new(KEY, body, hashlib.sha256).hexdigest()
+    return {**state, SIG: sig}, hashlib.sha256(body).hexdigest()
 
 
 def unseal(doc: Any) -> dict:
@@ -66,8 +66,9 @@ def unseal(doc: Any) -> dict:
         raise InvalidState(
             "state has no signature: pass the state exactly as setup or apply returned it"
         )
-    if not any(hmac.compare_digest(sig, _digest(doc, key)) for key in [KEY, *PREVIOUS_KEYS]):
-        raise InvalidState(
-            "state signature does not match: the state was altered or not issued here"
-        )
-    return {k: v for k, v in doc.items() if k != SIG}
+    state = {k: v for k, v in doc.items() if k != SIG}
+    body = canonical(state)
+    for key in [KEY, *PREVIOUS_KEYS]:
+        if hmac.compare_digest(sig, hmac.new(key, body, hashlib.sha256).hexdigest()):
+            return state
+    raise InvalidState("state signature does not match: the state was altered or not issued here")
