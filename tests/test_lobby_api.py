@@ -383,6 +383,31 @@ def test_action_refusals_write_nothing(http: Http, redis_client: redis.Redis):
     assert everything(redis_client) == before
 
 
+def test_a_snapshot_another_process_moved_past_is_refused_as_stale(
+    http: Http, lobby: Lobby, redis_url: str, rules_service: Service, redis_client: redis.Redis
+):
+    """Each lobby process remembers the snapshots it wrote; another process's move must make
+    that memory stale, never playable."""
+    other = Lobby(lobby_app.redis_client(redis_url), RulesClient(rules_service.url))
+    match, seated = http.seated_match()  # through `lobby`, which now remembers the snapshot
+    seat = match["to_act"][0]
+    view = http.view(seated[seat], match["id"])
+    action, version = view["view"]["legal_actions"][0], view["version"]
+    player = lobby.authenticate(seated[seat]["token"])
+    assert lobby.recent.at(match["id"], version) is not None
+
+    moved = other.submit_action(match["id"], player, action, version)  # another process
+    before = everything(redis_client)
+    replay = http.act(seated[seat], match["id"], action, version)  # `lobby` remembers `version`
+    assert error_of(replay, 409, "stale_version")["details"] == {"version": moved["version"]}
+    assert everything(redis_client) == before
+
+    mover = seated[moved["view"]["to_act"][0]]
+    follow = http.view(mover, match["id"])["view"]["legal_actions"][0]
+    reply = http.act(mover, match["id"], follow, moved["version"])  # read afresh: plays on
+    assert reply.status == 200 and reply.body["version"] == moved["version"] + 1
+
+
 def test_actions_before_the_start_and_after_the_end_are_409(http: Http):
     ana = http.player()
     match = http.match(ana)

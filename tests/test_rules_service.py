@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 
 import pytest
 import yaml
@@ -215,6 +216,28 @@ def test_probes_and_metrics(client):
 def test_request_id_is_echoed(client):
     r = client.get("/v1/games", headers={"X-Request-ID": "abc123"})
     assert r.headers["X-Request-ID"] == "abc123"
+
+
+def test_refusals_are_logged_at_info_and_plain_successes_at_debug(client):
+    lines: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.DEBUG)
+    handler.emit = lines.append  # type: ignore[method-assign]
+    log = logging.getLogger("tapete.rules")
+    log.addHandler(handler)
+    level_before = log.level
+    log.setLevel(logging.DEBUG)
+    try:
+        state = setup_match(client)["state"]
+        seat = state["to_act"][0]
+        body = {"state": state, "seat": seat, "action": {"type": "play", "card": "5X"}}
+        client.post("/v1/games/brisca/apply", json=body, headers={"X-Request-ID": "bad-move"})
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(level_before)
+    levels = {r.fields["path"]: (r.levelno, r.fields) for r in lines}  # type: ignore[attr-defined]
+    assert levels["/v1/games/brisca/setup"][0] == logging.DEBUG
+    level, fields = levels["/v1/games/brisca/apply"]
+    assert level == logging.INFO and fields["status"] == 422 and fields["request_id"] == "bad-move"
 
 
 def test_committed_openapi_spec_matches_the_code_and_validates():

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -44,6 +45,7 @@ COMMAND_ATTEMPTS = 5  # a seat change without an expected version re-decides on 
 INDEX_KEY = "tapete:index:matches:{status}"  # sorted set: match id, scored by creation time
 SNAPSHOT_PATTERN = "tapete:*:match:*:snapshot"
 INDEX_SCAN_LIMIT = 1000  # the list reads at most this many of the newest matches
+RECENT_SNAPSHOTS = 256  # matches per process whose latest snapshot is kept (~10 KB each)
 SEAL_FIELD = "sig"  # the rules service's seal (services/rules/seal.py), left out of state hashes
 
 
@@ -97,6 +99,35 @@ class Snapshot:
     seed: str | None
 
 
+class RecentSnapshots:
+    """The newest snapshot this process wrote or read of each recent match, by version.
+
+    A match at a given version never changes (every change is an append, which makes a new
+    version), so a move sent with ``expected_version`` equal to a remembered version can skip
+    the Redis read. If the match moved on meanwhile in another process, the append's
+    compare-and-append refuses it as stale, exactly as a fresh read would have. Holders must
+    not mutate the remembered documents.
+    """
+
+    def __init__(self, size: int = RECENT_SNAPSHOTS) -> None:
+        self.size = size
+        self._by_match: dict[str, Snapshot] = {}
+        self._lock = threading.Lock()
+
+    def remember(self, snap: Snapshot) -> None:
+        with self._lock:
+            known = self._by_match.pop(snap.id, None)
+            if known is not None and known.version > snap.version:
+                snap = known  # a slower reader must not replace a newer snapshot
+            elif known is None and len(self._by_match) >= self.size:
+                del self._by_match[next(iter(self._by_match))]  # the least recently used
+            self._by_match[snap.id] = snap
+
+    def at(self, match_id: str, version: int) -> Snapshot | None:
+        snap = self._by_match.get(match_id)
+        return snap if snap is not None and snap.version == version else None
+
+
 @contextmanager
 def rules_errors() -> Iterator[None]:
     """The rules service's refusals as the lobby's: 422 passes through, the rest is ours."""
@@ -125,6 +156,7 @@ class Lobby:
         self.log = log or MatchLog(client)
         self.players = Players(client)
         self.clock = clock
+        self.recent = RecentSnapshots()
 
     # -- players ---------------------------------------------------------------------------
     def register(self, name: str) -> tuple[Player, str]:
@@ -141,7 +173,13 @@ class Lobby:
         doc = self.log.snapshot(match_id)
         if doc is None:
             raise not_found(f"no match {match_id!r}")
-        return Snapshot(match_id, doc["version"], doc["match"], doc["state"], doc.get("seed"))
+        snap = Snapshot(match_id, doc["version"], doc["match"], doc["state"], doc.get("seed"))
+        self.recent.remember(snap)
+        return snap
+
+    def load_at(self, match_id: str, version: int) -> Snapshot:
+        """The snapshot at ``version`` if this process has it, else the latest one."""
+        return self.recent.at(match_id, version) or self.load(match_id)
 
     def get_match(self, player: Player, match_id: str) -> dict[str, Any]:
         return self._presented(self.load(match_id), player)
@@ -294,7 +332,7 @@ class Lobby:
         ``action_id`` makes a retry return the first answer and write nothing; ids are
         per player, so another player's id never reveals someone else's answer.
         """
-        snap = self.load(match_id)
+        snap = self.load_at(match_id, expected_version)
         answer_key = f"{player.id if player else 'system'}:{action_id}" if action_id else None
         if answer_key:
             first = self.client.hget(self.log.keys(match_id).actions, answer_key)
@@ -424,7 +462,9 @@ class Lobby:
             raise _Duplicate(result.answer or {})
         if before is None or before.match["status"] != match["status"]:
             self._index(match)
-        return Snapshot(match["id"], result.version, match, state, seed)
+        snap = Snapshot(match["id"], result.version, match, state, seed)
+        self.recent.remember(snap)
+        return snap
 
     def _command(self, match_id: str, change: Callable[[Snapshot], Snapshot]) -> Snapshot:
         """Run a change the client sent without a version: on a conflict, reload and re-decide."""
