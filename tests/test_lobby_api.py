@@ -17,6 +17,7 @@ import yaml
 from openapi_spec_validator import validate
 
 from services.lobby import app as lobby_app
+from services.lobby import schemas as lobby_schemas
 from services.lobby.app import create_lobby_app
 from services.lobby.application import SYSTEM, Lobby, sealed_state_hash
 from services.lobby.rules_client import RulesClient
@@ -344,6 +345,7 @@ def test_a_move_answers_version_events_and_view(http: Http, lobby: Lobby):
     assert entry["actor"] == {"player": seated[seat]["id"], "seat": seat, "system": False}
     assert entry["rules_version"].endswith("/brisca")
     assert entry["state_hash"] == sealed_state_hash(lobby.load(match["id"]).state)
+    assert lobby_schemas.ActionResult().load(reply.body) == reply.body  # the documented shape
 
 
 def test_action_refusals_write_nothing(http: Http, redis_client: redis.Redis):

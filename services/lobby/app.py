@@ -15,7 +15,14 @@ import redis
 from flask import Flask, current_app, g, request
 from flask.views import MethodView
 
-from services.http import Blueprint, ErrorSchema, create_app, error_response, request_id
+from services.http import (
+    Blueprint,
+    ErrorSchema,
+    create_app,
+    direct,
+    error_response,
+    request_id,
+)
 from shared.eventstore import MAX_WAIT_SECONDS, MatchLog
 
 from . import schemas
@@ -155,8 +162,10 @@ class Actions(MethodView):
     @refusals(400, 403, 404, 409, 422)
     def post(self, body: dict, match_id: str):
         """Act for your seat at expected_version: the new version, your events and view."""
-        return lobby().submit_action(
-            match_id, caller(), body["action"], body["expected_version"], body["action_id"]
+        return direct(
+            lobby().submit_action(
+                match_id, caller(), body["action"], body["expected_version"], body["action_id"]
+            )
         )
 
 

@@ -6,10 +6,10 @@ its seal and pass the engine's consistency checks before any rule runs.
 
 from __future__ import annotations
 
-from flask import Flask, Response, jsonify
+from flask import Flask
 from flask.views import MethodView
 
-from services.http import Blueprint, ErrorSchema, create_app
+from services.http import Blueprint, ErrorSchema, create_app, direct
 from shared.engine import (
     InvalidState,
     State,
@@ -29,13 +29,6 @@ from .seal import seal_and_hash, unseal
 blp = Blueprint(
     "games", __name__, url_prefix="/v1/games", description="Catalog and rules of every game"
 )
-
-
-def direct(payload: dict) -> Response:
-    """The hot endpoints answer with JSON built here, skipping the schema's dump, which cost more
-    than the rules themselves; their schemas still document the shape, and a test checks that
-    every answer loads back through its schema."""
-    return jsonify(payload)
 
 
 def sealed(state: State) -> dict:
