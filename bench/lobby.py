@@ -14,6 +14,9 @@ rounds repeat (3 by default, interleaved) to print medians; the saturated run al
 the CPU each process spent per move:
 
 * ceiling   - closed loop, one request in flight per connection, on the trivial endpoint;
+* two hops  - the same, on a trivial endpoint that relays each body to the ceiling's through
+              the lobby's own rules client: the most any design with the lobby -> rules HTTP
+              hop could reach, before Redis, the rules themselves or any match bookkeeping;
 * saturated - closed loop, one move in flight per match: the most moves per second;
 * paced     - every match moves at a fixed pace, half the saturated rate in all: latency
               under load rather than queueing (with one move always in flight, Little's
@@ -58,6 +61,26 @@ def ceiling_app():
     @app.post("/ping")
     def ping():
         return {"ok": True, "echo": request.get_json()}
+
+    @app.get("/readyz")
+    def ready():
+        return {"status": "ready"}
+
+    return app
+
+
+def relay_app():
+    """gunicorn factory (``lobby:relay_app()``): the ceiling's endpoint, relayed to RELAY_URL."""
+    from flask import Flask, request
+
+    from services.lobby.rules_client import RulesClient
+
+    app = Flask("relay")
+    upstream = RulesClient(os.environ["RELAY_URL"])
+
+    @app.post("/ping")
+    def ping():
+        return upstream._call("POST", "/ping", request.get_json())  # the lobby's one call path
 
     @app.get("/readyz")
     def ready():
@@ -363,6 +386,9 @@ def main() -> int:
         for _ in range(args.repeat):  # interleaved, so a slow spell of the machine hits all
             ceiling = serve("ceiling", "lobby:ceiling_app()", {**quiet, **bench_path})
             runs.setdefault("ceiling", []).append(run_load(ceiling.url, "ceiling", n, seconds))
+            relay_env = {**quiet, **bench_path, "RELAY_URL": ceiling.url}
+            relay = serve("relay", "lobby:relay_app()", relay_env)
+            runs.setdefault("two hops", []).append(run_load(relay.url, "ceiling", n, seconds))
             stop_all()
             rules = serve("rules", "services.rules.wsgi:app", rules_env)
             env = {**quiet, "REDIS_URL": redis_url, "RULES_URL": rules.url}
@@ -395,9 +421,13 @@ def main() -> int:
         return text
 
     moves, paced = result["moves"], result["paced"]
+    hops = result["two hops"]
     print(line("ceiling: trivial Flask endpoint", top, "req/s"))
+    print(line("two hops: relayed to the ceiling", hops, "req/s"))
     print(line("POST /actions, saturated", moves, "moves/s"))
     print(line("POST /actions, paced at half that", paced, "moves/s"))
+    print(f"  two hops = {hops['per_second'] / top['per_second']:.1%} of the ceiling: the bound of"
+          " any design with the lobby -> rules hop")  # fmt: skip
     print(f"  moves/s = {moves['per_second'] / top['per_second']:.1%} of the ceiling"
           f" (target {TARGET_SHARE:.0%}); paced p99 {paced['p99_ms']:.1f} ms"
           f" (target {TARGET_P99_MS:.0f} ms); stale-hand 422s: {moves['refused']} of"
