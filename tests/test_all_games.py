@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -129,3 +131,21 @@ def test_illegal_action_is_refused_and_changes_nothing(case):
             with pytest.raises(IllegalAction):
                 apply(state, seat, action)
             assert json.dumps(state.to_json(), sort_keys=True) == before
+
+
+def test_the_registry_is_whole_for_threads_that_ask_during_its_first_load():
+    """A fresh process whose threads all ask for a game at once (a gunicorn worker's first
+    requests) must find every game, not a registry still being filled."""
+    script = """
+import threading
+from shared.engine import get_game
+found, threads = [], []
+for _ in range(16):
+    threads.append(threading.Thread(target=lambda: found.append(get_game("brisca").id)))
+for t in threads: t.start()
+for t in threads: t.join()
+print(len(found))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "16"

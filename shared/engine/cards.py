@@ -56,3 +56,11 @@ def suit(card: str) -> str:
 
 def is_card(code: object) -> bool:
     return isinstance(code, str) and code in _TABLE
+
+
+def are_cards(codes: list) -> bool:
+    """Every item is a card code (one set operation: states are checked on every request)."""
+    try:
+        return _TABLE.keys() >= set(codes)
+    except TypeError:  # an unhashable item (a list, an object) is no card
+        return False

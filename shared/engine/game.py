@@ -196,5 +196,16 @@ def all_games() -> list[Game]:
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
 
 
+_games_loaded = False
+
+
 def _load_games() -> None:
-    import shared.games  # noqa: F401  (registers every game module)
+    """Import every game module once (each registers itself); later calls cost a flag check.
+
+    The flag is set only once the import has finished: a thread arriving meanwhile runs the
+    import statement, which waits for the first thread's import to complete."""
+    global _games_loaded
+    if not _games_loaded:
+        import shared.games  # noqa: F401
+
+        _games_loaded = True

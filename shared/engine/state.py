@@ -11,7 +11,7 @@ import copy
 import random
 from typing import Any
 
-from .cards import is_card
+from .cards import are_cards
 from .errors import InvalidState
 
 # Who may see the cards of a zone.
@@ -166,7 +166,7 @@ class State:
             _expect(isinstance(z, dict), f"zone {name} must be an object")
             cards, owner, vis = z.get("cards"), z.get("owner"), z.get("visibility")
             _expect(
-                isinstance(cards, list) and all(is_card(c) for c in cards),
+                isinstance(cards, list) and are_cards(cards),
                 f"zone {name} has a bad card",
             )
             _expect(
