@@ -25,6 +25,7 @@ import redis
 
 START_TIMEOUT_SECONDS = 10.0
 STOP_TIMEOUT_SECONDS = 10.0
+LINGER_SECONDS = 2.0  # on a stop signal, how long to keep serving clients still connected
 LOG_FILE = "server.log"
 
 
@@ -57,14 +58,21 @@ class EmbeddedRedis:
     """One server process on 127.0.0.1; `persistent` turns on the append-only file."""
 
     def __init__(
-        self, port: int = 0, data_dir: str | Path | None = None, persistent: bool = False
+        self,
+        port: int = 0,
+        data_dir: str | Path | None = None,
+        persistent: bool = False,
+        own_session: bool = False,
     ) -> None:
+        """``own_session`` keeps signals sent to our process group from the server, so that
+        whoever runs it decides when it stops (the Procfile's, after its clients)."""
         if persistent and data_dir is None:
             raise ValueError("a persistent server needs a data_dir to keep its data in")
         self.port = port or free_port()
         self.persistent = persistent
         self._own_dir = data_dir is None
         self.data_dir = Path(data_dir or tempfile.mkdtemp(prefix="tapete-redis-")).resolve()
+        self.own_session = own_session
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -87,7 +95,9 @@ class EmbeddedRedis:
         if self.running:
             return
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            self.command(), stdin=subprocess.DEVNULL, start_new_session=self.own_session
+        )
         client = redis.Redis(port=self.port, socket_connect_timeout=0.5, socket_timeout=1.0)
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
         try:
@@ -157,14 +167,31 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    with EmbeddedRedis(args.port, args.data, persistent=args.data is not None) as server:
+    persistent = args.data is not None
+    with EmbeddedRedis(args.port, args.data, persistent, own_session=True) as server:
         print(f"redis ready at {server.url} (log: {server.data_dir / LOG_FILE})", flush=True)
         while server.running and not stopping.wait(0.5):
             pass
         if not server.running:
             print(f"redis exited by itself: {server.log_tail()}", flush=True)
             return 1
+        linger(server)
     return 0
+
+
+def linger(server: EmbeddedRedis, seconds: float = LINGER_SECONDS) -> None:
+    """Serve a little longer while other clients are connected: the processes stopping beside
+    this one (`make run` stops them all at once) then finish their last calls, and do not
+    print connection errors on the way out."""
+    client = redis.Redis(port=server.port, socket_timeout=1.0)
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline and len(client.client_list()) > 1:  # 1: this client
+            time.sleep(0.1)
+    except redis.RedisError:
+        pass
+    finally:
+        client.close()
 
 
 if __name__ == "__main__":
