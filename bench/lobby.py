@@ -17,6 +17,8 @@ the CPU each process spent per move:
 * two hops  - the same, on a trivial endpoint that relays each body to the ceiling's through
               the lobby's own rules client: the most any design with the lobby -> rules HTTP
               hop could reach, before Redis, the rules themselves or any match bookkeeping;
+* rules hop - the same, on a trivial endpoint that makes the lobby's rules call (apply, on a
+              fixed mid-deal state) and answers as a move does: a lobby with nothing else to do;
 * saturated - closed loop, one move in flight per match: the most moves per second;
 * paced     - every match moves at a fixed pace, half the saturated rate in all: latency
               under load rather than queueing (with one move always in flight, Little's
@@ -36,6 +38,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -70,23 +73,50 @@ def ceiling_app():
 
 
 def relay_app():
-    """gunicorn factory (``lobby:relay_app()``): the ceiling's endpoint, relayed to RELAY_URL."""
+    """gunicorn factory (``lobby:relay_app()``): the ceiling's endpoint, relayed to RELAY_URL
+    through the lobby's own rules client; with RELAY_APPLY (a JSON file: game, state, seat,
+    action), every request makes the lobby's rules call instead: that apply, answered as a
+    move is (version, events, view)."""
     from flask import Flask, request
 
     from services.lobby.rules_client import RulesClient
 
     app = Flask("relay")
     upstream = RulesClient(os.environ["RELAY_URL"])
+    fixed = None
+    if os.environ.get("RELAY_APPLY"):
+        with open(os.environ["RELAY_APPLY"]) as file:
+            fixed = json.load(file)
 
     @app.post("/ping")
     def ping():
-        return upstream._call("POST", "/ping", request.get_json())  # the lobby's one call path
+        body = request.get_json()
+        if fixed is None:
+            return upstream._call("POST", "/ping", body)  # the path every rules call takes
+        out = upstream.apply(fixed["game"], fixed["state"], fixed["seat"], fixed["action"])
+        return {"version": 1, "events": out.events, "view": out.view}
 
     @app.get("/readyz")
     def ready():
         return {"status": "ready"}
 
     return app
+
+
+def apply_body(rules_url: str) -> str:
+    """A file holding a legal first move of a fresh Brisca deal, for ``relay_app``."""
+    import requests
+
+    state = requests.post(f"{rules_url}/v1/games/brisca/setup", json={}, timeout=10).json()["state"]
+    seat = state["to_act"][0]
+    view = requests.post(
+        f"{rules_url}/v1/games/brisca/view", json={"state": state, "seat": seat}, timeout=10
+    ).json()
+    fixed = {"game": "brisca", "state": state, "seat": seat, "action": view["legal_actions"][0]}
+    fd, path = tempfile.mkstemp(prefix="tapete-bench-apply-", suffix=".json")
+    with os.fdopen(fd, "w") as file:
+        json.dump(fixed, file)
+    return path
 
 
 # -- the load process -----------------------------------------------------------------------
@@ -391,6 +421,13 @@ def main() -> int:
             runs.setdefault("two hops", []).append(run_load(relay.url, "ceiling", n, seconds))
             stop_all()
             rules = serve("rules", "services.rules.wsgi:app", rules_env)
+            fixed = apply_body(rules.url)
+            relay_env = {**quiet, **bench_path, "RELAY_URL": rules.url, "RELAY_APPLY": fixed}
+            relay = serve("relay", "lobby:relay_app()", relay_env)
+            runs.setdefault("rules hop", []).append(run_load(relay.url, "ceiling", n, seconds))
+            started.remove(relay)
+            relay.stop()
+            os.unlink(fixed)
             env = {**quiet, "REDIS_URL": redis_url, "RULES_URL": rules.url}
             lobby = serve("lobby", "services.lobby.wsgi:app", env)
             run_load(lobby.url, "lobby", n, 2)  # warm-up
@@ -421,13 +458,16 @@ def main() -> int:
         return text
 
     moves, paced = result["moves"], result["paced"]
-    hops = result["two hops"]
+    hops, hop = result["two hops"], result["rules hop"]
     print(line("ceiling: trivial Flask endpoint", top, "req/s"))
     print(line("two hops: relayed to the ceiling", hops, "req/s"))
+    print(line("rules hop: the rules' apply alone", hop, "req/s"))
     print(line("POST /actions, saturated", moves, "moves/s"))
     print(line("POST /actions, paced at half that", paced, "moves/s"))
     print(f"  two hops = {hops['per_second'] / top['per_second']:.1%} of the ceiling: the bound of"
           " any design with the lobby -> rules hop")  # fmt: skip
+    print(f"  rules hop = {hop['per_second'] / top['per_second']:.1%} of the ceiling: a lobby that"
+          " only made its rules call, with no Redis, checks or matches to set up")  # fmt: skip
     print(f"  moves/s = {moves['per_second'] / top['per_second']:.1%} of the ceiling"
           f" (target {TARGET_SHARE:.0%}); paced p99 {paced['p99_ms']:.1f} ms"
           f" (target {TARGET_P99_MS:.0f} ms); stale-hand 422s: {moves['refused']} of"
