@@ -18,7 +18,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +117,7 @@ def lobby_service(redis_url: str, rules_service: Service) -> Iterator[Service]:
 class Reply:
     status: int
     body: Any
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 def session() -> requests.Session:
@@ -138,9 +139,9 @@ class Http:
         headers.update(kw.pop("headers", {}))
         if self.live:
             r = self.client.request(method, self.base_url + path, headers=headers, timeout=40, **kw)
-            return Reply(r.status_code, r.json())
+            return Reply(r.status_code, r.json(), dict(r.headers))
         r = self.client.open(path, method=method, headers=headers, **kw)
-        return Reply(r.status_code, r.get_json())
+        return Reply(r.status_code, r.get_json(), dict(r.headers))
 
     def get(self, path: str, token: str | None = None, **kw: Any) -> Reply:
         return self.call("GET", path, token, **kw)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import threading
+import time
 from typing import Any, cast
 
 import pytest
@@ -560,6 +562,44 @@ def test_events_after_a_version_and_bad_queries(http: Http):
     for query in ("?after=-1", "?wait=31", "?wait=-1", "?after=x", "?wait=soon", "?wait=nan",
                   "?after=" + "9" * 40):  # fmt: skip
         error_of(http.get(path + query, seated[0]["token"]), 400, "bad_request")
+
+
+def test_when_too_many_polls_wait_the_next_answers_at_once_and_says_when_to_poll_again(
+    lobby: Lobby, monkeypatch: pytest.MonkeyPatch
+):
+    """A waiting poll holds a thread: past the limit, polls answer at once so that moves keep
+    theirs (here a limit of one)."""
+    monkeypatch.setenv("LOBBY_MAX_WAITING", "1")
+    app = create_lobby_app({"TESTING": True}, service=lobby)
+    http = Http(app.test_client())
+    match, seated = http.seated_match()
+    version = http.view(seated[0], match["id"])["version"]
+    first: list[Any] = []
+    poll = threading.Thread(
+        target=lambda: first.append(http.events(seated[0], match["id"], version, wait=10))
+    )
+    poll.start()
+    waiting = app.extensions["lobby_waiting"]
+    deadline = time.monotonic() + 5
+    while waiting._value and time.monotonic() < deadline:  # until the first poll waits
+        time.sleep(0.01)
+
+    started = time.monotonic()
+    second = http.events(seated[1], match["id"], version, wait=10)
+    assert time.monotonic() - started < 1
+    assert second.status == 200 and second.body["entries"] == []
+    assert second.headers["Retry-After"] == "1"
+
+    seat = match["to_act"][0]
+    action = http.view(seated[seat], match["id"])["view"]["legal_actions"][0]
+    assert http.act(seated[seat], match["id"], action, version).status == 200
+    poll.join(5)
+    assert [e["version"] for e in first[0].body["entries"]] == [version + 1]
+    assert "Retry-After" not in first[0].headers
+
+    started = time.monotonic()  # the waiting place is free again: this poll waits
+    again = http.events(seated[1], match["id"], version + 1, wait=0.3)
+    assert time.monotonic() - started >= 0.25 and "Retry-After" not in again.headers
 
 
 # -- the log and the feed notification, as documented in docs/match-log.md -----------------------

@@ -8,6 +8,7 @@ anything it will not do, which leaves here in the one error shape.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,7 @@ import redis
 from flask import Flask, current_app, g, request
 from flask.views import MethodView
 
+from services import gunicorn_conf
 from services.http import (
     Blueprint,
     ErrorSchema,
@@ -32,6 +34,16 @@ from .players import Player, bearer_token
 from .rules_client import DEFAULT_RULES_URL, RulesClient
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+# Long-polls waiting at once per process: by default 3/4 of its threads (12 of 16), so the
+# rest stay free for moves and views whatever the clients do.
+DEFAULT_MAX_WAITING = max(1, gunicorn_conf.threads * 3 // 4)
+POLL_AGAIN = {
+    "Retry-After": {
+        "description": "present when the server was too busy to wait and had nothing new: "
+        "poll again after this many seconds",
+        "schema": {"type": "integer"},
+    }
+}
 BEARER_SCHEME = "bearerAuth"
 ERRORS = {
     400: "malformed request",
@@ -172,11 +184,25 @@ class Actions(MethodView):
 @matches.route("/<match_id>/events")
 class Events(MethodView):
     @matches.arguments(schemas.EventsQuery(), location="query")
-    @matches.response(200, schemas.EventsPage)
+    @matches.response(200, schemas.EventsPage, headers=POLL_AGAIN)
     @refusals(400, 404)
     def get(self, query: dict, match_id: str):
-        """Entries after version `after`, redacted for you; waits up to `wait` s for one."""
-        return lobby().events(caller(), match_id, query["after"], query["wait"])
+        """Entries after version `after`, redacted for you; waits up to `wait` s for one.
+
+        A waiting poll holds one of the process's threads. When too many already wait, this
+        one answers at once, and with `Retry-After: 1` if it has nothing new: moves and views
+        keep their threads, and the client polls again a second later.
+        """
+        wait, waiting = query["wait"], current_app.extensions["lobby_waiting"]
+        may_wait = wait > 0 and waiting.acquire(blocking=False)
+        try:
+            page = lobby().events(caller(), match_id, query["after"], wait if may_wait else 0)
+        finally:
+            if may_wait:
+                waiting.release()
+        if wait > 0 and not may_wait and not page["entries"]:
+            return page, 200, {"Retry-After": "1"}
+        return page
 
 
 def redis_client(url: str) -> redis.Redis:
@@ -206,6 +232,8 @@ def create_lobby_app(config: dict | None = None, service: Lobby | None = None) -
         config={**spec_options, **(config or {})},
     )
     app.extensions["lobby"] = service
+    max_waiting = int(os.environ.get("LOBBY_MAX_WAITING", DEFAULT_MAX_WAITING))
+    app.extensions["lobby_waiting"] = threading.BoundedSemaphore(max_waiting)
     app.extensions["tapete_api"].spec.components.security_scheme(
         BEARER_SCHEME, {"type": "http", "scheme": "bearer"}
     )
