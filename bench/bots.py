@@ -57,6 +57,7 @@ class Person:
         reply = self.http.request(method, self.url + path, json=body, headers=headers, timeout=40)
         if reply.status_code >= 400:
             raise RuntimeError(f"{method} {path}: {reply.status_code} {reply.text[:300]}")
+        time.sleep(float(reply.headers.get("Retry-After", 0)))  # a busy lobby's long-poll
         return reply.json()
 
     def new_match(self) -> dict[str, Any]:
@@ -90,7 +91,8 @@ class Person:
                 self.seen_ms.append((time.perf_counter() - replied) * 1000)
 
     def wait(self, match_id: str, after: int) -> None:
-        for _ in range(10):
+        deadline = time.monotonic() + 100
+        while time.monotonic() < deadline:
             page = self.call("GET", f"/v1/matches/{match_id}/events?after={after}&wait=10")
             if page["entries"]:
                 return

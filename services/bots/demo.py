@@ -38,6 +38,7 @@ class Platform:
         reply = self.http.request(method, url, headers=headers, timeout=WAIT_S + 10, **kw)
         if reply.status_code >= 400:
             raise SystemExit(f"{method} {url}: {reply.status_code} {reply.text[:500]}")
+        time.sleep(float(reply.headers.get("Retry-After", 0)))  # a busy lobby's long-poll
         return reply.json()
 
 
