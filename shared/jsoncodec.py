@@ -10,7 +10,7 @@ and the engine's arithmetic never makes them.
 The canonical form is compact UTF-8 with sorted keys. For the ASCII-only documents the
 engine produces it is byte for byte what ``json.dumps(sort_keys=True, separators=(",", ":"))``
 wrote before, so seals and state hashes stored by earlier versions still check
-(tests/test_jsoncodec.py holds every game to that).
+(tests/test_all_games.py holds every game to that).
 """
 
 from __future__ import annotations
@@ -23,12 +23,13 @@ JSONDecodeError = orjson.JSONDecodeError  # a ValueError
 
 
 def dumps(value: Any) -> bytes:
-    """Compact UTF-8 JSON; ``TypeError`` for what JSON cannot hold (e.g. ints over 64 bits)."""
-    return orjson.dumps(value)
+    """Compact UTF-8 JSON; ``TypeError`` for what JSON cannot hold (e.g. ints over 64 bits).
+    Number keys become strings, as the standard library writes them."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
 def dumps_text(value: Any) -> str:
-    return orjson.dumps(value).decode()
+    return dumps(value).decode()
 
 
 def loads(data: str | bytes | bytearray | memoryview) -> Any:
