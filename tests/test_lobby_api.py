@@ -27,7 +27,7 @@ from services.openapi_dump import OPENAPI_DIR, generated_spec
 from shared.engine import apply, new_match
 from shared.eventstore import MatchLog, state_hash
 from shared.redis_server import free_port
-from tests.service_fixtures import Http, Service, error_of
+from tests.service_fixtures import TEST_STATE_KEY, Http, Service, error_of
 
 
 @pytest.fixture
@@ -665,6 +665,30 @@ def test_rules_service_down_is_503_and_writes_nothing(redis_client: redis.Redis,
         http.post("/v1/matches", ana["token"], json={"game": "brisca"}), 503, "rules_unavailable"
     )
     assert everything(redis_client) == before
+
+
+def test_moves_go_on_across_a_restart_of_the_rules_service(
+    redis_client: redis.Redis, redis_url: str
+):
+    """A rolling deploy of the rules service closes the lobby's kept-alive connections: the
+    next call reconnects instead of failing the move."""
+    rules = Service("rules", "services.rules.wsgi:app", {"TAPETE_STATE_KEY": TEST_STATE_KEY})
+    rules.start()
+    try:
+        lobby = Lobby(lobby_app.redis_client(redis_url), RulesClient(rules.url))
+        http = Http(create_lobby_app({"TESTING": True}, service=lobby).test_client())
+        match, seated = http.seated_match()
+        for restart in (False, True):
+            if restart:
+                rules.restart()  # same port, new processes: the old connection is dead
+            view = http.view(seated[match["to_act"][0]], match["id"])
+            seat = view["to_act"][0]
+            action = http.view(seated[seat], match["id"])["view"]["legal_actions"][0]
+            reply = http.act(seated[seat], match["id"], action, view["version"])
+            assert reply.status == 200, reply.body
+            match = {**match, "to_act": reply.body["view"]["to_act"]}
+    finally:
+        rules.stop()
 
 
 def test_redis_down_is_503_and_not_ready(rules_service: Service):
