@@ -188,16 +188,21 @@ class MatchLog:
 
         # Encode everything first: a value JSON cannot hold fails here, before any write.
         version = expected_version + 1
-        notification = {"match": match_id, "version": version, "kind": kind, "event": _json(feed)}
+        notification = {
+            "match": match_id,
+            "version": version,
+            "kind": kind,
+            "event": jsoncodec.dumps(feed),
+        }
         args: list[str | int | bytes] = [
             expected_version,
             action_id or "",
-            _json({"version": version, "answer": answer}),
+            jsoncodec.dumps({"version": version, "answer": answer}),
             self.feed_maxlen,
-            _json(entry),
+            jsoncodec.dumps(entry),
             kind,
             len(snapshot),
-            *_pairs({field: _json(value) for field, value in snapshot.items()}),
+            *_pairs({field: jsoncodec.dumps(value) for field, value in snapshot.items()}),
             *_pairs(notification),
         ]
         status, value = self._append(keys=list(keys), args=args)
@@ -261,10 +266,6 @@ def _entry(entry_id: str | bytes, fields: dict) -> dict[str, Any]:
 def _pairs(fields: dict[str, Any]) -> list[Any]:
     """{a: 1, b: 2} -> [a, 1, b, 2], as Redis takes field/value arguments."""
     return [part for pair in fields.items() for part in pair]
-
-
-def _json(value: Any) -> bytes:
-    return jsoncodec.dumps(value)
 
 
 def _check_match_id(match_id: str) -> None:
