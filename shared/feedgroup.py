@@ -11,10 +11,13 @@ and is acknowledged in the same MULTI, so it never blocks the group.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import os
+import socket
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import redis
 from prometheus_client import Counter
@@ -42,6 +45,19 @@ class GroupSettings:
     min_idle_ms: int = 10_000
     max_deliveries: int = 5
     claim_every_s: float = 1.0
+
+    @classmethod
+    def from_env(cls, prefix: str, name_variable: str) -> Self:
+        """Each setting from ``<prefix>_<FIELD>`` (``HISTORY_BLOCK_MS``...), else its default;
+        the name from ``name_variable``, else this host and process."""
+        values: dict[str, Any] = {}
+        for setting in dataclasses.fields(cls):
+            raw = os.environ.get(f"{prefix}_{setting.name.upper()}")
+            if setting.name != "name" and raw is not None:
+                number = float if isinstance(setting.default, float) else int  # as declared
+                values[setting.name] = number(raw)
+        name = os.environ.get(name_variable) or f"{socket.gethostname()}-{os.getpid()}"
+        return cls(name=name, **values)
 
 
 class FeedGroup:

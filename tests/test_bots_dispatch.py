@@ -8,6 +8,7 @@ only while its match still waits at that version.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator
 
@@ -128,3 +129,14 @@ def test_the_watchdog_forgets_a_task_whose_match_moved_on(
     dispatcher.leases.take(Task(BOT, MATCH, 7, 1), time.time() - 1)
     dispatcher.sweep()
     assert dispatcher.queue.job_ids == [] and redis_client.zcard(LEASES_KEY) == 0
+
+
+def test_settings_come_from_prefixed_variables_else_their_defaults(monkeypatch):
+    monkeypatch.setenv("BOTS_BLOCK_MS", "250")
+    monkeypatch.setenv("BOTS_RETRY_AFTER_S", "2.5")
+    monkeypatch.setenv("BOTS_DISPATCHER_NAME", "d1")
+    settings = Settings.from_env("BOTS", "BOTS_DISPATCHER_NAME")
+    assert (settings.name, settings.block_ms, settings.retry_after_s) == ("d1", 250, 2.5)
+    assert (settings.batch, settings.max_attempts, settings.claim_every_s) == (100, 5, 1.0)
+    monkeypatch.delenv("BOTS_DISPATCHER_NAME")
+    assert Settings.from_env("BOTS", "BOTS_DISPATCHER_NAME").name.endswith(f"-{os.getpid()}")

@@ -23,7 +23,6 @@ import json
 import logging
 import os
 import signal
-import socket
 import sys
 import time
 from dataclasses import dataclass
@@ -121,21 +120,6 @@ class Settings(GroupSettings):
     retry_after_s: float = 10.0  # a job not ended this long after it was due is redone
     max_attempts: int = 5
     sweep_every_s: float = 0.5
-
-    @classmethod
-    def from_env(cls) -> Settings:
-        env = os.environ.get
-        return cls(
-            name=env("BOTS_DISPATCHER_NAME") or f"{socket.gethostname()}-{os.getpid()}",
-            batch=int(env("BOTS_BATCH", "100")),
-            block_ms=int(env("BOTS_BLOCK_MS", "500")),
-            min_idle_ms=int(env("BOTS_MIN_IDLE_MS", "10000")),
-            max_deliveries=int(env("BOTS_MAX_DELIVERIES", "5")),
-            claim_every_s=float(env("BOTS_CLAIM_EVERY_S", "1.0")),
-            retry_after_s=float(env("BOTS_RETRY_AFTER_S", "10")),
-            max_attempts=int(env("BOTS_MAX_ATTEMPTS", "5")),
-            sweep_every_s=float(env("BOTS_SWEEP_EVERY_S", "0.5")),
-        )
 
 
 class Dispatcher(FeedGroup):
@@ -247,7 +231,7 @@ def main() -> int:
     dispatcher = Dispatcher(
         MatchLog(store, partitions=partitions),
         Queue(QUEUE, connection=rq_connection),
-        Settings.from_env(),
+        Settings.from_env("BOTS", "BOTS_DISPATCHER_NAME"),
     )
     metrics_port = os.environ.get("BOTS_DISPATCHER_METRICS_PORT")
     if metrics_port:

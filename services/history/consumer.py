@@ -18,7 +18,6 @@ import functools
 import logging
 import os
 import signal
-import socket
 import sys
 import time
 from typing import Any
@@ -68,18 +67,7 @@ def plan(
     return ordered, malformed
 
 
-class Settings(GroupSettings):
-    @classmethod
-    def from_env(cls) -> Settings:
-        env = os.environ.get
-        return cls(
-            name=env("HISTORY_CONSUMER_NAME") or f"{socket.gethostname()}-{os.getpid()}",
-            batch=int(env("HISTORY_BATCH", "100")),
-            block_ms=int(env("HISTORY_BLOCK_MS", "1000")),
-            min_idle_ms=int(env("HISTORY_MIN_IDLE_MS", "10000")),
-            max_deliveries=int(env("HISTORY_MAX_DELIVERIES", "5")),
-            claim_every_s=float(env("HISTORY_CLAIM_EVERY_S", "1.0")),
-        )
+Settings = GroupSettings  # the history consumer needs nothing more
 
 
 class Consumer(FeedGroup):
@@ -128,7 +116,7 @@ def main() -> int:
     client = redis_client(os.environ.get("REDIS_URL", DEFAULT_REDIS_URL))
     partitions = int(os.environ.get("FEED_PARTITIONS", "1"))
     models = ReadModels(client, MatchLog(client, partitions=partitions))
-    consumer = Consumer(models, Settings.from_env())
+    consumer = Consumer(models, Settings.from_env("HISTORY", "HISTORY_CONSUMER_NAME"))
     metrics_port = os.environ.get("HISTORY_CONSUMER_METRICS_PORT")
     if metrics_port:
         start_http_server(
