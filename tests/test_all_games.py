@@ -11,6 +11,7 @@ import pytest
 
 from shared import jsoncodec
 from shared.engine import (
+    TOP,
     IllegalAction,
     State,
     apply,
@@ -20,6 +21,7 @@ from shared.engine import (
     redact,
     view,
 )
+from shared.engine.game import canonical, get_game
 from tests.playouts import choose, playout, variant_cases
 
 CASES = variant_cases()
@@ -77,6 +79,57 @@ def test_views_hide_other_hands_as_from_a_spectator(case):
                 if ev.get("visible_to") is not None and seat not in ev["visible_to"]:
                     shown = redact(ev, seat)
                     assert shown.get("card") is None and not any(shown.get("cards") or [])
+
+
+def unseen_slots(state: State, seat: int) -> list[tuple[str, int]]:
+    """Every (zone, index) holding a card that ``seat`` cannot see. Its own hidden zones are
+    left out: they may hold what it committed itself (a sealed bid), which it knows."""
+    slots = []
+    for name, zone in state.zones.items():
+        if zone.visible_to(seat) or zone.owner == seat:
+            continue
+        last = len(zone.cards) - 1 if zone.visibility == TOP else len(zone.cards)
+        slots.extend((name, i) for i in range(last))
+    return slots
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_a_view_does_not_change_when_the_cards_its_seat_cannot_see_are_permuted(case):
+    """What a seat sees depends only on what it may see: shuffling every card hidden from it
+    among the places they occupy changes nothing in its view (fields, counts, legal actions)."""
+    game, variant, players = case
+    rng = random.Random("permute")
+    for step, (state, *_rest) in enumerate(playout(game, variant, players, "permute")):
+        if step % 3 or state.finished:
+            continue
+        for seat in range(players):
+            slots = unseen_slots(state, seat)
+            if len(slots) < 2:
+                continue
+            cards = [state.zones[name].cards[i] for name, i in slots]
+            rng.shuffle(cards)
+            other = state.clone()
+            for (name, i), card in zip(slots, cards, strict=True):
+                other.zones[name].cards[i] = card
+            assert view(other, seat) == view(state, seat), (step, seat)
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_direct_enumerations_agree_with_the_refusals(case):
+    """Where a game lists an action type's legal actions directly, they are exactly the
+    candidates its refusal accepts (the one source of legality)."""
+    game_id, variant, players = case
+    table = [a for a in get_game(game_id).action_table.values() if a._enumerate and a._candidates]
+    if not table:
+        pytest.skip("no action type is enumerated directly")
+    game = get_game(game_id)
+    for state, *_rest in playout(game_id, variant, players, "enumerate"):
+        for seat in state.to_act:
+            for kind in table:
+                if kind.open_in(state.phase):
+                    fast = sorted(map(canonical, kind.legal(game, state, seat)), key=repr)
+                    slow = sorted(map(canonical, kind.filtered(game, state, seat)), key=repr)
+                    assert fast == slow, (kind.type, state.phase)
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)

@@ -52,6 +52,24 @@ class VariantEntry(ma.Schema):
     options = fields.Dict(metadata={"description": "the variant's option values"})
 
 
+class ActionTypeEntry(ma.Schema):
+    type = fields.String(metadata={"description": "the action's type, its `type` field"})
+    description = fields.String()
+    phases = fields.List(
+        fields.String(),
+        allow_none=True,
+        metadata={"description": "the phases in which it exists; null: every phase of play"},
+    )
+    fields_ = fields.Dict(
+        attribute="fields",
+        data_key="fields",
+        keys=fields.String(),
+        values=fields.Dict(),
+        metadata={"description": "each field of the action (besides `type`) as JSON Schema"},
+    )
+    required = fields.List(fields.String(), metadata={"description": "the fields it must have"})
+
+
 class GameEntry(ma.Schema):
     id = fields.String()
     name = fields.String()
@@ -59,6 +77,10 @@ class GameEntry(ma.Schema):
     variants = fields.List(fields.Nested(VariantEntry))
     options = fields.Dict(
         metadata={"description": "every option: default, description, choices or bounds"}
+    )
+    actions = fields.List(
+        fields.Nested(ActionTypeEntry),
+        metadata={"description": "the game's action types with their fields (its action table)"},
     )
 
 

@@ -4,6 +4,7 @@ Use ``new_match``, ``legal_actions``, ``apply`` and ``view``; games register
 themselves in ``shared.games``. See docs/engine.md for the design.
 """
 
+from .actions import CARD, CARDS, SEAT, ActionType, Field, choice
 from .cards import ENGLISH_SUITS, JOKER, SPANISH_SUITS, english_deck, rank, spanish_deck, suit
 from .core import (
     apply,
@@ -18,6 +19,7 @@ from .core import (
     resolve_options,
     view,
 )
+from .data import GameData
 from .errors import (
     BadSetup,
     EngineError,
@@ -39,4 +41,5 @@ __all__ = [
     "UnknownGame", "UnknownVariant",
     "Action", "Event", "Game", "Option", "Variant", "all_games", "get_game", "register",
     "HIDDEN", "OWNER", "PUBLIC", "TOP", "State", "Zone",
+    "CARD", "CARDS", "SEAT", "ActionType", "Field", "choice", "GameData",
 ]  # fmt: skip

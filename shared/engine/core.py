@@ -53,6 +53,7 @@ def new_match(
         players,
         seed or secrets.token_hex(16),
     )
+    state.data = game.new_data()
     events = game.setup(state)
     return state, events
 

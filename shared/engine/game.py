@@ -1,8 +1,9 @@
 """What a game module provides, and the registry that finds games by id.
 
 A game is one module with one ``Game`` subclass: metadata as data (players,
-deck, options, variants), and four functions over a ``State``: ``setup``,
-``legal_actions``, ``apply`` and ``view_fields``. The core (``core.py``) does
+deck, options, variants, its typed data), an action table (``actions.py``: each
+action type with its fields, phases, refusal and handler), ``setup``, and
+``public_fields``/``private_fields`` for views. The core (``core.py``) does
 everything that is the same for every game: validating options and actions,
 turn checks, views, redaction, conservation checks and results. It never names
 a game, so a new game only registers itself.
@@ -14,14 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .actions import Action, ActionType, Event
+from .data import GameData
 from .errors import UnknownGame, UnknownVariant
 from .state import State
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "games" / "rules"
-
-Action = dict[str, Any]
-Event = dict[str, Any]
-
 
 _TYPE_NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
 
@@ -38,13 +37,11 @@ class Option:
     maximum: float | None = None
 
     def check(self, name: str, value: Any) -> str | None:
-        """None when ``value`` is allowed, else the reason."""
+        """None when ``value`` is allowed, else the reason. Strict about types: ``3.0`` is not
+        ``3`` and ``true`` is not ``1`` (an integer is accepted where a number is expected)."""
         if self.choices is not None:
-            return (
-                None
-                if value in self.choices
-                else f"option {name} must be one of {list(self.choices)}"
-            )
+            allowed = any(type(value) is type(c) and value == c for c in self.choices)
+            return None if allowed else f"option {name} must be one of {list(self.choices)}"
         kind = type(self.default)
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
@@ -68,7 +65,7 @@ class Variant:
 
 
 class Game:
-    """Base class of every game. Subclasses set the metadata and implement the four functions."""
+    """Base of every game. Subclasses set the metadata, declare their action table and deal."""
 
     id: str = ""
     name: str = ""
@@ -76,6 +73,19 @@ class Game:
     players: tuple[int, int] = (2, 2)
     options: dict[str, Option] = {}
     variants: dict[str, Variant] = {}
+    #: The game's own fields of the state; None keeps a plain dict (games not yet typed).
+    data_type: type[GameData] | None = None
+    #: Every action type, in declaration order, collected from the class attributes.
+    action_table: dict[str, ActionType] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        table: dict[str, ActionType] = {}
+        for klass in reversed(cls.__mro__):
+            for value in vars(klass).values():
+                if isinstance(value, ActionType):
+                    table[value.type] = value
+        cls.action_table = table
 
     # -- metadata ----------------------------------------------------------------
     def player_range(self, variant: str) -> tuple[int, int]:
@@ -91,6 +101,9 @@ class Game:
 
     def rules_text(self) -> str:
         return (RULES_DIR / self.rules_file).read_text(encoding="utf-8")
+
+    def new_data(self) -> GameData | dict:
+        return self.data_type() if self.data_type is not None else {}
 
     def describe(self) -> dict:
         """The catalog entry of this game."""
@@ -120,40 +133,84 @@ class Game:
                 }
                 for k, o in self.options.items()
             },
+            "actions": [a.describe() for a in self.action_table.values()],
         }
 
-    # -- the rules ---------------------------------------------------------------
+    # -- the rules a game writes --------------------------------------------------
     def deck(self, state: State) -> list[str]:
         """Every card of the match, as a multiset: cards are conserved across all zones."""
         raise NotImplementedError
 
     def setup(self, state: State) -> list[Event]:
-        """Deal and set who acts first. ``state`` comes with options, players and seed."""
+        """Deal and set who acts first. ``state`` comes with options, players, seed and data."""
         raise NotImplementedError
 
+    def on_timeout(self, state: State) -> list[Event]:
+        """The server's timer closed the open window (``state.deadline``): apply its effect."""
+        raise NotImplementedError(f"{self.id} opens no window")
+
+    def public_fields(self, state: State) -> dict:
+        """Game-specific fields of a view that every seat and spectator sees."""
+        return {}
+
+    def private_fields(self, state: State, seat: int) -> dict:
+        """Game-specific fields of a view that only ``seat`` sees (its own bid, its points…)."""
+        return {}
+
+    # -- derived from the action table ---------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, concretely (the core already checked it is to act)."""
-        raise NotImplementedError
+        phase = state.phase
+        actions: list[Action] = []
+        for kind in self.action_table.values():
+            if kind.open_in(phase):
+                actions.extend(kind.legal(self, state, seat))
+        return actions
+
+    def refusal(self, state: State, seat: int, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or None: type, phase and fields first, then the game's rule."""
+        if not self.action_table:  # a game still listing its actions by hand
+            legal = self.legal_actions(state, seat)
+            ok = action in legal or canonical(action) in {canonical(a) for a in legal}
+            return None if ok else f"{describe_action(action)} is not a legal action now"
+        kind = self.action_table.get(action["type"])
+        if kind is None:
+            return f"unknown action type {action['type']!r}; {self.id} has {self._type_list()}"
+        if not kind.open_in(state.phase):
+            open_now = [k.type for k in self.action_table.values() if k.open_in(state.phase)]
+            return (
+                f"{kind.type} is not possible in phase {state.phase!r}; "
+                f"possible now: {', '.join(open_now) or 'nothing'}"
+            )
+        return kind.shape_problem(action, state.players) or kind.refuse(self, state, seat, action)
+
+    def _type_list(self) -> str:
+        return "actions " + ", ".join(self.action_table) if self.action_table else "no actions"
 
     def is_legal(self, state: State, seat: int, action: Action) -> bool:
-        """Whether ``action`` is legal. Games with huge action sets override this instead of listing."""
-        legal = self.legal_actions(state, seat)
-        return action in legal or canonical(action) in {canonical(a) for a in legal}
+        return self.refusal(state, seat, action) is None
 
     def why_illegal(self, state: State, seat: int, action: Action) -> str:
-        """A reason for refusing ``action``, as precise as the game can say it."""
-        return f"{describe_action(action)} is not a legal action now"
+        return self.refusal(state, seat, action) or f"{describe_action(action)} is legal"
 
     def apply(self, state: State, seat: int | None, action: Action) -> list[Event]:
         """Apply a legal action in place and return its events (seat None: the server's timer)."""
-        raise NotImplementedError
+        if seat is None:
+            return self.on_timeout(state)
+        handler = self.action_table[action["type"]]._handler
+        if handler is None:  # pragma: no cover - a declaration without a handler
+            raise TypeError(f"{self.id}: action {action['type']} has no handler")
+        return handler(self, state, seat, action)
 
     def view_fields(self, state: State, seat: int | None) -> dict:
-        """Game-specific public (and seat-private) fields of a view."""
-        return {}
+        """The game-specific fields of ``seat``'s view: the public ones, then the seat's own."""
+        fields = self.public_fields(state)
+        if seat is not None:
+            fields.update(self.private_fields(state, seat))
+        return fields
 
     def system_actions(self, state: State) -> list[Action]:
-        """Actions the server itself may send (e.g. a timeout closing a reaction window)."""
+        """Actions the server itself may send: a timeout closing the open window."""
         return [{"type": "timeout"}] if state.deadline else []
 
 

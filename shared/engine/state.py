@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from .cards import are_cards
+from .data import GameData
 from .errors import InvalidState
 
 # Who may see the cards of a zone.
@@ -69,7 +70,7 @@ class State:
         self.scores = [0] * players
         self.rounds: list[list[int]] = []
         self.teams: list[list[int]] | None = None
-        self.data: dict[str, Any] = {}
+        self.data: Any = {}  # the game's GameData (a dict for games not yet typed)
         self.finished = False
         self.result: dict | None = None
         self.deadline: dict | None = None  # a window the server's timer closes: {"kind", "seconds"}
@@ -139,7 +140,9 @@ class State:
             "scores": list(self.scores),
             "rounds": [list(r) for r in self.rounds],
             "teams": [list(t) for t in self.teams] if self.teams else None,
-            "data": own(self.data),
+            "data": (
+                self.data.to_json(copy_data) if isinstance(self.data, GameData) else own(self.data)
+            ),
             "finished": self.finished,
             "result": own(self.result),
             "deadline": dict(self.deadline) if self.deadline else None,
@@ -205,7 +208,7 @@ class State:
             "bad state.teams",
         )
         s.teams = [list(t) for t in teams] if teams else None
-        s.data = own(doc["data"])
+        s.data = _game_data(doc["game"], doc["data"], copy_data)
         s.finished = doc["finished"]
         _expect(doc["result"] is None or isinstance(doc["result"], dict), "bad state.result")
         s.result = own(doc["result"])
@@ -228,6 +231,20 @@ _KIND_NAMES = {
     str: "a string", dict: "an object", int: "an integer", list: "a list", bool: "a boolean",
     (list, type(None)): "a list or null", (dict, type(None)): "an object or null",
 }  # fmt: skip
+
+
+def _game_data(game_id: str, doc: dict, copy_values: bool) -> Any:
+    """The game's typed data from the state's ``data`` object (a dict for an untyped game)."""
+    from .errors import UnknownGame
+    from .game import get_game
+
+    try:
+        data_type = get_game(game_id).data_type
+    except UnknownGame:
+        data_type = None  # check_state refuses the game itself
+    if data_type is None:
+        return copy.deepcopy(doc) if copy_values else doc
+    return data_type.from_json(doc, copy_values)
 
 
 def _deepcopy(value: Any) -> Any:

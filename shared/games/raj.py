@@ -57,6 +57,7 @@ Decisions where the text is silent or ambiguous (options with the RULINGS defaul
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 
 from shared.engine import (
     ENGLISH_SUITS,
@@ -66,16 +67,19 @@ from shared.engine import (
     Action,
     Event,
     Game,
+    GameData,
     Option,
     State,
     Variant,
     event,
-    finish,
     rank,
     record_round,
     register,
 )
+from shared.engine.actions import CARD, ActionType, Field
 from shared.engine.cards import ENGLISH_RANKS
+from shared.engine.kit.ending import end_match, highest
+from shared.engine.kit.zones import hand, seat_zone
 
 PRIZE_CARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, -5, -4, -3, -2)
 DICE = (0, 1)
@@ -101,11 +105,22 @@ def seat_suit(seat: int) -> str:
     return ENGLISH_SUITS[seat % len(ENGLISH_SUITS)]
 
 
+@dataclass
+class RajData(GameData):
+    dice: list[int] | None = None  # the two dice faces (None with prize cards)
+    pot: list[int] = field(default_factory=list)  # carried dice prizes, or the prize cards shown
+    prize_deck: list[int] = field(default_factory=list)  # prize cards not yet revealed
+    won: list[list[int]] = field(default_factory=list)  # per seat, the prizes it took
+    last_winner: int | None = None
+    last_reveal: dict | None = None  # the last round's bids, winner and prize, for views
+
+
 class Raj(Game):
     id = "raj"
     name = "Raj"
     rules_file = "raj.txt"
     players = (3, 8)
+    data_type = RajData
     options = {
         "prizes": Option("dice", "where each round's prize comes from", choices=("dice", "cards")),
         "force_negative": Option(False, "the dice keeper may set one die to the other's face"),
@@ -158,29 +173,24 @@ class Raj(Game):
         removed = state.options["removed_per_player"]
         events: list[Event] = []
         for s in range(state.players):
-            hand = state.zone(f"hand:{s}", s, OWNER)
-            hand.cards = [f"{r}{seat_suit(s)}" for r in ENGLISH_RANKS]
-            state.zone(f"bid:{s}", s, HIDDEN)
+            cards = state.zone(hand(s), s, OWNER)
+            cards.cards = [f"{r}{seat_suit(s)}" for r in ENGLISH_RANKS]
+            state.zone(seat_zone("bid", s), s, HIDDEN)
             if removed:
-                state.shuffle(hand.cards)
-                state.zone(f"removed:{s}", s, HIDDEN).cards = hand.cards[:removed]
-                hand.cards = sorted(hand.cards[removed:], key=rank)
+                state.shuffle(cards.cards)
+                state.zone(seat_zone("removed", s), s, HIDDEN).cards = cards.cards[:removed]
+                cards.cards = sorted(cards.cards[removed:], key=rank)
                 events.append(event("removed", seat=s, count=removed))
         state.zone("discard", None, PUBLIC)
-        state.data.update(
-            dice=None,
-            pot=[],
-            prize_deck=sorted(PRIZE_CARDS) if self._uses_cards(state) else [],
-            won=[[] for _ in range(state.players)],
-            last_winner=None,
-            last_reveal=None,
-        )
+        data = RajData.of(state)
+        data.prize_deck = sorted(PRIZE_CARDS) if self._uses_cards(state) else []
+        data.won = [[] for _ in range(state.players)]
         if self._uses_cards(state):
             events.extend(self._reveal_prize_card(state))
         else:
             rng = state.rng()
-            state.data["dice"] = [rng.randint(1, 6), rng.randint(1, 6)]
-            events.append(event("dice_rolled", seat=None, dice=list(state.data["dice"]),
+            data.dice = [rng.randint(1, 6), rng.randint(1, 6)]
+            events.append(event("dice_rolled", seat=None, dice=list(data.dice),
                                 prize=self._prize(state)))  # fmt: skip
         return events + self._open_bids(state)
 
@@ -191,79 +201,90 @@ class Raj(Game):
         return [event("bids_open", round=state.round, prize=self._prize(state))]
 
     def _reveal_prize_card(self, state: State) -> list[Event]:
-        deck = state.data["prize_deck"]
-        card = deck.pop(state.rng().randrange(len(deck)))
-        state.data["pot"].append(card)
+        data = RajData.of(state)
+        card = data.prize_deck.pop(state.rng().randrange(len(data.prize_deck)))
+        data.pot.append(card)
         return [event("prize_revealed", prize_card=card, prize=self._prize(state))]
 
-    # -- legal actions -----------------------------------------------------------------
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if state.phase == "bid":
-            return [{"type": "bid", "card": c} for c in state.cards(f"hand:{seat}")]
-        actions: list[Action] = [{"type": "reroll", "die": d} for d in DICE]
-        if state.options["force_negative"]:
-            actions += [{"type": "force", "die": d} for d in DICE]
-        return actions
+    # -- the action table --------------------------------------------------------------
+    bid = ActionType("bid", "commit one card of your hand, sealed", phases=("bid",), card=CARD)
+    die = Field("int", "which die: 0 or 1", choices=DICE)
+    reroll = ActionType("reroll", "roll one die again", phases=("dice",), die=die)
+    force = ActionType("force", "set one die to the other's face", phases=("dice",), die=die)
 
-    def why_illegal(self, state: State, seat: int, action: Action) -> str:
-        kind = action.get("type")
-        if kind == "bid":
-            if state.phase != "bid":
-                return f"bids are closed: seat {state.to_act[0]} handles the dice now"
-            card = action.get("card")
-            if card not in state.cards(f"hand:{seat}"):
-                return f"card {card} is not in your hand"
-            return "a bid names one card of your hand: {'type': 'bid', 'card': <card>}"
-        if kind in ("reroll", "force"):
-            if state.phase != "dice":
-                return "the dice are handled between rounds, by the round winner; bid a card now"
-            if kind == "force" and not state.options["force_negative"]:
-                return "forcing a negative prize is only in forzar-negativo (option force_negative)"
-            return f"die must be 0 or 1, not {action.get('die')!r}"
-        return f"unknown action type {kind!r}; actions: bid, reroll, force"
+    @bid.candidates
+    def _bids(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "bid", "card": c} for c in state.cards(hand(seat))]
 
-    # -- applying ----------------------------------------------------------------------
-    def apply(self, state: State, seat: int | None, action: Action) -> list[Event]:
-        if seat is None:  # the commit deadline passed
-            return self._timeout(state)
-        kind = action["type"]
-        if kind == "bid":
-            events = self._commit(state, seat, action["card"])
-            return events + (self._resolve(state) if not state.to_act else [])
-        dice = state.data["dice"]
+    @bid.refusal
+    def _bid_refused(self, state: State, seat: int, action: Action) -> str | None:
+        card = action["card"]
+        return None if card in state.cards(hand(seat)) else f"card {card} is not in your hand"
+
+    @bid.handler
+    def _bid(self, state: State, seat: int, action: Action) -> list[Event]:
+        events = self._commit(state, seat, action["card"])
+        return events + (self._resolve(state) if not state.to_act else [])
+
+    @reroll.candidates
+    def _rerolls(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "reroll", "die": d} for d in DICE]
+
+    @reroll.handler
+    def _reroll(self, state: State, seat: int, action: Action) -> list[Event]:
+        dice = RajData.of(state).dice
+        assert dice is not None
+        dice[action["die"]] = state.rng().randint(1, 6)
+        return self._dice_changed(state, seat, "dice_rolled", action["die"])
+
+    @force.candidates
+    def _forces(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "force", "die": d} for d in DICE]
+
+    @force.refusal
+    def _force_refused(self, state: State, seat: int, action: Action) -> str | None:
+        if not state.options["force_negative"]:
+            return "forcing a negative prize is only in forzar-negativo (option force_negative)"
+        return None
+
+    @force.handler
+    def _force(self, state: State, seat: int, action: Action) -> list[Event]:
+        dice = RajData.of(state).dice
+        assert dice is not None
         die = action["die"]
-        if kind == "force":
-            dice[die] = dice[1 - die]
-        else:
-            dice[die] = state.rng().randint(1, 6)
-        events = [event("dice_rolled" if kind == "reroll" else "dice_forced", seat=seat, die=die,
-                        dice=list(dice), prize=self._prize(state))]  # fmt: skip
+        dice[die] = dice[1 - die]
+        return self._dice_changed(state, seat, "dice_forced", die)
+
+    def _dice_changed(self, state: State, seat: int, kind: str, die: int) -> list[Event]:
+        dice = RajData.of(state).dice
+        assert dice is not None
+        events = [event(kind, seat=seat, die=die, dice=list(dice), prize=self._prize(state))]
         return events + self._open_bids(state)
 
     def _commit(self, state: State, seat: int, card: str, forced: bool = False) -> list[Event]:
-        state.move(card, f"hand:{seat}", f"bid:{seat}")
+        state.move(card, hand(seat), seat_zone("bid", seat))
         state.to_act.remove(seat)
         return [event("bid_committed", seat=seat, card=card, timeout=forced, visible_to=[seat])]
 
-    def _timeout(self, state: State) -> list[Event]:
-        """Every seat still to bid plays its default card, then the round resolves."""
+    def on_timeout(self, state: State) -> list[Event]:
+        """The commit deadline passed: every seat still to bid plays its default card."""
         events: list[Event] = []
         for s in sorted(state.to_act):
-            hand = state.cards(f"hand:{s}")
+            cards = state.cards(hand(s))
             if state.options["timeout_play"] == "random":
-                card = hand[state.rng().randrange(len(hand))]
+                card = cards[state.rng().randrange(len(cards))]
             else:
-                card = min(hand, key=rank)
+                card = min(cards, key=rank)
             events += self._commit(state, s, card, forced=True)
         return events + self._resolve(state)
 
     def _resolve(self, state: State) -> list[Event]:
         """Reveal every bid at once, cancel equal cards, then award or carry the prize."""
-        data, n = state.data, state.players
+        data, n = RajData.of(state), state.players
         state.deadline = None
-        bids = [state.cards(f"bid:{s}")[0] for s in range(n)]
+        bids = [state.cards(seat_zone("bid", s))[0] for s in range(n)]
         for s in range(n):
-            state.move_top(f"bid:{s}", "discard")
+            state.move_top(seat_zone("bid", s), "discard")
         prize = self._prize(state)
         to_lowest = prize < 0 and state.options["negative_prize_to"] == "lowest"
         winner = round_winner([rank(c) for c in bids], to_lowest)
@@ -271,20 +292,20 @@ class Raj(Game):
         points = [0] * n
         if winner is not None:
             points[winner] = prize
-            data["won"][winner].extend(data["pot"] if self._uses_cards(state) else [prize])
-            data["pot"] = []
-            data["last_winner"] = winner
+            data.won[winner].extend(data.pot if self._uses_cards(state) else [prize])
+            data.pot = []
+            data.last_winner = winner
             events.append(event("round_won", seat=winner, prize=prize))
         elif state.options["carry_over"]:
-            if not self._uses_cards(state):
-                data["pot"].append(dice_prize(data["dice"]))
+            if data.dice is not None:
+                data.pot.append(dice_prize(data.dice))
             events.append(event("prize_carried", prize=prize))
         else:
-            data["pot"] = []
+            data.pot = []
             events.append(event("prize_discarded", prize=prize))
-        data["last_reveal"] = {"bids": bids, "winner": winner, "prize": prize}
+        data.last_reveal = {"bids": bids, "winner": winner, "prize": prize}
         record_round(state, points)
-        if not state.cards("hand:0"):
+        if not state.cards(hand(0)):
             return events + self._end(state)
         state.round += 1
         if self._uses_cards(state):
@@ -294,14 +315,12 @@ class Raj(Game):
         return events
 
     def _end(self, state: State) -> list[Event]:
-        best = max(state.scores)
-        winners = [s for s in range(state.players) if state.scores[s] == best]
+        winners = highest(state.scores)
         if len(winners) > 1 and state.options["tie_break"] == "positive-prizes":
             most = max(self._positive_prizes(state, s) for s in winners)
             winners = [s for s in winners if self._positive_prizes(state, s) == most]
-        state.data["pot"] = []  # a carry-over left after the last round is lost
-        finish(state, winners)
-        return [event("match_finished", result=state.result)]
+        RajData.of(state).pot = []  # a carry-over left after the last round is lost
+        return end_match(state, winners)
 
     # -- rules as questions -------------------------------------------------------------
     @staticmethod
@@ -311,35 +330,37 @@ class Raj(Game):
     @staticmethod
     def _prize(state: State) -> int:
         """This round's prize: what was carried over plus the dice (or the prize cards shown)."""
-        dice = state.data["dice"]
-        return sum(state.data["pot"]) + (dice_prize(dice) if dice else 0)
+        data = RajData.of(state)
+        return sum(data.pot) + (dice_prize(data.dice) if data.dice else 0)
 
     @staticmethod
     def _dice_keeper(state: State) -> int:
-        last = state.data["last_winner"]
+        last = RajData.of(state).last_winner
         return 0 if last is None else last
 
     @staticmethod
     def _positive_prizes(state: State, seat: int) -> int:
-        return sum(1 for p in state.data["won"][seat] if p > 0)
+        return sum(1 for p in RajData.of(state).won[seat] if p > 0)
 
-    def view_fields(self, state: State, seat: int | None) -> dict:
-        data = state.data
-        committed = [bool(state.cards(f"bid:{s}")) for s in range(state.players)]
-        fields: dict[str, object] = {
+    # -- views -------------------------------------------------------------------------
+    def public_fields(self, state: State) -> dict:
+        data = RajData.of(state)
+        cards = self._uses_cards(state)
+        return {
             "prize": None if state.finished else self._prize(state),
-            "dice": list(data["dice"]) if data["dice"] else None,
-            "carried": list(data["pot"]) if not self._uses_cards(state) else [],
-            "prize_cards": list(data["pot"]) if self._uses_cards(state) else [],
-            "prizes_left": list(data["prize_deck"]),
-            "committed": committed,
-            "won": [list(w) for w in data["won"]],
-            "last_reveal": dict(data["last_reveal"]) if data["last_reveal"] else None,
+            "dice": list(data.dice) if data.dice else None,
+            "carried": list(data.pot) if not cards else [],
+            "prize_cards": list(data.pot) if cards else [],
+            "prizes_left": list(data.prize_deck),
+            "committed": [bool(state.cards(seat_zone("bid", s))) for s in range(state.players)],
+            "won": [list(w) for w in data.won],
+            "last_reveal": dict(data.last_reveal) if data.last_reveal else None,
             "dice_keeper": state.to_act[0] if state.phase == "dice" else None,
         }
-        if seat is not None:
-            fields["my_bid"] = state.cards(f"bid:{seat}")[0] if committed[seat] else None
-        return fields
+
+    def private_fields(self, state: State, seat: int) -> dict:
+        bid = state.cards(seat_zone("bid", seat))
+        return {"my_bid": bid[0] if bid else None}
 
 
 register(Raj())

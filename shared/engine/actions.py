@@ -1,0 +1,244 @@
+"""The declarative action table: every action type a game accepts, declared once.
+
+A game declares each action type as a class attribute, with its fields and the phases
+in which it exists, then gives it a refusal (the one source of legality), the candidates
+worth checking, and a handler::
+
+    class Raj(Game):
+        bid = ActionType("bid", "commit one card of your hand, sealed", phases=("bid",), card=CARD)
+
+        @bid.candidates
+        def _bids(self, state, seat):
+            return ({"type": "bid", "card": c} for c in state.cards(hand(seat)))
+
+        @bid.refusal
+        def _bid_refused(self, state, seat, action):
+            return None if action["card"] in state.cards(hand(seat)) else "that card is not in your hand"
+
+        @bid.handler
+        def _bid(self, state, seat, action):
+            ...  # only ever called with an action the refusal accepted
+
+From the table the base ``Game`` derives ``legal_actions`` (the candidates the refusal
+accepts), ``is_legal`` and ``why_illegal``; it writes the unknown-type, wrong-phase and
+bad-field messages once, for every game, and dispatches to the handler. Where listing
+candidates and filtering them is slow, ``@bid.enumerate`` may list the legal actions
+directly; the shared suite then checks that both ways agree. The catalog and the API
+specs read the same table, so clients know every action type and its fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .cards import are_cards, is_card
+
+if TYPE_CHECKING:
+    from .state import State
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+#: The card-code pattern of the API (Spanish 1-12 + O C E B, English A 2-10 J Q K + S H D C, joker).
+CARD_PATTERN = r"^(?:(?:[1-9]|1[0-2])[OCEB]|(?:[2-9]|10|[AJQK])[SHDC]|JK)$"
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of an action: its kind, and optionally its allowed values or bounds.
+
+    Kinds: ``card`` (a card code), ``cards`` (a list of card codes), ``card-groups`` (a
+    list of lists of card codes), ``int``, ``ints``, ``bool``, ``str``, and ``seat`` (an
+    integer seat of the match).
+    """
+
+    kind: str
+    description: str = ""
+    choices: tuple | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    optional: bool = False
+
+    def problem(self, name: str, value: Any, players: int) -> str | None:
+        """None when ``value`` is well-formed for this field, else the reason."""
+        kind = self.kind
+        if kind == "card":
+            ok = is_card(value)
+        elif kind == "cards":
+            ok = isinstance(value, list) and are_cards(value)
+        elif kind == "card-groups":
+            ok = isinstance(value, list) and all(
+                isinstance(g, list) and are_cards(g) for g in value
+            )
+        elif kind == "int":
+            ok = _int(value)
+        elif kind == "ints":
+            ok = isinstance(value, list) and all(_int(v) for v in value)
+        elif kind == "bool":
+            ok = isinstance(value, bool)
+        elif kind == "str":
+            ok = isinstance(value, str)
+        elif kind == "seat":
+            ok = _int(value) and 0 <= value < players
+        else:  # pragma: no cover - a game declared a kind that does not exist
+            raise ValueError(f"unknown field kind {kind!r}")
+        if not ok:
+            return f"{name} must be {_KIND_WORDS[kind]}" + (
+                f" from 0 to {players - 1}" if kind == "seat" else ""
+            )
+        if self.choices is not None and value not in self.choices:
+            return f"{name} must be one of {list(self.choices)}"
+        numbers = value if kind == "ints" else [value] if kind == "int" else []
+        if self.minimum is not None and any(v < self.minimum for v in numbers):
+            return f"{name} must be at least {self.minimum}"
+        if self.maximum is not None and any(v > self.maximum for v in numbers):
+            return f"{name} must be at most {self.maximum}"
+        return None
+
+    def json_schema(self) -> dict:
+        """The field as JSON Schema, for the catalog and the API specs."""
+        card: dict[str, Any] = {"type": "string", "pattern": CARD_PATTERN}
+        kinds: dict[str, dict[str, Any]] = {
+            "card": card,
+            "cards": {"type": "array", "items": card},
+            "card-groups": {"type": "array", "items": {"type": "array", "items": card}},
+            "int": {"type": "integer"},
+            "ints": {"type": "array", "items": {"type": "integer"}},
+            "bool": {"type": "boolean"},
+            "str": {"type": "string"},
+            "seat": {"type": "integer", "minimum": 0},
+        }
+        schema = dict(kinds[self.kind])
+        if self.choices is not None:
+            schema["enum"] = list(self.choices)
+        if self.minimum is not None:
+            schema["minimum"] = self.minimum
+        if self.maximum is not None:
+            schema["maximum"] = self.maximum
+        if self.description:
+            schema["description"] = self.description
+        return schema
+
+
+_KIND_WORDS = {
+    "card": "a card code", "cards": "a list of card codes",
+    "card-groups": "a list of lists of card codes", "int": "an integer",
+    "ints": "a list of integers", "bool": "true or false", "str": "a string",
+    "seat": "a seat number",
+}  # fmt: skip
+
+CARD = Field("card", "a card code")
+CARDS = Field("cards", "card codes")
+SEAT = Field("seat", "a seat")
+
+
+def choice(*values: str, description: str = "") -> Field:
+    """A string field with a fixed set of values."""
+    return Field("str", description, choices=tuple(values))
+
+
+Refusal = Callable[[Any, "State", int, Action], "str | None"]
+Candidates = Callable[[Any, "State", int], Iterable[Action]]
+Handler = Callable[[Any, "State", int, Action], "list[Event]"]
+
+
+class ActionType:
+    """One action type of a game: its name, fields and phases, and the functions behind it.
+
+    ``phases`` None means every phase of play. The functions are set with the decorators
+    ``candidates``, ``enumerate``, ``refusal`` and ``handler`` on the game's methods.
+    """
+
+    def __init__(
+        self,
+        type: str,
+        description: str,
+        phases: tuple[str, ...] | None = None,
+        **fields: Field,
+    ):
+        self.type = type
+        self.description = description
+        self.phases = phases
+        self.fields = fields
+        self._candidates: Candidates | None = None
+        self._enumerate: Candidates | None = None
+        self._refusal: Refusal | None = None
+        self._handler: Handler | None = None
+
+    def __repr__(self) -> str:
+        return f"ActionType({self.type!r})"
+
+    # -- declaring the functions (decorators on the game's methods) ---------------------
+    def candidates(self, fn: Candidates) -> Candidates:
+        """Every well-formed action of this type worth checking (the refusal filters them)."""
+        self._candidates = fn
+        return fn
+
+    def enumerate(self, fn: Candidates) -> Candidates:
+        """The legal actions of this type listed directly, where that is faster than filtering."""
+        self._enumerate = fn
+        return fn
+
+    def refusal(self, fn: Refusal) -> Refusal:
+        """Why a well-formed action of this type is illegal now, or None: the one source of legality."""
+        self._refusal = fn
+        return fn
+
+    def handler(self, fn: Handler) -> Handler:
+        """Apply a legal action of this type in place and return its events."""
+        self._handler = fn
+        return fn
+
+    # -- used by Game --------------------------------------------------------------------
+    def open_in(self, phase: str) -> bool:
+        return self.phases is None or phase in self.phases
+
+    def shape_problem(self, action: Action, players: int) -> str | None:
+        """Unknown, missing or ill-typed fields, said once for every game."""
+        for name in action:
+            if name != "type" and name not in self.fields:
+                return f"{self.type} has no field {name!r}; fields: {sorted(self.fields) or 'none'}"
+        for name, spec in self.fields.items():
+            if name not in action:
+                if spec.optional:
+                    continue
+                return f"{self.type} needs the field {name!r} ({spec.description or spec.kind})"
+            problem = spec.problem(name, action[name], players)
+            if problem:
+                return problem
+        return None
+
+    def refuse(self, game: Any, state: State, seat: int, action: Action) -> str | None:
+        return self._refusal(game, state, seat, action) if self._refusal else None
+
+    def legal(self, game: Any, state: State, seat: int) -> list[Action]:
+        if self._enumerate is not None:
+            return list(self._enumerate(game, state, seat))
+        return self.filtered(game, state, seat)
+
+    def filtered(self, game: Any, state: State, seat: int) -> list[Action]:
+        """The candidates the refusal accepts (what ``enumerate`` must agree with)."""
+        if self._candidates is None:
+            raise TypeError(f"action {self.type} declares neither candidates nor enumerate")
+        refuse = self._refusal
+        return [
+            a
+            for a in self._candidates(game, state, seat)
+            if refuse is None or refuse(game, state, seat, a) is None
+        ]
+
+    def describe(self) -> dict:
+        """The catalog entry of this action type."""
+        return {
+            "type": self.type,
+            "description": self.description,
+            "phases": list(self.phases) if self.phases is not None else None,
+            "fields": {name: spec.json_schema() for name, spec in self.fields.items()},
+            "required": [name for name, spec in self.fields.items() if not spec.optional],
+        }

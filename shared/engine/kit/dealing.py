@@ -1,0 +1,41 @@
+"""Dealing cards from a stock whose top is the end of its list."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..actions import Event
+from ..core import event
+from ..state import State
+from .zones import hand
+
+
+def deal_hands(
+    state: State, seats: Iterable[int], count: int, stock: str = "stock", to: str = "hand"
+) -> list[Event]:
+    """Deal ``count`` cards (fewer if the stock runs out) to each seat in turn, a seat's cards
+    at once; one ``dealt`` event per seat, its cards seen only by that seat."""
+    pile = state.zones[stock].cards
+    events = []
+    for s in seats:
+        if not pile:
+            break
+        cards = [pile.pop() for _ in range(min(count, len(pile)))]
+        state.zones[hand(s) if to == "hand" else f"{to}:{s}"].cards.extend(cards)
+        events.append(event("dealt", seat=s, cards=cards, visible_to=[s]))
+    return events
+
+
+def deal_round_robin(
+    state: State, seats: list[int], count: int, stock: str = "stock"
+) -> list[Event]:
+    """Deal one card at a time around ``seats`` until each has ``count`` (or the stock is empty)."""
+    pile = state.zones[stock].cards
+    got: dict[int, list[str]] = {s: [] for s in seats}
+    for _ in range(count):
+        for s in seats:
+            if pile:
+                card = pile.pop()
+                state.zones[hand(s)].cards.append(card)
+                got[s].append(card)
+    return [event("dealt", seat=s, cards=c, visible_to=[s]) for s, c in got.items() if c]

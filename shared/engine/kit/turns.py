@@ -1,0 +1,40 @@
+"""Turn order: the standard direction option and the next seat, skipping seats out of play."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from ..game import Option
+from ..state import State
+
+CLOCKWISE, COUNTERCLOCKWISE = "clockwise", "counterclockwise"
+
+#: The option every game with a direction of play declares as ``"direction": DIRECTION``.
+DIRECTION = Option(CLOCKWISE, "direction of play", choices=(CLOCKWISE, COUNTERCLOCKWISE))
+
+
+def direction(state: State) -> int:
+    """+1 clockwise (to the next seat number), -1 counterclockwise; games without the option: +1."""
+    return -1 if state.options.get("direction") == COUNTERCLOCKWISE else 1
+
+
+def next_seat(state: State, seat: int, step: int = 1, skip: Collection[int] = ()) -> int:
+    """The seat ``step`` places after ``seat`` in the direction of play, not counting ``skip``.
+
+    With ``skip``, ``step`` must be 1 or -1 and at least one seat must remain.
+    """
+    way = direction(state)
+    if not skip:
+        return (seat + step * way) % state.players
+    if len(skip) >= state.players:
+        raise ValueError("every seat is skipped")
+    nxt = seat
+    while True:
+        nxt = (nxt + step * way) % state.players
+        if nxt not in skip:
+            return nxt
+
+
+def seats_from(state: State, first: int) -> list[int]:
+    """Every seat once, in the order of play, starting at ``first``."""
+    return [next_seat(state, first, i) for i in range(state.players)]

@@ -1,0 +1,19 @@
+"""Zone names through helpers, so a typo is a NameError rather than a KeyError mid-match."""
+
+from __future__ import annotations
+
+from ..state import State, Zone
+
+
+def seat_zone(kind: str, seat: int) -> str:
+    """The name of ``seat``'s zone of a kind: ``seat_zone("captured", 2)`` is ``"captured:2"``."""
+    return f"{kind}:{seat}"
+
+
+def hand(seat: int) -> str:
+    return f"hand:{seat}"
+
+
+def seat_zones(state: State, kind: str, visibility: str) -> list[Zone]:
+    """Create one zone of ``kind`` per seat, owned by that seat."""
+    return [state.zone(seat_zone(kind, s), s, visibility) for s in range(state.players)]

@@ -1,0 +1,110 @@
+"""The game kit: strict options, the action table's checks, and the shared rule helpers."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.engine import BadSetup, IllegalAction, Option, apply, get_game, new_match
+from shared.engine.kit.dealing import deal_hands, deal_round_robin
+from shared.engine.kit.ending import end_match, highest, lowest
+from shared.engine.kit.tables import SPANISH_COUNT, value_of
+from shared.engine.kit.turns import next_seat, seats_from
+
+
+# -- options ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("option", "value", "allowed"),
+    [
+        (Option(3, "", choices=(3, 6)), 3, True),
+        (Option(3, "", choices=(3, 6)), 3.0, False),  # equal, but not an integer
+        (Option(3, "", choices=(3, 6)), True, False),
+        (Option(1, "", choices=(1, 2)), True, False),  # true == 1 in Python, not here
+        (Option(False, ""), 0, False),
+        (Option(False, ""), True, True),
+        (Option(2, "", minimum=0, maximum=5), 2.0, False),
+        (Option(2.0, "", minimum=0, maximum=5), 2, True),  # an integer is a number
+        (Option(2.0, "", minimum=0, maximum=5), True, False),
+        (Option("a", "", choices=("a", "b")), "c", False),
+    ],
+)
+def test_options_are_strict_about_types(option, value, allowed):
+    assert (option.check("x", value) is None) is allowed
+
+
+def test_a_float_for_an_integer_choice_is_a_bad_setup_not_a_crash():
+    with pytest.raises(BadSetup, match="hand_size must be one of"):
+        new_match("brisca", options={"hand_size": 3.0})
+
+
+# -- the action table ------------------------------------------------------------------------
+def raj():
+    state, _ = new_match("raj", players=3, seed="kit")
+    return state
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        ({"type": "sing"}, "unknown action type 'sing'; raj has actions bid, reroll, force"),
+        ({"type": "reroll", "die": 0}, "reroll is not possible in phase 'bid'"),
+        ({"type": "bid"}, "bid needs the field 'card'"),
+        ({"type": "bid", "card": "ZZ"}, "card must be a card code"),
+        ({"type": "bid", "card": ["AS"]}, "card must be a card code"),
+        ({"type": "bid", "card": "AS", "extra": 1}, "bid has no field 'extra'"),
+    ],
+)
+def test_the_core_checks_type_phase_and_fields_from_the_table(action, message):
+    state = raj()
+    before = state.to_json()
+    with pytest.raises(IllegalAction, match=message.replace("(", r"\(")) as refused:
+        apply(state, 0, action)
+    assert refused.value.legal  # the seat is told what it may do instead
+    assert state.to_json() == before
+
+
+def test_the_catalog_lists_each_action_type_with_its_fields():
+    actions = {a["type"]: a for a in get_game("raj").describe()["actions"]}
+    assert set(actions) == {"bid", "reroll", "force"}
+    assert actions["bid"]["phases"] == ["bid"] and actions["bid"]["required"] == ["card"]
+    assert actions["bid"]["fields"]["card"]["type"] == "string"
+    assert actions["reroll"]["fields"]["die"]["enum"] == [0, 1]
+
+
+# -- helpers ---------------------------------------------------------------------------------
+def test_next_seat_follows_the_direction_and_skips_seats():
+    state, _ = new_match("brisca", players=4, seed="kit")
+    assert next_seat(state, 3) == 0
+    assert next_seat(state, 0, skip={1, 2}) == 3
+    assert seats_from(state, 2) == [2, 3, 0, 1]
+    state.options["direction"] = "counterclockwise"
+    assert next_seat(state, 0) == 3
+    assert next_seat(state, 0, skip={3}) == 2
+    assert seats_from(state, 2) == [2, 1, 0, 3]
+
+
+def test_dealing_takes_from_the_top_and_tells_each_seat_only_its_cards():
+    state, _ = new_match("brisca", players=2, seed="kit")
+    for s in range(2):
+        state.zones[f"hand:{s}"].cards.clear()
+    stock = state.zones["stock"].cards
+    top = stock[-3:][::-1]
+    events = deal_hands(state, [1, 0], 3)
+    assert state.cards("hand:1") == top
+    assert [e["visible_to"] for e in events] == [[1], [0]]
+    before = list(stock)
+    events = deal_round_robin(state, [0, 1], 2)
+    assert state.cards("hand:0")[-2:] == [before[-1], before[-3]]
+    assert state.cards("hand:1")[-2:] == [before[-2], before[-4]]
+
+
+def test_ending_a_match_announces_the_result_and_ties_share_the_win():
+    state, _ = new_match("raj", players=3, seed="kit")
+    state.scores = [5, 9, 9]
+    [finished] = end_match(state, reason="test")
+    assert finished["type"] == "match_finished" and finished["reason"] == "test"
+    assert state.result is not None and state.result["winners"] == [1, 2]
+    assert highest([1, 4, 4]) == [1, 2] and lowest([1, 4, 0], seats=[0, 1]) == [0]
+
+
+def test_value_tables_by_name():
+    assert [value_of(c, SPANISH_COUNT) for c in ("1O", "7C", "10E", "12B")] == [1, 7, 8, 10]
