@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 
-from shared.engine import BadSetup, IllegalAction, Option, apply, get_game, new_match
+from shared.engine import (
+    BadSetup,
+    GameData,
+    IllegalAction,
+    InvalidState,
+    Option,
+    apply,
+    get_game,
+    new_match,
+)
+from shared.engine.data import absent_when_none
 from shared.engine.kit.dealing import deal_hands, deal_round_robin
 from shared.engine.kit.ending import end_match, highest, lowest
 from shared.engine.kit.tables import SPANISH_COUNT, value_of
@@ -108,3 +120,27 @@ def test_ending_a_match_announces_the_result_and_ties_share_the_win():
 
 def test_value_tables_by_name():
     assert [value_of(c, SPANISH_COUNT) for c in ("1O", "7C", "10E", "12B")] == [1, 7, 8, 10]
+
+
+# -- typed game data -------------------------------------------------------------------------
+@dataclass
+class Sample(GameData):
+    count: int = 0
+    later: dict | None = absent_when_none()
+
+
+def test_game_data_round_trips_and_a_later_key_stays_out_until_set():
+    data = Sample(count=2)
+    assert data.to_json() == {"count": 2}
+    data.later = {"x": 1}
+    assert Sample.from_json(data.to_json()) == data
+    assert Sample.from_json({"count": 2}) == Sample(count=2)
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [({"count": 1, "other": 2}, "unknown fields"), ({}, "missing")],
+)
+def test_game_data_refuses_unknown_or_missing_fields(doc, message):
+    with pytest.raises(InvalidState, match=message):
+        Sample.from_json(doc)
