@@ -43,6 +43,7 @@ from shared.engine.kit.solitaire import (
     draw,
     end_solitaire,
     foundation_names,
+    may_renew,
     successors,
     turn_over,
 )
@@ -301,9 +302,9 @@ class Solitario4Ases(Game):
         return state.options["renewal"] == "shuffle"
 
     def _may_renew(self, state: State) -> bool:
-        if state.cards(STOCK) or not state.cards(REVEALED):
-            return False
         data = Solitario4AsesData.of(state)
+        if not may_renew(state, STOCK, REVEALED, data.passes, max_passes=None):
+            return False
         if self._shuffles(state):
             return bool(data.tokens)
         if state.options["idle_pass"] == "no-card-movable":  # an idle pass would repeat forever

@@ -291,3 +291,13 @@ def test_bad_actions_are_refused_with_a_reason_and_change_nothing():
     apply(s, 0, REVEAL)
     refused(s, REVEAL, "not possible in phase 'place'", "possible now: place, pair")
     refused(s, {"type": "place", "to": "cell:9:9"}, "to must be one of")
+
+
+def test_the_move_a_9_grants_needs_a_table_card_and_an_empty_cell():
+    s = deal(cells={"cell:1:5": "4C", "cell:1:4": "5B"}, stock=["7C", "9O"])
+    apply(s, 0, REVEAL)
+    refused(s, {"type": "move", "card": "4O", "to": "cell:2:1"}, "4O is not on the table")
+    refused(s, {"type": "move", "card": "4C", "to": "cell:1:4"}, "cell:1:4 is taken by 5B")
+    s = deal(stock=["7C", "9O"])  # an empty table: nothing to move, nothing granted
+    events = apply(s, 0, REVEAL)
+    assert events[-1]["move_granted"] is False and s.phase == "play"

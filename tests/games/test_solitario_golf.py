@@ -179,3 +179,10 @@ def test_bad_actions_are_refused_with_a_reason_and_change_nothing():
     refused(s, {"type": "play"}, "needs the field 'card'")
     refused(s, {"type": "play", "card": "ZZ"}, "card must be a card code")
     refused(s, {"type": "draw", "card": "4S"}, "draw has no field 'card'")
+
+
+def test_in_revelado_a_card_seen_under_another_still_cannot_go_down():
+    s = deal("revelado", columns=[["4S", "9H"]], stock=["9C"], waste=["3D"])
+    assert view(s, 0)["zones"]["column:1"]["cards"] == ["4S", "9H"]
+    assert plays(s) == []
+    refused(s, {"type": "play", "card": "4S"}, "not a free card", "free: 9H")

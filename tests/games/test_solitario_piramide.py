@@ -231,3 +231,11 @@ def test_bad_actions_are_refused_with_a_reason_and_change_nothing():
     refused(s, {"type": "remove"}, "needs the field 'cards'")
     refused(s, {"type": "remove", "cards": "5S"}, "cards must be a list of card codes")
     refused(s, {"type": "draw", "cards": []}, "draw has no field 'cards'")
+
+
+def test_in_revelada_a_covered_card_is_seen_but_still_not_free():
+    slots = {"pyramid:6:1": "8S", "pyramid:7:1": "5H", "pyramid:7:2": "JC"}
+    s = deal("revelada", slots=slots, stock=["9C"])
+    assert view(s, 0)["zones"]["pyramid:6:1"]["cards"] == ["8S"]
+    assert removals(s) == [] and view(s, 0)["free"] == ["5H", "JC"]
+    refused(s, {"type": "remove", "cards": ["5H", "8S"]}, "8S is not free")
