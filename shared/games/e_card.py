@@ -122,10 +122,12 @@ class ECard(Game):
             return self._kaiji_deal(state, cards)
         state.zones[PILES[0]].cards = cards[:5]
         state.zones[PILES[1]].cards = cards[5:]
-        data.chooser = data.chooser if data.last_winner is None else data.last_winner
+        chooser = data.chooser if data.last_winner is None else data.last_winner
+        assert chooser is not None  # drawn at setup, then the last round's winner
+        data.chooser = chooser
         state.phase = "choose"
-        state.to_act = [data.chooser]
-        return [event("piles_formed", round=state.round, chooser=data.chooser)]
+        state.to_act = [chooser]
+        return [event("piles_formed", round=state.round, chooser=chooser)]
 
     def _kaiji_deal(self, state: State, cards: list[str]) -> list[Event]:
         data = ECardData.of(state)
