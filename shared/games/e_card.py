@@ -48,6 +48,11 @@ def beats(card: str, other: str) -> bool:
     return other == SLAVE
 
 
+def holds_both(cards: list[str]) -> bool:
+    """A hand with both the K and the A loses the round at once."""
+    return EMPEROR in cards and SLAVE in cards
+
+
 def duel_winner(cards: list[str]) -> int | None:
     """The index of the card that beats the other, or None for a draw (two citizens)."""
     if beats(cards[0], cards[1]):
@@ -180,8 +185,7 @@ class ECard(Game):
         data.chooser = None
         events = [event("pile_chosen", seat=seat, pile=pile)] + self._dealt(state)
         for s in range(2):
-            held = state.cards(hand(s))
-            if EMPEROR in held and SLAVE in held:
+            if holds_both(state.cards(hand(s))):
                 events.append(event("automatic_loss", seat=s, round=state.round))
                 return events + self._end_round(state, 1 - s)
         return events + self._open_duel(state)

@@ -227,3 +227,17 @@ def test_bad_input_is_refused_and_changes_nothing():
     with pytest.raises(NotYourTurn):
         apply(state, 1, {"type": "draw"})
     assert state.to_json() == before
+
+
+def test_play_may_go_counterclockwise():
+    state = table("7H", ["QH", "2C"], direction="counterclockwise")
+    play(state, "QH")
+    assert state.to_act == [1]
+    three, _ = new_match(
+        "ciruela", "base", 3, seed="ccw", options={"direction": "counterclockwise"}
+    )
+    first = three.to_act[0]
+    rig(three, {"discard": ["7H"], f"hand:{first}": ["QH", "2C"]})
+    three.data.suit = "H"
+    apply(three, first, {"type": "play", "card": "QH"})
+    assert three.to_act == [(first - 1) % 3]

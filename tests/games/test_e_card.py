@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -17,7 +19,7 @@ from shared.engine import (
     redact,
     view,
 )
-from shared.games.e_card import beats, duel_winner
+from shared.games.e_card import CARDS, beats, duel_winner, holds_both
 from tests.rigging import rig
 
 TIMEOUT = {"type": "timeout"}
@@ -276,3 +278,13 @@ def test_a_pile_that_does_not_exist_is_refused():
     with pytest.raises(IllegalAction, match="play is not possible in phase 'choose'"):
         apply(state, state.to_act[0], {"type": "play", "card": "KS"})
     assert state.to_json() == before
+
+
+def test_random_piles_give_an_automatic_loss_in_four_deals_out_of_nine():
+    """Every split of the ten cards into the two piles, counted: 2·C(8,3) of C(10,5)."""
+    splits = list(itertools.combinations(CARDS, 5))
+    lost = sum(
+        holds_both(list(pile)) or holds_both([c for c in CARDS if c not in pile]) for pile in splits
+    )
+    assert len(splits) == 252 and lost == 112
+    assert Fraction(lost, len(splits)) == Fraction(4, 9)

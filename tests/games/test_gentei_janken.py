@@ -291,3 +291,11 @@ def test_a_card_not_held_is_refused_and_only_duellists_commit():
     with pytest.raises(NotYourTurn):
         apply(state, 2, {"type": "play", "card": "6S"})
     assert state.to_json() == before
+
+
+def test_the_turn_may_pass_to_the_right_instead():
+    state = match(direction="counterclockwise")
+    hands(state, hand_0=["2S", "2D"], hand_1=["4S", "4D"], hand_2=["6S", "6D"])
+    turn_of(state, 0)
+    duel(state, 0, 1, "2S", "4S")
+    assert state.to_act == [2]

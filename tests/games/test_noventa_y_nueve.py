@@ -229,3 +229,12 @@ def test_a_ten_must_say_plus_or_minus_and_other_cards_must_not():
     with pytest.raises(NotYourTurn):
         play(state, "2D", seat=1)
     assert state.to_json() == before
+
+
+def test_play_may_go_counterclockwise():
+    state = table(10, ["3H", "2S", "6H"], players=3, direction="counterclockwise")
+    play(state, "3H")
+    assert state.to_act == [2]
+    state = table(10, ["3H", "2S", "6H"], players=3)
+    play(state, "3H")
+    assert state.to_act == [1]
