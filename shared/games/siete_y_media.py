@@ -302,7 +302,7 @@ class SieteYMedia(Game):
                 continue
             if data.queue:
                 state.phase, state.to_act = phase, [data.queue[0]]
-                return [event("phase", phase=phase)]
+                return [event("phase_started", phase=phase)]
         return self._house_plays(state)
 
     def _next_in_queue(self, state: State) -> list[Event]:
