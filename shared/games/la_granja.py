@@ -9,7 +9,8 @@ winner's pile. A wrong call, or a call with no face-off, makes every other playe
 the caller a card. The first player left with no cards in hand or pile wins.
 Variants ``peluche`` (a revealed Rey passes the animals to the right), ``simultanea``
 (everyone reveals at once; a face-off of more than two, or several at once, is won by
-calling one's own animal) and ``totem`` (a face-off is won by grabbing the totem).
+calling one's own animal) and ``totem`` (the first racer to grab the totem decides the
+face-off: a right call wins it, a wrong one is penalised and nobody wins).
 Every decision where the text is silent is in docs/games/la-granja.md.
 """
 
@@ -303,7 +304,8 @@ class LaGranja(Game):
         events += self._penalise(state, seat, "a wrong sound")
         if state.finished:
             return events
-        if reaction.everyone_reacted(window["racers"], window["calls"], _seat_of):
+        totem_taken = how == "grab"  # the first grab takes the totem: the race is over
+        if totem_taken or reaction.everyone_reacted(window["racers"], window["calls"], _seat_of):
             return events + self._settle(state, None)
         return events
 

@@ -244,3 +244,25 @@ def test_wrong_phase_and_bad_fields_are_refused_and_change_nothing():
     with pytest.raises(IllegalAction, match="choose is not possible"):
         apply(state, 0, {"type": "choose", "suit": "H"})
     assert snapshot(state) == before
+
+
+def test_the_round_in_which_the_stock_runs_out_is_finished_and_is_the_last():
+    state = table(new(), stock_top=["9C"])
+    rest = state.cards("stock")[:-1]
+    state.cards("collection:2").extend(rest)  # only the 9 of clubs is left in the stock
+    del state.cards("stock")[:-1]
+    check_state(state)
+    apply(state, 0, DRAW)
+    apply(state, 0, place(0))
+    assert state.to_act == [1]
+    with pytest.raises(IllegalAction, match="the stock is empty: take a row"):
+        apply(state, 1, DRAW)
+    events = apply(state, 1, take(0))
+    assert [e["type"] for e in events] == [
+        "took",
+        "sat_out",
+        "sat_out",
+        "round_over",
+        "choose_suits",
+    ]
+    assert state.round == 1 and state.phase == "choose"

@@ -356,6 +356,21 @@ def test_totem_a_face_off_is_won_by_grabbing_the_totem():
     assert events[0]["how"] == "grab" and events[1]["type"] == "face_off_won"
 
 
+def test_totem_the_first_grab_decides_the_face_off_even_when_its_call_is_wrong():
+    state = deal(
+        new("totem", players=3),
+        {0: ["2O", "3O"], 1: ["5C", "7C"], 2: ["6E", "8E"]},
+        {0: ["5O"], 2: ["9E"]},
+    )
+    state.data.turn = 1
+    apply(state, 1, REVEAL)
+    events = apply(state, 1, grab("gato"))  # seat 1 grabs first but calls its own animal
+    assert [e["type"] for e in events] == ["called", "penalised", "face_off_undecided"]
+    assert state.phase == "play" and state.deadline is None
+    late = apply(state, 0, grab("gato"))  # the totem is gone: seat 0's grab is out of place
+    assert late[0]["race"] is False
+
+
 def test_totem_a_grab_with_no_face_off_is_penalised():
     state = deal(new("totem", players=3), {0: ["2O", "1O"], 1: ["5C"], 2: ["6E"]})
     events = apply(state, 1, grab("perro"))
