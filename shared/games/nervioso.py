@@ -146,9 +146,10 @@ class Nervioso(Game):
             return [false_slap] + self._take(state, seat, "false slap")
         order = reaction.react(state, seat, window["slaps"])
         events = [event("slapped", seat=seat, match=True, order=order)]
-        if not state.cards(hand(seat)) and state.to_act:
+        last = reaction.everyone_reacted(range(state.players), window["slaps"])
+        if not state.cards(hand(seat)) and not last:
             return events + self._end(state, [seat], "empty hand and a correct slap")
-        if not state.to_act:  # the last racer: every seat is a racer
+        if last:
             return events + self._take(state, seat, "last to slap")
         return events
 
