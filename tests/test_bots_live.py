@@ -403,7 +403,11 @@ def test_the_dispatcher_stops_on_sigterm(bot_processes: BotProcesses):
 
 # -- bots only, every variant --------------------------------------------------------------------
 # Random play stretches these over ~2,000 moves; the options bound them at a few hundred.
-SHORTER = {"chinchon": {"max_restocks": 1}, "nervioso": {"max_passes": 2}}
+SHORTER = {
+    "chinchon": {"max_restocks": 1},
+    "nervioso": {"max_passes": 2},
+    "la-granja": {"max_steps": 300},
+}
 
 
 def every_variant() -> list[tuple[str, str, int]]:
