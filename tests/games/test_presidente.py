@@ -237,6 +237,15 @@ def test_four_equal_values_in_a_row_start_a_revolution_that_reverses_the_order()
     assert state.data.revolution is True  # it lasts across the cleared pile
 
 
+def test_in_a_revolution_the_order_runs_from_2_down_to_3():
+    """The text's reversed order: 2, A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3 (weakest to strongest)."""
+    reversed_order = ["2S", "AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "6S", "5S", "4S", "3S"]
+    values = [value(c) for c in reversed_order]
+    for weaker, stronger in itertools.pairwise(values):
+        assert climbing.equal_or_beat(stronger, weaker, revolution=True)
+        assert not climbing.equal_or_beat(weaker, stronger, revolution=True)
+
+
 def test_a_revolution_in_one_play_and_a_second_one_reverts_it():
     state = table([["9S", "9H", "9D", "9C", "4D"], ["6H", "6S", "6D", "6C", "7H"], ["JD"], ["QC"]])
     events = play(state, 0, "9S", "9H", "9D", "9C")
