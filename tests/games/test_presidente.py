@@ -342,13 +342,12 @@ def test_the_citizens_swap_is_sealed_until_both_have_chosen():
         seen = view(state, seat)
         assert seen["zones"]["swap:1"]["cards"] == [None] * 3
         assert seen["committed"] == [False, True, False, False]
-        if seat != 2:
-            assert not any(f'"{c}"' in json.dumps(seen) for c in cards)
+        assert not any(f'"{c}"' in json.dumps(seen) for c in cards)
         assert redact(events[0], seat)["cards"] == [None] * 3
     assert view(state, 1)["my_swap"] == cards
     other = sorted(state.cards("hand:2"))[-3:]
     events = apply(state, 2, {"type": "swap", "cards": other})
-    assert sorted(c for c in other) == sorted(of_type(events, "swapped")[1]["cards"])
+    assert sorted(other) == sorted(of_type(events, "swapped")[1]["cards"])
     assert set(cards) <= set(state.cards("hand:2")) and set(other) <= set(state.cards("hand:1"))
     assert state.phase == "play" and state.to_act == [0]  # the President leads
     assert state.deadline is None and len(state.cards("hand:1")) == 13
