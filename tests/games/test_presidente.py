@@ -13,6 +13,7 @@ from shared.engine import (
     State,
     apply,
     check_state,
+    get_game,
     legal_actions,
     new_match,
     redact,
@@ -408,6 +409,26 @@ def test_a_president_who_does_not_go_out_first_falls_and_stops_playing():
     assert state.round == 3
     assert state.data.presidents == [1]
     assert state.rounds[-1] == [0, 2, 1, 1]  # the deposed president is the slave
+
+
+def test_there_is_no_capital_fall_in_the_first_round():
+    state = table([["5S", "KS"], ["6H"], ["7D", "AD"], ["QC", "4C"]])
+    play(state, 0, "5S")
+    events = play(state, 1, "6H")
+    assert not of_type(events, "capital_fall") and state.data.blocked == []
+    assert state.to_act == [2]
+
+
+def test_the_forced_exchange_is_worked_out_from_the_hands_as_dealt():
+    strong = ["2S", "2H", "2D", "2C", "AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC", "QS"]
+    weak = ["3S", "3H", "3D", "4S", "4H", "4D", "4C", "5S", "5H", "5D", "5C", "6S", "6H"]
+    state = table([strong, ["7S"], ["7H"], weak])
+    state.round, state.data.ranks = 2, [P, C, C, S]
+    events = get_game("presidente")._exchange(state)
+    slave_gave, president_gave = of_type(events, "exchanged")
+    assert sorted(slave_gave["cards"]) == ["5S", "6H", "6S"]
+    # the President gives back 3 of its own lowest cards, not the Esclavo's cards just received
+    assert sorted(president_gave["cards"]) == ["KC", "KD", "QS"]
 
 
 def test_the_president_who_goes_out_first_keeps_the_title():
