@@ -374,3 +374,51 @@ def test_bad_input_is_refused_and_changes_nothing():
     refused(s, 0, {"type": "meld", "groups": []}, "one or two groups")
     refused(s, 0, {"type": "add", "card": "6S", "group": 0}, "first meld")
     refused(s, 0, {"type": "add", "card": "6S", "group": -1}, "at least 0")
+
+
+def test_an_oculta_counts_as_limpia_and_a_comodin_as_sucia_to_go_out():
+    wilds = ["2S", "2H", "JK", "2D", "JK", "2C", "2S"]
+    s = deal(layout={"hand:0": ["KS"]}, groups={0: [QUEENS, wilds]}, phase="meld")
+    s.data.groups[0]["oculta"] = True
+    assert [g["canasta"] for g in view(s, 1)["groups"]] == ["oculta", "comodin"]
+    assert {"type": "go_out", "card": "KS"} in legal_actions(s, 0)
+
+
+def test_a_second_group_of_a_number_may_be_started_beside_a_complete_canasta():
+    s = deal(
+        layout={"hand:0": ["QC", "2H", "KS", "KH", "KD", "9S"]}, groups={0: [QUEENS]}, phase="meld"
+    )
+    assert {"type": "meld", "groups": [["KS", "KH", "KD", "2H"]]} in legal_actions(s, 0)
+    refused(s, 0, {"type": "add", "card": "QC", "group": 0}, "takes no more cards")
+    # the last queen cannot start a group alone: a group needs two naturals
+    refused(s, 0, {"type": "meld", "groups": [["QC", "2H", "9S"]]}, "not cards of one number")
+    sucia_of_nines = ["9S", "9S", "9H", "9D", "2C", "2D", "JK"]
+    nines = deal(
+        layout={"hand:0": ["9C", "9D", "9H", "KS"]}, groups={0: [sucia_of_nines]}, phase="meld"
+    )
+    act(nines, 0, {"type": "meld", "groups": [["9C", "9D", "9H"]]})  # beside the sucia of 9s
+    assert [g["cards"] for g in nines.data.groups][-1] == ["9C", "9D", "9H"]
+
+
+def test_round_limit_option_ends_the_match_after_that_many_rounds():
+    s = deal(layout={"hand:0": SMALL_HAND}, phase="meld")
+    s.options["max_rounds"] = 1
+    empty_stock(s)
+    events = act(s, 0, {"type": "discard", "card": "6S"})
+    assert s.finished and events[-1]["reason"] == "round_limit"
+
+
+def test_at_most_six_players():
+    with pytest.raises(BadSetup):
+        new_match("canasta", "base", 7)
+
+
+def test_parejas_needs_eight_thousand_to_win():
+    s = deal(
+        "parejas", 4,
+        layout={"hand:0": ["KS"], "hand:1": ["4S"], "hand:2": ["JH"], "hand:3": ["5D"]},
+        groups={0: [QUEENS], 2: [FIVES]}, phase="meld",
+    )  # fmt: skip
+    s.scores = [5000, 0, 5000, 0]
+    act(s, 0, {"type": "go_out", "card": "KS"})
+    assert not s.finished and s.scores[0] >= 5800 and s.round == 2

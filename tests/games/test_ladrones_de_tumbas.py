@@ -215,3 +215,21 @@ def test_bad_input_is_refused_and_changes_nothing():
     refused(s, 0, {"type": "play", "card": "2S"}, "needs the field 'tomb'")
     refused(s, 0, {"type": "draw", "card": "2S"}, "draw has no field 'card'")
     refused(s, 1, {"type": "draw"}, "not to act")
+
+
+def test_a_tie_in_mission_points_is_a_shared_win():
+    hearts = ["AH", "2H", "5C", "3H", "6D", "4H", "10C"]  # open
+    diamonds = ["AD", "9D", "9C", "7D", "3S", "5D", "7S"]  # closed
+    layout = {
+        **tomb_layout("S", SPADES), **tomb_layout("C", CLUBS), **tomb_layout("H", hearts),
+        **tomb_layout("D", diamonds[:6]),
+        "hand:0": ["7S"], "missions:0": ["JS", "KD"], "missions:1": ["QH", "QC"],
+    }  # fmt: skip
+    s = deal(layout=layout)
+    play(s, 0, "7S", "D")
+    assert s.scores == [1, 1] and s.result["winners"] == [0, 1]
+
+
+def test_more_cards_than_the_number_cards_is_a_bad_setup():
+    with pytest.raises(BadSetup, match="cannot each be dealt"):
+        new_match(GAME, "base", 3, options={"hand_size": 13})
