@@ -76,10 +76,9 @@ class Rules(Melds):
 
     def best_closes(self, hand: Sequence[str], resto_allowed: bool) -> dict[str, Groups]:
         """For each card that can be discarded to close, the best groups for the other 7."""
-        if self.groupable(hand) < len(hand) - 2:
-            return {}  # a close groups all but one or two cards: most hands are far from it
         best: dict[str, tuple[tuple[int, int], Groups]] = {}
-        for arrangement in arrangements(self.group_masks(hand), 2):
+        # a close groups all but one or two cards: most hands are far from it
+        for arrangement in arrangements(self.group_masks(hand, len(hand) - 2), 2):
             groups, rest = split(hand, arrangement)
             if len(rest) == 1:
                 options = [(rest[0], (CLOSE_RANK[self.close_kind(groups)], 0))]

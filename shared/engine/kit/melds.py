@@ -104,8 +104,9 @@ class Melds:
         return self.is_group(cards) and len({rank(c) for c in naturals}) <= 1
 
     # -- every group of a hand -------------------------------------------------------------
-    def group_masks(self, hand: Sequence[str]) -> list[int]:
-        """Every legal group among the cards of ``hand``, as bit masks of positions, sorted.
+    def group_masks(self, hand: Sequence[str], at_least: int = 0) -> list[int]:
+        """Every legal group among the cards of ``hand``, as bit masks of positions, sorted;
+        none when fewer than ``at_least`` cards could be grouped at all (``groupable``).
 
         Fast path for the hot loop: the smallest sizes, up to the first gap (3 and 4), are
         found by growing groups one card at a time among cards that can share a group (one
@@ -116,7 +117,10 @@ class Melds:
         sizes, grown = self._sizes, self._grown
         if not sizes:
             return []
-        n, fits, is_group = len(hand), self._fits(hand)[0], self.is_group
+        fits, wild_mask = self._fits(hand)
+        if at_least and self._groupable(fits, wild_mask) < at_least:
+            return []
+        n, is_group = len(hand), self.is_group
         found: set[int] = set()
         more = len(grown) - 1
         if grown[0] == 3:  # the usual case: walk the triples of cards that fit pairwise
@@ -163,7 +167,9 @@ class Melds:
         group most of its cards (to close, to go out) is often ruled out by this alone."""
         if not self._sizes:
             return 0
-        fits, wild_mask = self._fits(hand)
+        return self._groupable(*self._fits(hand))
+
+    def _groupable(self, fits: list[int], wild_mask: int) -> int:
         need = self._sizes[0] - 1 - min(self.max_wilds, wild_mask.bit_count())  # natural partners
         naturals = ~wild_mask
         return sum(
