@@ -102,3 +102,14 @@ def test_arrangements_limited_to_one_group():
 def test_unknown_sequence_table_is_refused():
     with pytest.raises(ValueError, match="no order table"):
         Melds("no-such-table")
+
+
+def test_group_masks_gives_up_early_when_too_few_cards_could_group():
+    hand = ["4O", "5O", "6O", "10C", "10E", "10B", "2E", "12C"]
+    assert CHINCHON.group_masks(hand, at_least=7) == []  # six cards at most could group
+    assert CHINCHON.group_masks(hand, at_least=6) == CHINCHON.group_masks(hand) != []
+
+
+def test_groupable_counts_a_wild_and_the_naturals_it_could_complete():
+    assert WILD.groupable(["JK", "5C", "5E", "12O", "3B"]) == 3  # the joker and the two 5s
+    assert WILD.groupable(["JK", "5C", "7E", "12O"]) == 1  # no natural has a partner

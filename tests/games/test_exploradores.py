@@ -15,7 +15,7 @@ from shared.engine import (
     new_match,
     view,
 )
-from shared.games.exploradores import row_score
+from shared.games.exploradores import placement_problem, row_score
 from tests.rigging import rig
 
 
@@ -217,3 +217,13 @@ def test_bad_input_is_refused_and_changes_nothing():
     discard(s, 0, "KH")
     refused(s, 0, {"type": "draw", "source": "X"}, "source must be one of")
     refused(s, 0, {"type": "place", "card": "AS"}, "not possible in phase 'draw'")
+
+
+@pytest.mark.parametrize("card", ["5S", "4S", "3S", "2S"])
+def test_rule_text_example_after_a_six_five_four_three_two_may_follow(card):
+    assert placement_problem(["6S"], card, "descending") is None
+
+
+@pytest.mark.parametrize("card", ["7S", "8S", "9S", "10S"])
+def test_rule_text_example_after_a_six_seven_to_ten_may_not(card):
+    assert "is not lower than 6S" in placement_problem(["6S"], card, "descending")
