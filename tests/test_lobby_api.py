@@ -27,7 +27,7 @@ from services.openapi_dump import OPENAPI_DIR, generated_spec
 from shared.engine import apply, new_match
 from shared.eventstore import MatchLog, state_hash
 from shared.redis_server import free_port
-from tests.service_fixtures import TEST_STATE_KEY, Http, Service, error_of
+from tests.service_fixtures import TEST_STATE_KEY, Http, Service, error_of, session
 
 
 @pytest.fixture
@@ -155,6 +155,28 @@ def test_bad_match_setups_are_400_and_write_nothing(
     before = everything(redis_client)
     error_of(http.post("/v1/matches", ana["token"], json=body), 400, code)
     assert everything(redis_client) == before
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"hand_size": 3.0}, {"deals": 2.0}, {"cantes": 1}, {"deals": 0}, {"hand_size": 4}],
+)
+def test_options_are_refused_by_the_engines_own_check_with_its_reason(
+    http: Http, redis_client: redis.Redis, rules_service: Service, options: dict
+):
+    """The lobby asks the engine's option check: 3.0 is not 3, 1 is not true, and the reason
+    is the very one the rules service gives for the same setup."""
+    ana = http.player()
+    before = everything(redis_client)
+    body = {"game": "brisca", "options": options}
+    error = error_of(http.post("/v1/matches", ana["token"], json=body), 400, "bad_setup")
+    assert error["details"] == {"option": next(iter(options))}
+    assert everything(redis_client) == before
+    rules = session().post(
+        f"{rules_service.url}/v1/games/brisca/setup", json={"players": 2, "options": options}
+    )
+    assert rules.status_code == 400
+    assert rules.json()["error"] == {"code": "bad_setup", "message": error["message"]}
 
 
 def test_list_filters_by_status_and_game_newest_first(http: Http):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from shared.engine import redact
+from shared.engine import BadSetup, UnknownGame, get_game, redact, resolve_options
 
 from .errors import bad_request, conflict, forbidden
 from .players import Player
@@ -161,7 +161,8 @@ def _expect_open(match: Match, message: str) -> None:
 def check_setup(
     catalog_entry: dict[str, Any], variant: str, players: int | None, options: dict[str, Any]
 ) -> int:
-    """Check variant, player count and options against the rules catalog; the player count."""
+    """Check variant and player count against the rules catalog, and the options through the
+    engine (``check_options``); the player count."""
     variants = {v["id"]: v for v in catalog_entry["variants"]}
     if variant not in variants:
         raise bad_request(
@@ -174,45 +175,23 @@ def check_setup(
         raise bad_request(
             "bad_setup", f"{catalog_entry['id']}/{variant} is for {low} to {high} players"
         )
-    specs = catalog_entry["options"]
-    for name, value in options.items():
-        if name not in specs:
-            raise bad_request(
-                "bad_setup", f"no option {name!r}; options: {sorted(specs)}", {"option": name}
-            )
-        problem = option_problem(name, value, specs[name])
-        if problem:
-            raise bad_request("bad_setup", problem, {"option": name})
+    check_options(catalog_entry["id"], variant, options)
     return players
 
 
-def option_problem(name: str, value: Any, spec: dict[str, Any]) -> str | None:
-    """Why ``value`` is not allowed for the option described by ``spec``, or None."""
-    if "choices" in spec:
-        if any(_same(value, choice) for choice in spec["choices"]):
-            return None
-        return f"option {name} must be one of {spec['choices']}"
-    default = spec["default"]
-    if not _same_kind(value, default):
-        return f"option {name} must be of the type of its default, {default!r}"
-    if "minimum" in spec and value < spec["minimum"]:
-        return f"option {name} must be at least {spec['minimum']}"
-    if "maximum" in spec and value > spec["maximum"]:
-        return f"option {name} must be at most {spec['maximum']}"
-    return None
-
-
-def _same_kind(value: Any, model: Any) -> bool:
-    """JSON kinds as the engine checks them: bools are not numbers, an int may be a float."""
-    if isinstance(value, bool) or isinstance(model, bool):
-        return type(value) is type(model)
-    if isinstance(model, float):
-        return isinstance(value, int | float)
-    return type(value) is type(model)
-
-
-def _same(value: Any, choice: Any) -> bool:
-    return _same_kind(value, choice) and value == choice
+def check_options(game_id: str, variant: str, options: dict[str, Any]) -> None:
+    """Each option through the engine's own check (``resolve_options``), so the lobby and the
+    rules service refuse the same values with the same reason. One option at a time, in the
+    order sent, so that the refusal names the option it is about."""
+    try:
+        game = get_game(game_id)
+    except UnknownGame as exc:
+        raise bad_request("unknown_game", str(exc)) from exc
+    for name, value in options.items():
+        try:
+            resolve_options(game, variant, {name: value})
+        except BadSetup as exc:
+            raise bad_request("bad_setup", str(exc), {"option": name}) from exc
 
 
 # -- what a caller sees ------------------------------------------------------------------
