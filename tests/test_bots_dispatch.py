@@ -17,9 +17,10 @@ import redis
 from rq import Queue
 from rq.job import Job
 
-from services.bots.dispatcher import Dispatcher, Notice, Settings, plan
+from services.bots.dispatcher import Dispatcher, Notice, plan
 from services.bots.tasks import BOT, QUEUE, TURN, WINDOW, Task
 from services.bots.timers import LEASES_KEY, window_closes_at
+from services.settings import DispatcherSettings, Settings
 from shared.eventstore import MatchLog
 
 MATCH = "9f1c0a2b3c4d5e6f"
@@ -76,7 +77,7 @@ def test_a_malformed_notification_is_refused(bad: dict[str, str]):
 @pytest.fixture
 def dispatcher(redis_client: redis.Redis, redis_url: str) -> Iterator[Dispatcher]:
     rq_connection = redis.Redis.from_url(redis_url)
-    settings = Settings(name="test", retry_after_s=0.0, max_attempts=2)
+    settings = DispatcherSettings(name="test", retry_after_s=0.0, max_attempts=2)
     yield Dispatcher(MatchLog(redis_client), Queue(QUEUE, connection=rq_connection), settings)
     rq_connection.close()
 
@@ -131,12 +132,9 @@ def test_the_watchdog_forgets_a_task_whose_match_moved_on(
     assert dispatcher.queue.job_ids == [] and redis_client.zcard(LEASES_KEY) == 0
 
 
-def test_settings_come_from_prefixed_variables_else_their_defaults(monkeypatch):
-    monkeypatch.setenv("BOTS_BLOCK_MS", "250")
-    monkeypatch.setenv("BOTS_RETRY_AFTER_S", "2.5")
-    monkeypatch.setenv("BOTS_DISPATCHER_NAME", "d1")
-    settings = Settings.from_env("BOTS", "BOTS_DISPATCHER_NAME")
+def test_settings_come_from_prefixed_variables_else_their_defaults():
+    env = {"BOTS_BLOCK_MS": "250", "BOTS_RETRY_AFTER_S": "2.5", "BOTS_DISPATCHER_NAME": "d1"}
+    settings = Settings.from_env(env).bots_dispatcher
     assert (settings.name, settings.block_ms, settings.retry_after_s) == ("d1", 250, 2.5)
     assert (settings.batch, settings.max_attempts, settings.claim_every_s) == (100, 5, 1.0)
-    monkeypatch.delenv("BOTS_DISPATCHER_NAME")
-    assert Settings.from_env("BOTS", "BOTS_DISPATCHER_NAME").name.endswith(f"-{os.getpid()}")
+    assert Settings.from_env({}).bots_dispatcher.name.endswith(f"-{os.getpid()}")
