@@ -8,14 +8,17 @@ only while its match still waits at that version.
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 import redis
 from rq import Queue
 from rq.job import Job
+from rq.registry import ScheduledJobRegistry
 
 from services.bots.dispatcher import Dispatcher, Notice, plan
 from services.bots.tasks import BOT, QUEUE, TURN, WINDOW, Task
@@ -99,6 +102,19 @@ def test_a_notification_delivered_twice_enqueues_one_job(
     job = Job.fetch(Task(BOT, MATCH, 7, 1).job_id, connection=dispatcher.queue.connection)
     assert job.args == (MATCH, 7, 1, 0) and job.func_name == "services.bots.jobs.play_bot"
     assert dispatcher.leases.count() == 1
+
+
+def test_a_timer_is_never_scheduled_before_its_time(
+    dispatcher: Dispatcher, redis_client: redis.Redis
+):
+    """rq's scheduler keeps whole seconds: a window closing at x.2 s is due at x+1 s, not x."""
+    at_version(redis_client, 7)
+    closes = math.floor(time.time()) + 30.2
+    at = datetime.fromtimestamp(closes, UTC).isoformat()
+    assert dispatcher.dispatch(notice(deadline={"kind": "reaction", "at": at}), 7, None)
+    registry = ScheduledJobRegistry(queue=dispatcher.queue)
+    due = registry.get_scheduled_time(Task(WINDOW, MATCH, 7).job_id).timestamp()
+    assert due == math.ceil(closes)
 
 
 def test_a_notification_overtaken_by_a_later_version_asks_for_nothing(dispatcher: Dispatcher):

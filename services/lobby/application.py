@@ -181,12 +181,15 @@ class Lobby:
         rules: RulesClient,
         log: MatchLog | None = None,
         clock: Callable[[], float] = time.time,
+        new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
     ) -> None:
+        """``new_seed`` draws each match's secret seed at its start (tests may rig a deal)."""
         self.client = client
         self.rules = rules
         self.log = log or MatchLog(client)
         self.players = Players(client)
         self.clock = clock
+        self.new_seed = new_seed
         self.recent = RecentSnapshots()
 
     # -- players ---------------------------------------------------------------------------
@@ -509,7 +512,7 @@ class Lobby:
     def _start(self, snap: Snapshot, by: dict[str, Any]) -> Snapshot:
         """Draw the seed, deal through the rules service, publish the seed's SHA-256 only."""
         match = snap.match
-        seed = secrets.token_hex(32)
+        seed = self.new_seed()
         seed_sha256 = hashlib.sha256(seed.encode()).hexdigest()
         setup = {k: match[k] for k in ("game", "variant", "players", "options")}
         try:
