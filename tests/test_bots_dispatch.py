@@ -21,8 +21,10 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
 from services.bots.dispatcher import Dispatcher, Notice, plan
+from services.bots.jobs import LobbyError, _refused_in_process
 from services.bots.tasks import BOT, QUEUE, TURN, WINDOW, Task
 from services.bots.timers import LEASES_KEY, window_closes_at
+from services.errors import Conflict, Forbidden, NotFound, Rejected, Unavailable
 from services.settings import DispatcherSettings, Settings
 from shared.eventstore import MatchLog
 
@@ -154,3 +156,23 @@ def test_settings_come_from_prefixed_variables_else_their_defaults():
     assert (settings.name, settings.block_ms, settings.retry_after_s) == ("d1", 250, 2.5)
     assert (settings.batch, settings.max_attempts, settings.claim_every_s) == (100, 5, 1.0)
     assert Settings.from_env({}).bots_dispatcher.name.endswith(f"-{os.getpid()}")
+
+
+@pytest.mark.parametrize(
+    "refusal, outcome",
+    [
+        (Conflict("stale", code="stale_version"), "stale"),
+        (Forbidden("not yours", code="not_your_turn"), "dropped"),
+        (NotFound("no match"), "dropped"),
+        (Rejected("illegal", code="illegal_action"), None),
+        (Unavailable("rules down", code="rules_unavailable"), None),
+    ],
+)
+def test_a_timer_tells_the_lobbys_refusals_by_their_type(refusal, outcome):
+    """A timer's move is made in process: a conflict means someone moved first, a refusal
+    of the seat or match means nothing is left to do, anything else fails (and is retried)."""
+    if outcome is None:
+        with pytest.raises(LobbyError, match=refusal.code):
+            _refused_in_process(refusal)
+    else:
+        assert _refused_in_process(refusal) == outcome
