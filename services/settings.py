@@ -41,7 +41,7 @@ class Metrics:
     @classmethod
     def from_env(cls, env: Mapping[str, str], prefix: str) -> Metrics:
         port = env.get(f"{prefix}_PORT")
-        return cls(int(port) if port else None, env.get(f"{prefix}_ADDR", DEFAULT_METRICS_ADDR))
+        return cls(int(port) if port else None, env.get(f"{prefix}_ADDR", cls.addr))
 
 
 def _max_waiting(threads: int) -> int:
@@ -94,22 +94,25 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
         """Every setting from its variable, else its default. A malformed number raises here,
         at the process's start, rather than later in a request or a job."""
-        redis_url = env.get("REDIS_URL", DEFAULT_REDIS_URL)
-        threads = int(env.get("GUNICORN_THREADS", "4"))
+        d = cls()  # the defaults, each written once: in the fields above
+        redis_url = env.get("REDIS_URL", d.redis_url)
+        threads = int(env.get("GUNICORN_THREADS", d.gunicorn_threads))
         return cls(
             redis_url=redis_url,
             rq_redis_url=env.get("RQ_REDIS_URL") or redis_url,
-            rules_url=env.get("RULES_URL", DEFAULT_RULES_URL),
-            lobby_url=env.get("LOBBY_URL", DEFAULT_LOBBY_URL),
-            history_url=env.get("HISTORY_URL", DEFAULT_HISTORY_URL),
-            feed_partitions=int(env.get("FEED_PARTITIONS", "1")),
-            log_level=env.get("LOG_LEVEL", "INFO"),
-            slow_request_ms=float(env.get("SLOW_REQUEST_MS", "250")),
+            rules_url=env.get("RULES_URL", d.rules_url),
+            lobby_url=env.get("LOBBY_URL", d.lobby_url),
+            history_url=env.get("HISTORY_URL", d.history_url),
+            feed_partitions=int(env.get("FEED_PARTITIONS", d.feed_partitions)),
+            log_level=env.get("LOG_LEVEL", d.log_level),
+            slow_request_ms=float(env.get("SLOW_REQUEST_MS", d.slow_request_ms)),
             prometheus_multiproc_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,
-            gunicorn_workers=int(env.get("GUNICORN_WORKERS", "2")),
+            gunicorn_workers=int(env.get("GUNICORN_WORKERS", d.gunicorn_workers)),
             gunicorn_threads=threads,
-            gunicorn_timeout=int(env.get("GUNICORN_TIMEOUT", "60")),
-            gunicorn_graceful_timeout=int(env.get("GUNICORN_GRACEFUL_TIMEOUT", "30")),
+            gunicorn_timeout=int(env.get("GUNICORN_TIMEOUT", d.gunicorn_timeout)),
+            gunicorn_graceful_timeout=int(
+                env.get("GUNICORN_GRACEFUL_TIMEOUT", d.gunicorn_graceful_timeout)
+            ),
             lobby_max_waiting=int(env.get("LOBBY_MAX_WAITING", _max_waiting(threads))),
             state_key=env.get("TAPETE_STATE_KEY") or None,
             state_keys_previous=tuple(
@@ -119,10 +122,10 @@ class Settings:
             history_consumer_metrics=Metrics.from_env(env, "HISTORY_CONSUMER_METRICS"),
             bots_dispatcher=DispatcherSettings.from_env("BOTS", "BOTS_DISPATCHER_NAME", env),
             bots_dispatcher_metrics=Metrics.from_env(env, "BOTS_DISPATCHER_METRICS"),
-            bots_worker_name=env.get("BOTS_WORKER_NAME") or process_name(),
+            bots_worker_name=env.get("BOTS_WORKER_NAME") or d.bots_worker_name,
             bots_worker_metrics=Metrics.from_env(env, "BOTS_WORKER_METRICS"),
-            bots_maintenance_s=int(env.get("BOTS_MAINTENANCE_S", "60")),
-            rq_log_level=env.get("RQ_LOG_LEVEL", "WARNING"),
+            bots_maintenance_s=int(env.get("BOTS_MAINTENANCE_S", d.bots_maintenance_s)),
+            rq_log_level=env.get("RQ_LOG_LEVEL", d.rq_log_level),
             bots_pause_before_submit_s=float(env.get("BOTS_PAUSE_BEFORE_SUBMIT_S") or 0),
             bots_pause_after_submit_s=float(env.get("BOTS_PAUSE_AFTER_SUBMIT_S") or 0),
         )
