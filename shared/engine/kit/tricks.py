@@ -1,0 +1,89 @@
+"""Tricks: who takes a trick, and which cards of a hand may go on it.
+
+Written once for every trick-taking game (Brisca and Tute, Truco's bazas, and the bots
+that reason about them). A strength order is a table ``rank -> strength`` (``tables.
+BRISCA_STRENGTH``) or a function ``card -> strength`` (Truco ranks single cards); a
+higher number is a stronger card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from ..cards import rank, suit
+
+Strength = Mapping[int, int] | Callable[[str], int]
+
+
+def power(strength: Strength) -> Callable[[str], int]:
+    """A strength order as a function of the card, whichever way it was given."""
+    if callable(strength):
+        return strength
+    table = strength
+    return lambda card: table[rank(card)]
+
+
+def trick_winner(
+    cards: Sequence[str],
+    strength: Strength,
+    trump: str | None = None,
+    led: str | None = None,
+    any_suit: bool = False,
+    shared_best_wins: bool = True,
+) -> int | None:
+    """The index, in play order, of the card that takes the trick.
+
+    The strongest trump takes it if any was played; otherwise the strongest card of the
+    suit led (``led``, by default the first card's suit), and cards of other suits never
+    win. ``any_suit`` lets every card compete by strength alone, whatever its suit (a
+    Truco baza). On equal strength the card played first keeps the trick; with
+    ``shared_best_wins=False`` a shared best strength wins nothing and the result is None
+    (a Truco parda).
+    """
+    p = power(strength)
+    if trump is not None and any(suit(c) == trump for c in cards):
+        contenders = [i for i, c in enumerate(cards) if suit(c) == trump]
+    elif any_suit:
+        contenders = list(range(len(cards)))
+    else:
+        lead = suit(cards[0]) if led is None else led
+        contenders = [i for i, c in enumerate(cards) if suit(c) == lead]
+    best = contenders[0]
+    tied = False
+    for i in contenders[1:]:
+        if p(cards[i]) > p(cards[best]):
+            best, tied = i, False
+        elif p(cards[i]) == p(cards[best]):
+            tied = True
+    return None if tied and not shared_best_wins else best
+
+
+def playable(
+    hand: Sequence[str],
+    trick: Sequence[str],
+    strength: Strength,
+    trump: str | None = None,
+    head: bool = False,
+) -> list[str]:
+    """The cards of ``hand`` that may go on ``trick`` when suit is obligatory (Brisca's arrastre).
+
+    Follow the suit led if you can, else play a trump if you can, else anything. With
+    ``head`` (montar) you must also beat the winning card where you can: with a card of
+    the suit led while it is winning on that suit, or with a higher trump over a trump.
+    On an empty trick any card may lead.
+    """
+    if not trick:
+        return list(hand)
+    p = power(strength)
+    led = suit(trick[0])
+    winner = trick_winner(trick, strength, trump)
+    assert winner is not None
+    best = trick[winner]
+    for obliged in (led, trump):
+        same = [c for c in hand if suit(c) == obliged]
+        if same:
+            if head and suit(best) == obliged:
+                over = [c for c in same if p(c) > p(best)]
+                return over or same
+            return same
+    return list(hand)
