@@ -40,10 +40,12 @@ def test_greedy_brisca_beats_random_play():
 
 
 def test_greedy_tute_sings_when_it_can():
+    from shared.games.brisca import BriscaData
     from tests.rigging import rig
 
     state, _ = new_match("brisca", "tute", 2, seed="sing")
     rig(state, {"hand:0": ["12O", "11O", "1C", "4E", "5E", "6E"], "trump": ["3B"]})
-    state.data["trump"] = "B"
-    state.to_act, state.data["may_sing"] = [0], 0
+    data = BriscaData.of(state)
+    data.trump = "B"
+    state.to_act, data.may_sing = [0], 0
     assert choose(view(state, 0), "greedy", random.Random(1)) == {"type": "sing", "suit": "O"}

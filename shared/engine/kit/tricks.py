@@ -40,20 +40,26 @@ def trick_winner(
     ``shared_best_wins=False`` a shared best strength wins nothing and the result is None
     (a Truco parda).
     """
-    p = power(strength)
-    if trump is not None and any(suit(c) == trump for c in cards):
-        contenders = [i for i, c in enumerate(cards) if suit(c) == trump]
-    elif any_suit:
-        contenders = list(range(len(cards)))
+    by_card: Callable[[str], int] | None = None
+    table: Mapping[int, int] = {}
+    if callable(strength):
+        by_card = strength
     else:
-        lead = suit(cards[0]) if led is None else led
-        contenders = [i for i, c in enumerate(cards) if suit(c) == lead]
-    best = contenders[0]
-    tied = False
-    for i in contenders[1:]:
-        if p(cards[i]) > p(cards[best]):
-            best, tied = i, False
-        elif p(cards[i]) == p(cards[best]):
+        table = strength
+    lead = suit(cards[0]) if led is None else led
+    best, best_key, tied = -1, (0, 0), False
+    for i, card in enumerate(cards):
+        s = suit(card)
+        if s == trump:
+            tier = 2  # a trump beats every other suit
+        elif any_suit or s == lead:
+            tier = 1
+        else:
+            continue  # a card of another suit never wins
+        key = (tier, by_card(card) if by_card is not None else table[rank(card)])
+        if best < 0 or key > best_key:
+            best, best_key, tied = i, key, False
+        elif key == best_key:
             tied = True
     return None if tied and not shared_best_wins else best
 
