@@ -279,11 +279,10 @@ class Truco(Game):
 
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
-        owed = self._flor_owed(state, seat)
-        if owed:
-            return owed
         card = action["card"]
-        return None if card in state.cards(hand(seat)) else f"card {card} is not in your hand"
+        if card not in state.cards(hand(seat)):
+            return f"card {card} is not in your hand"
+        return self._flor_owed(state, seat)
 
     @play.handler
     def _play(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -342,12 +341,9 @@ class Truco(Game):
 
     @fold.refusal
     def _fold_refused(self, state: State, seat: int, action: Action) -> str | None:
-        owed = self._flor_owed(state, seat)
-        if owed:
-            return owed
         if not state.options["fold"]:
             return "irse al mazo is not allowed in this match (option fold is off)"
-        return None
+        return self._flor_owed(state, seat)
 
     @fold.handler
     def _fold(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -365,6 +361,7 @@ class Truco(Game):
 
     # -- refusals of calls ---------------------------------------------------------------
     def _flor_owed(self, state: State, seat: int) -> str | None:
+        """Asked last by every refusal but the flor's: it is the costliest question."""
         if self._owes_flor(state, seat):
             return "you hold a flor: singing it is mandatory before anything else"
         return None
