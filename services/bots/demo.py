@@ -19,6 +19,8 @@ from typing import Any
 
 import requests
 
+from shared.bots import strategies
+
 WAIT_S = 10.0  # each long-poll
 IDLE_LIMIT_S = 60.0  # no move for this long: the bots are not running
 HIDDEN_FIELDS = ("card", "cards")  # shared.engine.redact nulls these for other seats
@@ -69,10 +71,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="brisca")
     parser.add_argument("--variant", default="base")
     parser.add_argument("--players", type=int, default=None, help="default: the variant's least")
-    parser.add_argument("--strategy", default="greedy", choices=("greedy", "random"))
+    parser.add_argument(
+        "--strategy", default=None, help="default: greedy where the game has it, else random"
+    )
     parser.add_argument("--lobby", default=os.environ.get("LOBBY_URL", "http://127.0.0.1:8000"))
     parser.add_argument("--history", default=os.environ.get("HISTORY_URL", "http://127.0.0.1:8002"))
     args = parser.parse_args(argv)
+    if args.strategy is None:
+        args.strategy = "greedy" if "greedy" in strategies(args.game) else "random"
     platform = Platform(args.lobby, args.history)
     try:
         return play(platform, args)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from shared.bots import all_strategies, strategies
 from shared.engine import redact
 
 from .errors import bad_request, conflict, forbidden
@@ -17,7 +18,7 @@ from .players import Player
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 STATUSES = (OPEN, RUNNING, FINISHED)
-BOT_STRATEGIES = ("random", "greedy")
+BOT_STRATEGIES = tuple(all_strategies())  # each game has some of them: check_bot_strategy
 
 # What a caller sees of a log entry besides its redacted events (see public_entry).
 PUBLIC_ENTRY_FIELDS = (
@@ -155,6 +156,17 @@ def check_running(match: Match) -> None:
 def _expect_open(match: Match, message: str) -> None:
     if match["status"] != OPEN:
         raise conflict("match_not_open", message)
+
+
+def check_bot_strategy(match: Match, strategy: str) -> None:
+    """Refuse a bot strategy that the match's game does not have."""
+    offered = strategies(match["game"])
+    if strategy not in offered:
+        raise bad_request(
+            "unknown_strategy",
+            f"game {match['game']} has no bot strategy {strategy!r}; strategies: {offered}",
+            {"strategies": offered},
+        )
 
 
 # -- options -----------------------------------------------------------------------------
