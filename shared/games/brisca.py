@@ -214,9 +214,10 @@ class Brisca(Game):
     @play.enumerate
     def _playable_now(self, state: State, seat: int) -> list[Action]:
         """Listed directly: under arrastre one pass over the hand instead of one per card."""
-        cards = state.cards(hand(seat))
-        if self._arrastre(state):
-            cards = self._playable(state, cards)
+        zones = state.zones
+        cards = zones[hand(seat)].cards
+        if zones["trick"].cards and not zones["stock"].cards and not zones["trump"].cards:
+            cards = self._playable(state, cards)  # arrastre
         return [{"type": "play", "card": c} for c in cards]
 
     @play.refusal
@@ -270,8 +271,11 @@ class Brisca(Game):
         data = BriscaData.of(state)
         if not state.zones["trump"].cards or not data.tricks_won[seat]:
             return []  # nothing to check: the refusal says why
-        cards = state.cards(hand(seat))
-        return [{"type": "exchange", "card": c} for c in EXCHANGES[data.trump] if c in cards]
+        cards = state.zones[hand(seat)].cards
+        seven, two = EXCHANGES[data.trump]
+        if seven not in cards and two not in cards:
+            return []
+        return [{"type": "exchange", "card": c} for c in (seven, two) if c in cards]
 
     @exchange.refusal
     def _exchange_refused(self, state: State, seat: int, action: Action) -> str | None:
@@ -342,7 +346,8 @@ class Brisca(Game):
 
     @claim.candidates
     def _claims(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "claim", "suit": s} for s in BriscaData.of(state).claimable[seat]]
+        suits = BriscaData.of(state).claimable[seat]
+        return [{"type": "claim", "suit": s} for s in suits] if suits else []
 
     @claim.refusal
     def _claim_refused(self, state: State, seat: int, action: Action) -> str | None:
@@ -368,15 +373,16 @@ class Brisca(Game):
     def _draw(self, state: State, first: int) -> list[Event]:
         stock, face_up = state.zones["stock"].cards, state.zones["trump"].cards
         events = []
-        for s in turns.seats_from(state, first):
+        for i in range(state.players):
+            if not stock and not face_up:
+                break
+            s = turns.next_seat(state, first, i)
             if stock:
                 card = stock.pop()
                 events.append(event("drew", seat=s, card=card, visible_to=[s]))
-            elif face_up:
+            else:
                 card = face_up.pop()
                 events.append(event("drew", seat=s, card=card))
-            else:
-                break
             state.zones[hand(s)].cards.append(card)
         return events
 

@@ -12,6 +12,7 @@ are in docs/games/escoba.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -80,18 +81,17 @@ def combinations_to(target: int, table: list[str]) -> list[list[str]]:
 
 
 @lru_cache(maxsize=1024)
-def _remembered(target: int, table: tuple[str, ...]) -> list[list[str]]:
-    return combinations_to(target, list(table))
+def _remembered(target: int, table: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(take) for take in combinations_to(target, list(table)))
 
 
-def takes_for(state: State, card: str) -> list[list[str]]:
-    """Every set of table cards that makes 15 with ``card``. With mandatory capture the
-    listing of captures and the refusal of plays ask the same question of the same table, so
-    the answer is remembered then (copied, so nobody shares a list with the memory)."""
-    table = state.cards("table")
-    if state.options["mandatory_capture"] == "never":
-        return combinations_to(FIFTEEN - value(card), table)
-    return [list(t) for t in _remembered(FIFTEEN - value(card), tuple(table))]
+def takes_for(card: str, table: list[str], remember: bool = False) -> Sequence[Sequence[str]]:
+    """Every set of ``table`` cards that makes 15 with ``card`` (read-only). With mandatory
+    capture the listing of captures and the check of plays ask the same question of the same
+    table, so ``remember`` keeps the answer for the second time."""
+    if remember:
+        return _remembered(FIFTEEN - value(card), tuple(table))
+    return combinations_to(FIFTEEN - value(card), table)
 
 
 def primera_sum(pile: list[str]) -> int | None:
@@ -309,10 +309,12 @@ class Escoba(Game):
     def _captures(self, state: State, seat: int) -> list[Action]:
         """The sets the subset-sum walk finds are exactly the legal captures, so they are also
         listed directly, without asking the refusal about each (the shared suite checks both)."""
+        table = state.cards("table")
+        remember = state.options["mandatory_capture"] != "never"
         return [
-            {"type": "capture", "card": card, "take": take}
+            {"type": "capture", "card": card, "take": list(take)}
             for card in state.cards(hand(seat))
-            for take in takes_for(state, card)
+            for take in takes_for(card, table, remember)
         ]
 
     @capture.refusal
@@ -352,6 +354,15 @@ class Escoba(Game):
     def _plays(self, state: State, seat: int) -> list[Action]:
         return [{"type": "play", "card": card} for card in state.cards(hand(seat))]
 
+    @play.enumerate
+    def _plays_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly: without mandatory capture every card of the hand may be laid, so
+        most listings ask no question per card."""
+        cards = state.cards(hand(seat))
+        if state.options["mandatory_capture"] != "never":
+            cards = [c for c in cards if self._capture_required(state, seat, c) is None]
+        return [{"type": "play", "card": c} for c in cards]
+
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
         card = action["card"]
@@ -382,10 +393,11 @@ class Escoba(Game):
         mode = state.options["mandatory_capture"]
         if mode == "never":
             return None
+        table = state.cards("table")
         for c in [card] if mode == "played-card" else state.cards(hand(seat)):
-            takes = takes_for(state, c)
+            takes = takes_for(c, table, remember=True)
             if takes:
-                return f"capture is mandatory: {c} makes 15 with {takes[0]}"
+                return f"capture is mandatory: {c} makes 15 with {list(takes[0])}"
         return None
 
     def _close_race(self, state: State, claimant: int | None) -> list[Event]:

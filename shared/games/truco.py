@@ -277,6 +277,13 @@ class Truco(Game):
     def _plays(self, state: State, seat: int) -> list[Action]:
         return [{"type": "play", "card": c} for c in state.cards(hand(seat))]
 
+    @play.enumerate
+    def _plays_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly so that the owed flor is asked once, not once per card."""
+        if self._owes_flor(state, seat):
+            return []
+        return [{"type": "play", "card": c} for c in state.cards(hand(seat))]
+
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
         card = action["card"]
@@ -312,14 +319,22 @@ class Truco(Game):
     def _calls(self, state: State, seat: int) -> list[Action]:
         return [{"type": "call", "call": c} for c in ENVIDO_CALLS + TRUCO_CALLS]
 
+    @call.enumerate
+    def _calls_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly so that the owed flor is asked once, not once per call."""
+        if self._owes_flor(state, seat):
+            return []
+        return [a for a in self._calls(state, seat) if not self._call_rule(state, seat, a["call"])]
+
     @call.refusal
     def _call_refused(self, state: State, seat: int, action: Action) -> str | None:
-        name = action["call"]
+        return self._call_rule(state, seat, action["call"]) or self._flor_owed(state, seat)
+
+    def _call_rule(self, state: State, seat: int, name: str) -> str | None:
+        """Why the call ``name`` is refused by the rules of the envido or the truco, or None."""
         if name in ENVIDO_CALLS:
-            problem = self._envido_refusal(state, seat, name)
-        else:
-            problem = self._truco_refusal(state, seat, name)
-        return problem or self._flor_owed(state, seat)
+            return self._envido_refusal(state, seat, name)
+        return self._truco_refusal(state, seat, name)
 
     @call.handler
     def _call(self, state: State, seat: int, action: Action) -> list[Event]:

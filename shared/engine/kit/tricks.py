@@ -46,20 +46,21 @@ def trick_winner(
         by_card = strength
     else:
         table = strength
-    lead = suit(cards[0]) if led is None else led
-    best, best_key, tied = -1, (0, 0), False
+    suits = [suit(c) for c in cards]
+    if trump is not None and trump in suits:
+        wanted: str | None = trump  # the strongest trump wins
+    elif any_suit:
+        wanted = None  # every card competes
+    else:
+        wanted = suits[0] if led is None else led  # cards of other suits never win
+    best, top, tied = -1, 0, False
     for i, card in enumerate(cards):
-        s = suit(card)
-        if s == trump:
-            tier = 2  # a trump beats every other suit
-        elif any_suit or s == lead:
-            tier = 1
-        else:
-            continue  # a card of another suit never wins
-        key = (tier, by_card(card) if by_card is not None else table[rank(card)])
-        if best < 0 or key > best_key:
-            best, best_key, tied = i, key, False
-        elif key == best_key:
+        if wanted is not None and suits[i] != wanted:
+            continue
+        p = by_card(card) if by_card is not None else table[rank(card)]
+        if best < 0 or p > top:
+            best, top, tied = i, p, False
+        elif p == top:
             tied = True
     return None if tied and not shared_best_wins else best
 
