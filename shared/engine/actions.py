@@ -94,6 +94,8 @@ class Field:
             )
         if self.choices is not None and value not in self.choices:
             return f"{name} must be one of {list(self.choices)}"
+        if self.minimum is None and self.maximum is None:
+            return None
         numbers = value if kind == "ints" else [value] if kind == "int" else []
         if self.minimum is not None and any(v < self.minimum for v in numbers):
             return f"{name} must be at least {self.minimum}"

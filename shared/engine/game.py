@@ -199,7 +199,10 @@ class Game:
                 f"{kind.type} is not possible in phase {state.phase!r}; "
                 f"possible now: {', '.join(open_now) or 'nothing'}"
             )
-        return kind.shape_problem(action, state.players) or kind.refuse(self, state, seat, action)
+        problem = kind.shape_problem(action, state.players)
+        if problem or kind._refusal is None:
+            return problem
+        return kind._refusal(self, state, seat, action)  # what kind.refuse does, inlined
 
     def _type_list(self) -> str:
         return "actions " + ", ".join(self.action_table) if self.action_table else "no actions"
