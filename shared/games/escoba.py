@@ -310,11 +310,16 @@ class Escoba(Game):
         """The sets the subset-sum walk finds are exactly the legal captures, so they are also
         listed directly, without asking the refusal about each (the shared suite checks both)."""
         table = state.cards("table")
-        remember = state.options["mandatory_capture"] != "never"
+        if state.options["mandatory_capture"] == "never":
+            return [
+                {"type": "capture", "card": card, "take": take}
+                for card in state.cards(hand(seat))
+                for take in combinations_to(FIFTEEN - value(card), table)
+            ]
         return [
             {"type": "capture", "card": card, "take": list(take)}
             for card in state.cards(hand(seat))
-            for take in takes_for(card, table, remember)
+            for take in takes_for(card, table, remember=True)
         ]
 
     @capture.refusal
