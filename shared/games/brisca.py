@@ -268,9 +268,11 @@ class Brisca(Game):
 
     @exchange.candidates
     def _exchanges(self, state: State, seat: int) -> list[Action]:
-        data = BriscaData.of(state)
-        if not state.zones["trump"].cards or not data.tricks_won[seat]:
+        if not state.zones["trump"].cards:
             return []  # nothing to check: the refusal says why
+        data = BriscaData.of(state)
+        if not data.tricks_won[seat]:
+            return []
         cards = state.zones[hand(seat)].cards
         seven, two = EXCHANGES[data.trump]
         if seven not in cards and two not in cards:

@@ -12,7 +12,6 @@ are in docs/games/escoba.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -81,17 +80,10 @@ def combinations_to(target: int, table: list[str]) -> list[list[str]]:
 
 
 @lru_cache(maxsize=1024)
-def _remembered(target: int, table: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(take) for take in combinations_to(target, list(table)))
-
-
-def takes_for(card: str, table: list[str], remember: bool = False) -> Sequence[Sequence[str]]:
-    """Every set of ``table`` cards that makes 15 with ``card`` (read-only). With mandatory
-    capture the listing of captures and the check of plays ask the same question of the same
-    table, so ``remember`` keeps the answer for the second time."""
-    if remember:
-        return _remembered(FIFTEEN - value(card), tuple(table))
-    return combinations_to(FIFTEEN - value(card), table)
+def remembered_takes(target: int, table: tuple[str, ...]) -> list[list[str]]:
+    """``combinations_to`` remembered (read-only lists): with mandatory capture the listing of
+    captures and the check of plays ask the same question of the same table."""
+    return combinations_to(target, list(table))
 
 
 def primera_sum(pile: list[str]) -> int | None:
@@ -316,10 +308,11 @@ class Escoba(Game):
                 for card in state.cards(hand(seat))
                 for take in combinations_to(FIFTEEN - value(card), table)
             ]
+        key = tuple(table)
         return [
             {"type": "capture", "card": card, "take": list(take)}
             for card in state.cards(hand(seat))
-            for take in takes_for(card, table, remember=True)
+            for take in remembered_takes(FIFTEEN - value(card), key)
         ]
 
     @capture.refusal
@@ -365,7 +358,8 @@ class Escoba(Game):
         most listings ask no question per card."""
         cards = state.cards(hand(seat))
         if state.options["mandatory_capture"] != "never":
-            cards = [c for c in cards if self._capture_required(state, seat, c) is None]
+            key = tuple(state.cards("table"))
+            cards = [c for c in cards if self._capture_required(state, seat, c, key) is None]
         return [{"type": "play", "card": c} for c in cards]
 
     @play.refusal
@@ -393,16 +387,20 @@ class Escoba(Game):
         """The race window closed with no claim: the dealt table stays where it is."""
         return self._close_race(state, None)
 
-    def _capture_required(self, state: State, seat: int, card: str) -> str | None:
-        """Why laying ``card`` without capturing is refused under ``mandatory_capture``, or None."""
+    def _capture_required(
+        self, state: State, seat: int, card: str, key: tuple[str, ...] | None = None
+    ) -> str | None:
+        """Why laying ``card`` without capturing is refused under ``mandatory_capture``, or None
+        (``key``: the table's cards as a tuple, when the caller already has it)."""
         mode = state.options["mandatory_capture"]
         if mode == "never":
             return None
-        table = state.cards("table")
+        if key is None:
+            key = tuple(state.cards("table"))
         for c in [card] if mode == "played-card" else state.cards(hand(seat)):
-            takes = takes_for(c, table, remember=True)
+            takes = remembered_takes(FIFTEEN - value(c), key)
             if takes:
-                return f"capture is mandatory: {c} makes 15 with {list(takes[0])}"
+                return f"capture is mandatory: {c} makes 15 with {takes[0]}"
         return None
 
     def _close_race(self, state: State, claimant: int | None) -> list[Event]:

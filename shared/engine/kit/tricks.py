@@ -81,16 +81,14 @@ def playable(
     """
     if not trick:
         return list(hand)
-    p = power(strength)
-    led = suit(trick[0])
-    winner = trick_winner(trick, strength, trump)
-    assert winner is not None
-    best = trick[winner]
-    for obliged in (led, trump):
+    for obliged in (suit(trick[0]), trump):
         same = [c for c in hand if suit(c) == obliged]
         if same:
-            if head and suit(best) == obliged:
-                over = [c for c in same if p(c) > p(best)]
-                return over or same
+            if head:
+                winner = trick_winner(trick, strength, trump)
+                assert winner is not None
+                best, p = trick[winner], power(strength)
+                if suit(best) == obliged:
+                    return [c for c in same if p(c) > p(best)] or same
             return same
     return list(hand)
