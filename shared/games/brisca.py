@@ -310,7 +310,7 @@ class Brisca(Game):
 
     @sing.candidates
     def _sings(self, state: State, seat: int) -> list[Action]:
-        if BriscaData.of(state).may_sing != seat:
+        if not state.options["cantes"] or BriscaData.of(state).may_sing != seat:
             return []  # nothing to check: the refusal says why
         cards = state.cards(hand(seat))
         held = [s for s in SPANISH_SUITS if f"{REY}{s}" in cards and f"{CABALLO}{s}" in cards]
@@ -348,8 +348,10 @@ class Brisca(Game):
 
     @claim.candidates
     def _claims(self, state: State, seat: int) -> list[Action]:
+        if not state.options["partner_claim"]:
+            return []  # nobody can claim: the refusal says why
         suits = BriscaData.of(state).claimable[seat]
-        return [{"type": "claim", "suit": s} for s in suits] if suits else []
+        return [{"type": "claim", "suit": s} for s in suits]
 
     @claim.refusal
     def _claim_refused(self, state: State, seat: int, action: Action) -> str | None:
