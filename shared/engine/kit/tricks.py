@@ -40,27 +40,23 @@ def trick_winner(
     ``shared_best_wins=False`` a shared best strength wins nothing and the result is None
     (a Truco parda).
     """
-    by_card: Callable[[str], int] | None = None
-    table: Mapping[int, int] = {}
-    if callable(strength):
-        by_card = strength
-    else:
-        table = strength
-    suits = [suit(c) for c in cards]
-    if trump is not None and trump in suits:
-        wanted: str | None = trump  # the strongest trump wins
-    elif any_suit:
-        wanted = None  # every card competes
-    else:
-        wanted = suits[0] if led is None else led  # cards of other suits never win
-    best, top, tied = -1, 0, False
+    # One pass, no intermediate lists: this runs at the end of every trick of every match.
+    by_card: Callable[[str], int] | None = strength if callable(strength) else None
+    table: Mapping[int, int] = {} if callable(strength) else strength
+    lead = suit(cards[0]) if led is None else led
+    best, best_tier, top, tied = -1, 0, 0, False
     for i, card in enumerate(cards):
-        if wanted is not None and suits[i] != wanted:
-            continue
-        p = by_card(card) if by_card is not None else table[rank(card)]
-        if best < 0 or p > top:
-            best, top, tied = i, p, False
-        elif p == top:
+        s = suit(card)
+        if s == trump:
+            tier = 2  # a trump beats every other suit
+        elif any_suit or s == lead:
+            tier = 1
+        else:
+            continue  # a card of another suit never wins
+        p = table[rank(card)] if by_card is None else by_card(card)
+        if tier > best_tier or (tier == best_tier and p > top):
+            best, best_tier, top, tied = i, tier, p, False
+        elif tier == best_tier and p == top:
             tied = True
     return None if tied and not shared_best_wins else best
 
