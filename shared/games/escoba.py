@@ -57,13 +57,24 @@ def value(card: str) -> int:
 
 
 def combinations_to(target: int, table: list[str]) -> list[list[str]]:
-    """Every subset of ``table`` (each in table order) whose values sum to ``target``."""
-    values = [value(c) for c in table]
+    """Every subset of ``table`` (each in table order) whose values sum to ``target``.
+
+    A depth-first walk in table order; a branch stops as soon as the cards after it cannot
+    add up to what is missing (the sums of the table's tails are computed once).
+    """
+    if target <= 0:
+        return []
+    values = [SPANISH_COUNT[rank(c)] for c in table]
+    tails = [0] * (len(values) + 1)
+    for i in range(len(values) - 1, -1, -1):
+        tails[i] = tails[i + 1] + values[i]
     found: list[list[str]] = []
     chosen: list[str] = []
 
     def walk(start: int, rest: int) -> None:
-        for i in range(start, len(table)):
+        for i in range(start, len(values)):
+            if tails[i] < rest:
+                return  # even every card left would not make it
             v = values[i]
             if v > rest:
                 continue
@@ -74,8 +85,7 @@ def combinations_to(target: int, table: list[str]) -> list[list[str]]:
                 walk(i + 1, rest - v)
             chosen.pop()
 
-    if target > 0:
-        walk(0, target)
+    walk(0, target)
     return found
 
 
