@@ -94,6 +94,8 @@ class Field:
             )
         if self.choices is not None and value not in self.choices:
             return f"{name} must be one of {list(self.choices)}"
+        if self.minimum is None and self.maximum is None:
+            return None
         numbers = value if kind == "ints" else [value] if kind == "int" else []
         if self.minimum is not None and any(v < self.minimum for v in numbers):
             return f"{name} must be at least {self.minimum}"
@@ -201,15 +203,24 @@ class ActionType:
 
     def shape_problem(self, action: Action, players: int) -> str | None:
         """Unknown, missing or ill-typed fields, said once for every game."""
+        fields = self.fields
         for name in action:
-            if name != "type" and name not in self.fields:
-                return f"{self.type} has no field {name!r}; fields: {sorted(self.fields) or 'none'}"
-        for name, spec in self.fields.items():
+            if name != "type" and name not in fields:
+                return f"{self.type} has no field {name!r}; fields: {sorted(fields) or 'none'}"
+        for name, spec in fields.items():
             if name not in action:
                 if spec.optional:
                     continue
                 return f"{self.type} needs the field {name!r} ({spec.description or spec.kind})"
-            problem = spec.problem(name, action[name], players)
+            value = action[name]
+            # The commonest fields, a plain card or a string of fixed choices, are accepted
+            # here without the general check (this runs for every action applied).
+            if spec.choices is None:
+                if spec.kind == "card" and is_card(value):
+                    continue
+            elif spec.kind == "str" and isinstance(value, str) and value in spec.choices:
+                continue
+            problem = spec.problem(name, value, players)
             if problem:
                 return problem
         return None

@@ -77,6 +77,8 @@ class Game:
     data_type: type[GameData] | None = None
     #: Every action type, in declaration order, collected from the class attributes.
     action_table: dict[str, ActionType] = {}
+    #: Per phase, the listing functions of the action types open in it (filled on first use).
+    _listers: dict[str, list[tuple[Any, Any, Any, ActionType]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -86,6 +88,7 @@ class Game:
                 if isinstance(value, ActionType):
                     table[value.type] = value
         cls.action_table = table
+        cls._listers = {}
 
     # -- metadata ----------------------------------------------------------------
     def player_range(self, variant: str) -> tuple[int, int]:
@@ -160,11 +163,25 @@ class Game:
     # -- derived from the action table ---------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, concretely (the core already checked it is to act)."""
-        phase = state.phase
+        # Called for every request and every bot move: the action types open in each phase
+        # are found once, and each type's listing is inlined here (see ActionType.legal).
+        listers = self._listers.get(state.phase)
+        if listers is None:
+            listers = self._listers[state.phase] = [
+                (k._enumerate, k._candidates, k._refusal, k)
+                for k in self.action_table.values()
+                if k.open_in(state.phase)
+            ]
         actions: list[Action] = []
-        for kind in self.action_table.values():
-            if kind.open_in(phase):
-                actions.extend(kind.legal(self, state, seat))
+        for enumerate_, candidates, refuse, kind in listers:  # what kind.legal does, inlined
+            if enumerate_ is not None:
+                actions.extend(enumerate_(self, state, seat))
+            elif candidates is None or refuse is None:
+                actions.extend(kind.filtered(self, state, seat))
+            else:
+                for action in candidates(self, state, seat):
+                    if refuse(self, state, seat, action) is None:
+                        actions.append(action)
         return actions
 
     def refusal(self, state: State, seat: int, action: Action) -> str | None:
@@ -182,7 +199,10 @@ class Game:
                 f"{kind.type} is not possible in phase {state.phase!r}; "
                 f"possible now: {', '.join(open_now) or 'nothing'}"
             )
-        return kind.shape_problem(action, state.players) or kind.refuse(self, state, seat, action)
+        problem = kind.shape_problem(action, state.players)
+        if problem or kind._refusal is None:
+            return problem
+        return kind._refusal(self, state, seat, action)  # what kind.refuse does, inlined
 
     def _type_list(self) -> str:
         return "actions " + ", ".join(self.action_table) if self.action_table else "no actions"
