@@ -178,7 +178,8 @@ class ActionType:
 
     # -- declaring the functions (decorators on the game's methods) ---------------------
     def candidates(self, fn: Candidates) -> Candidates:
-        """Every well-formed action of this type worth checking (the refusal filters them)."""
+        """Every well-formed action of this type worth checking (the refusal filters them).
+        Not needed for an action type without fields: its one candidate is ``{"type": ...}``."""
         self._candidates = fn
         return fn
 
@@ -233,14 +234,20 @@ class ActionType:
             return list(self._enumerate(game, state, seat))
         return self.filtered(game, state, seat)
 
+    def candidate_list(self, game: Any, state: State, seat: int) -> Iterable[Action]:
+        """The declared candidates; an action type without fields has one, ``{"type": ...}``."""
+        if self._candidates is not None:
+            return self._candidates(game, state, seat)
+        if self.fields:
+            raise TypeError(f"action {self.type} has fields but declares no candidates")
+        return [{"type": self.type}]
+
     def filtered(self, game: Any, state: State, seat: int) -> list[Action]:
         """The candidates the refusal accepts (what ``enumerate`` must agree with)."""
-        if self._candidates is None:
-            raise TypeError(f"action {self.type} declares neither candidates nor enumerate")
         refuse = self._refusal
         return [
             a
-            for a in self._candidates(game, state, seat)
+            for a in self.candidate_list(game, state, seat)
             if refuse is None or refuse(game, state, seat, a) is None
         ]
 

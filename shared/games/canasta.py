@@ -279,10 +279,6 @@ class Canasta(Game):
         card=CARD,
     )
 
-    @draw.candidates
-    def _draws(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "draw"}]
-
     @draw.handler
     def _draw(self, state: State, seat: int, action: Action) -> list[Event]:
         got = [state.move_top("stock", hand(seat)) for _ in range(2) if state.cards("stock")]

@@ -375,10 +375,6 @@ class Chinchon(Game):
         data.laid_off.append({"seat": seat, "card": card, "group": group})
         return [event("laid_off", seat=seat, card=card, group=group)] + self._after_soltar(state)
 
-    @done.candidates
-    def _dones(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "done"}]
-
     @done.handler
     def _done(self, state: State, seat: int, action: Action) -> list[Event]:
         state.to_act.remove(seat)

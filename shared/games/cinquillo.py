@@ -211,10 +211,6 @@ class Cinquillo(Game):
             events.append(event("extra_play_lost", seat=seat))
         return events + self._next_turn(state, seat)
 
-    @pass_.candidates
-    def _passes(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "pass"}]
-
     @pass_.refusal
     def _pass_refused(self, state: State, seat: int, action: Action) -> str | None:
         data = CinquilloData.of(state)

@@ -13,7 +13,6 @@ are in docs/games/escoba.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from shared.engine import (
     HIDDEN,
@@ -51,9 +50,12 @@ SEVEN_OF_OROS = "7O"
 PRIMERA_MAX = 28  # the four 7s score the primera double
 
 
+_VALUES = {card: SPANISH_COUNT[rank(card)] for card in spanish_deck(40)}
+
+
 def value(card: str) -> int:
     """A card's capture value: numbers as printed, sota 8, caballo 9, rey 10."""
-    return SPANISH_COUNT[rank(card)]
+    return _VALUES[card]
 
 
 def combinations_to(target: int, table: list[str]) -> list[list[str]]:
@@ -64,7 +66,7 @@ def combinations_to(target: int, table: list[str]) -> list[list[str]]:
     """
     if target <= 0:
         return []
-    values = [SPANISH_COUNT[rank(c)] for c in table]
+    values = [_VALUES[c] for c in table]
     tails = [0] * (len(values) + 1)
     for i in range(len(values) - 1, -1, -1):
         tails[i] = tails[i + 1] + values[i]
@@ -89,11 +91,19 @@ def combinations_to(target: int, table: list[str]) -> list[list[str]]:
     return found
 
 
-@lru_cache(maxsize=1024)
-def remembered_takes(target: int, table: tuple[str, ...]) -> list[list[str]]:
-    """``combinations_to`` remembered (read-only lists): with mandatory capture the listing of
-    captures and the check of plays ask the same question of the same table."""
-    return combinations_to(target, list(table))
+def reachable_sums(table: list[str]) -> int:
+    """A bitset of every total some cards of the table make (bit i: a subset sums to i):
+    whether a card must capture is one bit test, without listing the captures."""
+    sums = 1
+    for card in table:
+        sums |= sums << _VALUES[card]
+    return sums
+
+
+def can_capture(card: str, sums: int) -> bool:
+    """Whether ``card`` makes 15 with some table cards, given the table's ``reachable_sums``."""
+    need = FIFTEEN - _VALUES[card]
+    return need > 0 and bool(sums >> need & 1)
 
 
 def primera_sum(pile: list[str]) -> int | None:
@@ -312,17 +322,10 @@ class Escoba(Game):
         """The sets the subset-sum walk finds are exactly the legal captures, so they are also
         listed directly, without asking the refusal about each (the shared suite checks both)."""
         table = state.cards("table")
-        if state.options["mandatory_capture"] == "never":
-            return [
-                {"type": "capture", "card": card, "take": take}
-                for card in state.cards(hand(seat))
-                for take in combinations_to(FIFTEEN - value(card), table)
-            ]
-        key = tuple(table)
         return [
-            {"type": "capture", "card": card, "take": list(take)}
+            {"type": "capture", "card": card, "take": take}
             for card in state.cards(hand(seat))
-            for take in remembered_takes(FIFTEEN - value(card), key)
+            for take in combinations_to(FIFTEEN - _VALUES[card], table)
         ]
 
     @capture.refusal
@@ -367,9 +370,13 @@ class Escoba(Game):
         """Listed directly: without mandatory capture every card of the hand may be laid, so
         most listings ask no question per card."""
         cards = state.cards(hand(seat))
-        if state.options["mandatory_capture"] != "never":
-            key = tuple(state.cards("table"))
-            cards = [c for c in cards if self._capture_required(state, seat, c, key) is None]
+        mode = state.options["mandatory_capture"]
+        if mode != "never":
+            sums = reachable_sums(state.cards("table"))
+            if mode == "played-card":
+                cards = [c for c in cards if not can_capture(c, sums)]
+            elif any(can_capture(c, sums) for c in cards):
+                cards = []
         return [{"type": "play", "card": c} for c in cards]
 
     @play.refusal
@@ -385,10 +392,6 @@ class Escoba(Game):
         state.move(card, hand(seat), "table")
         return [event("played", seat=seat, card=card)] + self._next_turn(state, seat)
 
-    @claim.candidates
-    def _claims(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "claim"}]
-
     @claim.handler
     def _claim(self, state: State, seat: int, action: Action) -> list[Event]:
         return self._close_race(state, seat)
@@ -397,20 +400,17 @@ class Escoba(Game):
         """The race window closed with no claim: the dealt table stays where it is."""
         return self._close_race(state, None)
 
-    def _capture_required(
-        self, state: State, seat: int, card: str, key: tuple[str, ...] | None = None
-    ) -> str | None:
-        """Why laying ``card`` without capturing is refused under ``mandatory_capture``, or None
-        (``key``: the table's cards as a tuple, when the caller already has it)."""
+    def _capture_required(self, state: State, seat: int, card: str) -> str | None:
+        """Why laying ``card`` without capturing is refused under ``mandatory_capture``, or None."""
         mode = state.options["mandatory_capture"]
         if mode == "never":
             return None
-        if key is None:
-            key = tuple(state.cards("table"))
+        table = state.cards("table")
+        sums = reachable_sums(table)
         for c in [card] if mode == "played-card" else state.cards(hand(seat)):
-            takes = remembered_takes(FIFTEEN - value(c), key)
-            if takes:
-                return f"capture is mandatory: {c} makes 15 with {takes[0]}"
+            if can_capture(c, sums):
+                take = combinations_to(FIFTEEN - _VALUES[c], table)[0]
+                return f"capture is mandatory: {c} makes 15 with {take}"
         return None
 
     def _close_race(self, state: State, claimant: int | None) -> list[Event]:

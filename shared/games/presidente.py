@@ -298,10 +298,6 @@ class Presidente(Game):
         run = climbing.run_on_top(pile, value)
         return run >= REVOLUTION_RUN and run - played < REVOLUTION_RUN
 
-    @pass_.candidates
-    def _passes(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "pass"}]
-
     @pass_.refusal
     def _pass_refused(self, state: State, seat: int, action: Action) -> str | None:
         return "you lead: play a set of cards" if PresidenteData.of(state).top is None else None

@@ -186,10 +186,6 @@ class SieteYMedia(Game):
         phases=("discard", "raise"),
     )  # fmt: skip
 
-    @hit.candidates
-    def _hits(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "hit"}]
-
     @hit.refusal
     def _hit_refused(self, state: State, seat: int, action: Action) -> str | None:
         limit = state.options["max_extra_cards"]
@@ -208,10 +204,6 @@ class SieteYMedia(Game):
             events.append(event("busted", seat=seat))
             return events + self._next_player(state, seat)
         return events
-
-    @stand.candidates
-    def _stands(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "stand"}]
 
     @stand.handler
     def _stand(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -263,10 +255,6 @@ class SieteYMedia(Game):
         self._owned(state)
         raised = event("raised", seat=seat, chips=action["chips"], stake=data.stakes[seat])
         return [raised] + self._next_in_queue(state)
-
-    @keep.candidates
-    def _keeps(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "keep"}]
 
     @keep.handler
     def _keep(self, state: State, seat: int, action: Action) -> list[Event]:

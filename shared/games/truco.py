@@ -190,10 +190,6 @@ class Truco(Game):
         "fold", "irse al mazo: give the hand up (option fold)", phases=("play", "truco")
     )
 
-    @flor.candidates
-    def _flores(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "flor"}]
-
     @flor.refusal
     def _flor_refused(self, state: State, seat: int, action: Action) -> str | None:
         if not state.options["flor"]:
@@ -216,10 +212,6 @@ class Truco(Game):
         if len(data.flores) == 2:
             events += self._settle_flor(state)
         return self._then(state, events)
-
-    @quiero.candidates
-    def _quieros(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "quiero"}]
 
     @quiero.refusal
     def _quiero_refused(self, state: State, seat: int, action: Action) -> str | None:
@@ -245,10 +237,6 @@ class Truco(Game):
         data.truco_owner, data.truco_call = seat, None
         events = [event("quiero", seat=seat, call=TRUCO_CALLS[data.truco_level - 1])]
         return self._then(state, events)
-
-    @no_quiero.candidates
-    def _no_quieros(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "no-quiero"}]
 
     @no_quiero.refusal
     def _no_quiero_refused(self, state: State, seat: int, action: Action) -> str | None:
@@ -349,10 +337,6 @@ class Truco(Game):
                 data.truco_owner = seat
             data.truco_call = seat
         return self._then(state, [event("called", seat=seat, call=name)])
-
-    @fold.candidates
-    def _folds(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "fold"}]
 
     @fold.refusal
     def _fold_refused(self, state: State, seat: int, action: Action) -> str | None:

@@ -16,10 +16,19 @@ from shared.engine import (
     get_game,
     legal_actions,
     new_match,
+    spanish_deck,
     view,
 )
 from shared.engine.kit.tables import SPANISH_COUNT
-from shared.games.escoba import EscobaData, combinations_to, primera_sum, score_deal, value
+from shared.games.escoba import (
+    EscobaData,
+    can_capture,
+    combinations_to,
+    primera_sum,
+    reachable_sums,
+    score_deal,
+    value,
+)
 from tests.playouts import choose
 from tests.rigging import rig
 
@@ -548,3 +557,15 @@ def test_views_show_table_and_piles_but_only_ones_own_hand():
         and spectator["last_capturer"] == 0
         and spectator["escobas"] == [0, 0]
     )
+
+
+def test_the_subset_sum_bitset_agrees_with_listing_the_captures():
+    """Mandatory capture asks only whether a card can capture: one bit test of the table's
+    reachable sums, which must say yes exactly when some capture exists."""
+    rng = random.Random(15)
+    deck = spanish_deck(40)
+    for _ in range(500):
+        table = rng.sample(deck, rng.randint(0, 8))
+        sums = reachable_sums(table)
+        for card in deck:
+            assert can_capture(card, sums) == bool(combinations_to(15 - value(card), table))

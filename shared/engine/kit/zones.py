@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..state import State, Zone
+
+MAX_SEATS = 16  # State.from_json's bound on players
 
 
 def seat_zone(kind: str, seat: int) -> str:
@@ -10,8 +14,8 @@ def seat_zone(kind: str, seat: int) -> str:
     return f"{kind}:{seat}"
 
 
-def hand(seat: int) -> str:
-    return f"hand:{seat}"
+#: ``hand(seat)`` is ``"hand:<seat>"``: a table lookup, since games ask for it on every action.
+hand: Callable[[int], str] = tuple(f"hand:{s}" for s in range(MAX_SEATS)).__getitem__
 
 
 def seat_zones(state: State, kind: str, visibility: str) -> list[Zone]:
