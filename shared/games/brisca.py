@@ -38,7 +38,7 @@ from shared.engine.cards import CABALLO, REY, SPANISH_SUITS
 from shared.engine.kit import tricks, turns
 from shared.engine.kit.ending import end_match
 from shared.engine.kit.tables import BRISCA_POINTS, BRISCA_STRENGTH
-from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.kit.zones import card_actions, hand, seat_zone
 
 #: Card points by option ``card_points``: Brisca's, or the Tute seed's (A and 3 worth 10).
 CARD_POINTS = {"standard": BRISCA_POINTS, "aces-and-threes": {1: 10, 3: 10}}
@@ -209,7 +209,7 @@ class Brisca(Game):
 
     @play.candidates
     def _plays(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "play", "card": c} for c in state.cards(hand(seat))]
+        return card_actions("play", state.cards(hand(seat)))
 
     @play.enumerate
     def _playable_now(self, state: State, seat: int) -> list[Action]:

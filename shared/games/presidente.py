@@ -36,7 +36,7 @@ from shared.engine import (
 )
 from shared.engine.actions import CARDS, ActionType
 from shared.engine.kit import climbing
-from shared.engine.kit.dealing import deal_hands
+from shared.engine.kit.dealing import deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import end_match
 from shared.engine.kit.turns import DIRECTION, next_seat, seats_from
 from shared.engine.kit.zones import hand, seat_zone
@@ -131,12 +131,7 @@ class Presidente(Game):
     def _deal(self, state: State) -> list[Event]:
         """Shuffle every card, deal (the Esclavo takes the cards beyond 13 each), then exchange or play."""
         data = PresidenteData.of(state)
-        stock = state.cards("stock")
-        for name, zone in state.zones.items():
-            if name != "stock":
-                stock.extend(zone.cards)
-                zone.cards = []
-        state.shuffle(stock)
+        stock = gather_and_shuffle(state)
         order = seats_from(state, next_seat(state, data.dealer))
         counts = dict.fromkeys(order, HAND_SIZE)
         extra = len(stock) - HAND_SIZE * state.players

@@ -36,7 +36,7 @@ from shared.engine import (
     spanish_deck,
 )
 from shared.engine.actions import CARD, ActionType, Field
-from shared.engine.kit.dealing import deal_hands
+from shared.engine.kit.dealing import deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import end_match, highest
 from shared.engine.kit.turns import DIRECTION, seats_from
 from shared.engine.kit.zones import hand, seat_zone
@@ -143,12 +143,7 @@ class SieteYMedia(Game):
     def _deal(self, state: State) -> list[Event]:
         """Collect and shuffle every card, take the antes, deal one card to each player and the house."""
         data = SieteYMediaData.of(state)
-        stock = state.cards("stock")
-        for name, zone in state.zones.items():
-            if name != "stock":
-                stock.extend(zone.cards)
-                zone.cards = []
-        state.shuffle(stock)
+        gather_and_shuffle(state)
         seated = seats_from(state, data.first)
         events: list[Event] = [event("round_started", round=state.round, first=data.first)]
         for s in range(state.players):

@@ -37,7 +37,7 @@ from shared.engine.actions import CARD, ActionType, choice
 from shared.engine.cards import SPANISH_SUITS
 from shared.engine.kit.ending import end_match
 from shared.engine.kit.tricks import trick_winner
-from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.kit.zones import card_actions, hand, seat_zone
 
 TARGET, HALF = 30, 15  # the match, and the end of the malas
 FLOR_POINTS, FLOR_FLOR_POINTS = 3, 6
@@ -263,14 +263,14 @@ class Truco(Game):
 
     @play.candidates
     def _plays(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "play", "card": c} for c in state.cards(hand(seat))]
+        return card_actions("play", state.cards(hand(seat)))
 
     @play.enumerate
     def _plays_now(self, state: State, seat: int) -> list[Action]:
         """Listed directly so that the owed flor is asked once, not once per card."""
         if self._owes_flor(state, seat):
             return []
-        return [{"type": "play", "card": c} for c in state.cards(hand(seat))]
+        return card_actions("play", state.cards(hand(seat)))
 
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
