@@ -416,12 +416,20 @@ def test_the_dispatcher_stops_on_sigterm(bot_processes: BotProcesses):
 
 
 # -- bots only, every variant --------------------------------------------------------------------
-# Random play stretches these over ~2,000 moves; the options bound them at a few hundred.
-SHORTER = {
+# Random play stretches these over thousands of moves; the options bound them at a few
+# hundred (by game, or by (game, variant) where a variant's own options differ).
+SHORTER: dict[Any, dict[str, Any]] = {
     "chinchon": {"max_restocks": 1},
     "nervioso": {"max_passes": 2},
     "la-granja": {"max_steps": 300},
+    "canasta": {"max_rounds": 1},
+    "presidente": {"rounds": 2},
+    ("cinquillo", "con-puntaje"): {"target": 5},
 }
+
+
+def shorter(game: str, variant: str) -> dict[str, Any]:
+    return SHORTER.get((game, variant), SHORTER.get(game, {}))
 
 
 def every_variant() -> list[tuple[str, str, int]]:
@@ -445,14 +453,14 @@ def bot_matches(
     started = time.monotonic()
     matches = {
         (game, variant, players): bot_match(
-            http, host, game, variant, players, options=SHORTER.get(game, {})
+            http, host, game, variant, players, options=shorter(game, variant)
         )["id"]
         for game, variant, players in every_variant()
     }
 
     def play(match_id: str) -> list[Entry]:
         own = Http(session(), lobby_service.url)
-        return follow(own, host, match_id, finished, timeout=90)
+        return follow(own, host, match_id, finished, timeout=180)
 
     try:
         with ThreadPoolExecutor(len(matches)) as pool:

@@ -7,7 +7,7 @@
   deploy/checkov.yaml and the manifests' annotations, each with its reason;
 * docker-compose.yml validates against the Compose specification (check-jsonschema's copy);
 * and the project's own rules: hardening of every workload, probes and graceful shutdown,
-  the Ingress routes of CONTRACT.md, who may reach whom, placeholder-only Secrets.
+  the Ingress routes of the public API, who may reach whom, placeholder-only Secrets.
 
 The tools live in their own virtualenv (deploy/install-tools.sh, default .venv/deploy).
 `make deploy-check` sets TAPETE_DEPLOY_TOOLS, and then a missing tool fails; elsewhere (plain
