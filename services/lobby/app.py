@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import redis
-from flask import Flask, current_app, g, request
+from flask import Flask, Response, current_app, g, request
 from flask.views import MethodView
 
 from services import gunicorn_conf
@@ -59,6 +59,13 @@ players = Blueprint("players", __name__, url_prefix="/v1/players", description="
 matches = Blueprint(
     "matches", __name__, url_prefix="/v1/matches", description="Matches, seats, actions and feed"
 )
+streams = Blueprint(
+    "streams",
+    __name__,
+    url_prefix="/v1/matches",
+    description="The streaming feed (Server-Sent Events), opened with a bearer token or a ticket",
+)
+STREAM_HEARTBEAT_SECONDS = float(os.environ.get("FEED_HEARTBEAT_SECONDS", "15"))
 
 
 def lobby() -> Lobby:
@@ -205,6 +212,63 @@ class Events(MethodView):
         return page
 
 
+@matches.route("/<match_id>/stream-ticket")
+class StreamTicket(MethodView):
+    @matches.response(200, schemas.StreamTicket)
+    @refusals(404)
+    def post(self, match_id: str):
+        """A single-use ticket, good for 30 s, to open this match's stream from a browser."""
+        return lobby().stream_ticket(caller(), match_id)
+
+
+@streams.route("/<match_id>/stream")
+class Stream(MethodView):
+    @streams.arguments(schemas.StreamQuery(), location="query")
+    @streams.doc(
+        security=[{}, {BEARER_SCHEME: []}],
+        responses={
+            "200": {
+                "description": "Server-Sent Events: one `entry` event per log entry after your "
+                "last version, redacted for you, its version as the event id; comments as "
+                "heartbeats; an `reconnect` event when the server goes away",
+                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            },
+            **{
+                str(status): {"description": ERRORS[status], "content": {"application/json": {
+                    "schema": ErrorSchema}}}
+                for status in (400, 401, 403, 404, 503)
+            },
+        },
+    )  # fmt: skip
+    def get(self, query: dict, match_id: str):
+        """Follow a match live: every entry after `after` (or `Last-Event-ID`) once, in order.
+
+        Authenticate with `?ticket=` (from `POST /v1/matches/{id}/stream-ticket`, for
+        browsers) or `Authorization: Bearer`. Resume after a cut with the last id you got.
+        """
+        service = lobby()
+        if query["ticket"]:
+            player = service.tickets.redeem(query["ticket"], match_id)
+        else:
+            player = service.authenticate(bearer_token(request.headers.get("Authorization")))
+        after = last_event_id(request.headers.get("Last-Event-ID"), query["after"])
+        chunks = service.open_stream(player, match_id, after, STREAM_HEARTBEAT_SECONDS)
+        return Response(
+            chunks,
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+
+def last_event_id(header: str | None, after: int) -> int:
+    """Where to resume: the browser's Last-Event-ID on a reconnect, else ``after``."""
+    if header is None or header == "":
+        return after
+    if not header.isdigit() or len(header) > 12:
+        raise Refused(400, "bad_request", "Last-Event-ID must be a version number")
+    return int(header)
+
+
 def redis_client(url: str) -> redis.Redis:
     """A pooled client whose socket outlives the longest long-poll."""
     return redis.Redis.from_url(
@@ -222,12 +286,13 @@ def create_lobby_app(config: dict | None = None, service: Lobby | None = None) -
         client = redis_client(os.environ.get("REDIS_URL", DEFAULT_REDIS_URL))
         rules = RulesClient(os.environ.get("RULES_URL", DEFAULT_RULES_URL), request_id=request_id)
         partitions = int(os.environ.get("FEED_PARTITIONS", "1"))
-        service = Lobby(client, rules, MatchLog(client, partitions=partitions))
+        buffer = int(os.environ.get("FEED_BUFFER", "256"))
+        service = Lobby(client, rules, MatchLog(client, partitions=partitions), feed_buffer=buffer)
     spec_options: dict[str, Any] = {"API_SPEC_OPTIONS": {"security": [{BEARER_SCHEME: []}]}}
     app = create_app(
         "lobby",
         "Tapete lobby service",
-        [players, matches],
+        [players, matches, streams],
         ready=service.ready,
         config={**spec_options, **(config or {})},
     )

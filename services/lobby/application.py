@@ -30,11 +30,13 @@ from prometheus_client import Counter
 from services.http import REGISTRY
 from shared.eventstore import MATCH_ID, MatchLog, VersionConflict, state_hash
 
+from . import feed
 from . import match as rules_of
 from .errors import Refused, bad_request, conflict, not_found
 from .match import FINISHED, OPEN, RUNNING, STATUSES, Match
 from .players import Player, Players
 from .rules_client import RulesClient, RulesRefused, RulesUnavailable
+from .tickets import Tickets
 
 MOVES = Counter(
     "tapete_moves_applied_total", "actions appended to match logs", ["game"], registry=REGISTRY
@@ -150,6 +152,7 @@ class Lobby:
         rules: RulesClient,
         log: MatchLog | None = None,
         clock: Callable[[], float] = time.time,
+        feed_buffer: int = 256,
     ) -> None:
         self.client = client
         self.rules = rules
@@ -157,6 +160,8 @@ class Lobby:
         self.players = Players(client)
         self.clock = clock
         self.recent = RecentSnapshots()
+        self.tickets = Tickets(client)
+        self.hub = feed.Hub(self.log, feed_buffer)
 
     # -- players ---------------------------------------------------------------------------
     def register(self, name: str) -> tuple[Player, str]:
@@ -220,6 +225,25 @@ class Lobby:
             "version": entries[-1]["version"] if entries else snap.version,
             "entries": [rules_of.public_entry(entry, seat) for entry in entries],
         }
+
+    # -- the stream ----------------------------------------------------------------------------
+    def stream_ticket(self, player: Player, match_id: str) -> dict[str, Any]:
+        """A single-use ticket to open this match's stream without a token in the URL."""
+        self.load(match_id)
+        ticket = self.tickets.issue(player, match_id)
+        return {
+            "ticket": ticket,
+            "expires_in": self.tickets.seconds,
+            "stream": f"/v1/matches/{match_id}/stream?ticket={ticket}",
+        }
+
+    def open_stream(
+        self, player: Player, match_id: str, after: int, heartbeat: float
+    ) -> Iterator[bytes]:
+        """The match's entries after ``after`` redacted for the caller, then live (SSE bytes)."""
+        snap = self.load(match_id)
+        seat = rules_of.seat_of(snap.match, player.id)
+        return feed.stream(self.hub, match_id, player.id, seat, after, heartbeat)
 
     def bot_token(self, match_id: str, seat: int) -> str | None:
         """The token a bot worker uses to act for a bot seat (never shown to clients)."""
