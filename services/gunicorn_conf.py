@@ -1,12 +1,14 @@
 """gunicorn settings shared by every service (override with GUNICORN_* environment variables)."""
 
-import os
+from services.settings import Settings
 
-workers = int(os.environ.get("GUNICORN_WORKERS", "2"))
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+_settings = Settings.from_env()
+
+workers = _settings.gunicorn_workers
+threads = _settings.gunicorn_threads
 worker_class = "gthread"
-timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
-graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "30"))
+timeout = _settings.gunicorn_timeout
+graceful_timeout = _settings.gunicorn_graceful_timeout
 keepalive = 5
 accesslog = None  # the apps log each request as JSON themselves
 errorlog = "-"

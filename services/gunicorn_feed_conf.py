@@ -6,16 +6,14 @@ one feed reader (``services/lobby/feed.py``) fans entries out to all of them. Th
 sends only ``/v1/matches/{id}/stream`` here; everything else goes to the threaded lobby.
 """
 
-import os
 import signal
 
-from services.gunicorn_conf import errorlog, keepalive, timeout  # noqa: F401
+from services.gunicorn_conf import _settings, accesslog, errorlog, keepalive, timeout  # noqa: F401
 
-workers = int(os.environ.get("FEED_WORKERS", "1"))
+workers = _settings.feed_workers
 worker_class = "gevent"
-worker_connections = int(os.environ.get("FEED_MAX_STREAMS", "20000"))
-graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "10"))
-accesslog = None
+worker_connections = _settings.feed_max_streams
+graceful_timeout = min(_settings.gunicorn_graceful_timeout, 10)
 
 
 def post_worker_init(worker):

@@ -1,15 +1,14 @@
 """What every Tapete service shares: the app factory, one error shape, health, metrics, JSON logs.
 
-Errors always leave as ``{"error": {"code", "message", "details"?}}``. Engine
-refusals map to HTTP statuses here, in one table, so every service agrees.
+Errors always leave as ``{"error": {"code", "message", "details"?}}``. The engine's
+refusals and the application layers' domain errors (``services/errors.py``) map to HTTP
+statuses here, in one table, so every service agrees.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-import os
-import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -33,6 +32,19 @@ from prometheus_client import multiprocess as prom_multiprocess
 from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import HTTPException
 
+from services.errors import (
+    BadRequest,
+    Conflict,
+    DomainError,
+    Forbidden,
+    NotFound,
+    Rejected,
+    Unauthorized,
+    Unavailable,
+    UpstreamRefused,
+)
+from services.logs import REQUEST_ID_HEADER, json_logging
+from services.settings import Settings
 from shared import jsoncodec
 from shared.engine import (
     BadSetup,
@@ -43,16 +55,24 @@ from shared.engine import (
     UnknownVariant,
 )
 
-REQUEST_ID_HEADER = "X-Request-ID"
-SLOW_REQUEST_SECONDS = float(os.environ.get("SLOW_REQUEST_MS", "250")) / 1000
-
-ENGINE_STATUS: list[tuple[type[EngineError], int]] = [
+# Every refusal's HTTP status, the first type that matches (subclasses before their bases).
+ERROR_STATUS: list[tuple[type[Exception], int]] = [
+    # the engine's
     (UnknownGame, 404),
     (UnknownVariant, 400),
     (BadSetup, 400),
     (InvalidState, 400),
     (IllegalAction, 422),
     (EngineError, 400),
+    # the application layers' (services/errors.py)
+    (BadRequest, 400),
+    (Unauthorized, 401),
+    (Forbidden, 403),
+    (NotFound, 404),
+    (Conflict, 409),
+    (Rejected, 422),
+    (UpstreamRefused, 502),
+    (Unavailable, 503),
 ]
 
 HTTP_CODES = {
@@ -92,15 +112,6 @@ def counted(service: str, method: str, endpoint: str, status: int) -> Any:
 @functools.cache
 def timed(service: str, method: str, endpoint: str) -> Any:
     return LATENCY.labels(service, method, endpoint)
-
-
-class ApiError(Exception):
-    """An error a view raises to answer with a given status, code, message and details."""
-
-    def __init__(self, status: int, message: str, code: str | None = None, details: Any = None):
-        super().__init__(message)
-        self.status, self.message, self.details = status, message, details
-        self.code = code or HTTP_CODES.get(status, "error")
 
 
 class ErrorBody(ma.Schema):
@@ -173,28 +184,17 @@ def error_response(
     return jsonify({"error": body}), status
 
 
-def engine_error_response(exc: EngineError) -> tuple[Response, int]:
-    status = next(s for kind, s in ENGINE_STATUS if isinstance(exc, kind))
+def status_of(exc: EngineError | DomainError) -> int:
+    """The HTTP status of a refusal, from ``ERROR_STATUS``."""
+    return next(status for kind, status in ERROR_STATUS if isinstance(exc, kind))
+
+
+def refusal_response(exc: EngineError | DomainError) -> tuple[Response, int]:
+    """An engine error or a domain error in the one error shape, with its status."""
+    if isinstance(exc, DomainError):
+        return error_response(status_of(exc), exc.code, exc.message, exc.details)
     details = {"legal_actions": exc.legal} if isinstance(exc, IllegalAction) else None
-    return error_response(status, exc.code, str(exc), details)
-
-
-class JsonLogFormatter(logging.Formatter):
-    def __init__(self, service: str):
-        super().__init__()
-        self.service = service
-
-    def format(self, record: logging.LogRecord) -> str:
-        doc = {
-            "time": round(record.created, 3),
-            "level": record.levelname.lower(),
-            "service": self.service,
-            "message": record.getMessage(),
-        }
-        doc.update(getattr(record, "fields", {}))
-        if record.exc_info:
-            doc["exception"] = self.formatException(record.exc_info)
-        return jsoncodec.dumps_text(doc)
+    return error_response(status_of(exc), exc.code, str(exc), details)
 
 
 class OrjsonProvider(JSONProvider):
@@ -220,13 +220,13 @@ class SyncFlask(Flask):
         return func
 
 
-def request_log_level(status: int, seconds: float) -> int:
+def request_log_level(status: int, seconds: float, slow_seconds: float) -> int:
     """Which requests get a log line at INFO: refusals, failures and slow ones. A plain success
     is logged at DEBUG only: the metrics count every request, and a line per move cost the
     services about a tenth of their CPU."""
     if status >= 500:
         return logging.WARNING
-    if status >= 400 or seconds >= SLOW_REQUEST_SECONDS:
+    if status >= 400 or seconds >= slow_seconds:
         return logging.INFO
     return logging.DEBUG
 
@@ -242,8 +242,12 @@ def create_app(
     blueprints: list[flask_smorest.Blueprint],
     ready: Callable[[], bool] | None = None,
     config: dict | None = None,
+    settings: Settings | None = None,
 ) -> Flask:
-    """A Flask app with the API spec, the error shape, probes, metrics and request logging."""
+    """A Flask app with the API spec, the error shape, probes, metrics and request logging;
+    ``settings`` (default: from the environment) gives the log level and slow threshold."""
+    settings = settings or Settings.from_env()
+    slow_seconds = settings.slow_request_ms / 1000
     app = SyncFlask(service)
     app.config.update(
         API_TITLE=title,
@@ -261,11 +265,7 @@ def create_app(
     app.extensions["tapete_api"] = api
     log = logging.getLogger(f"tapete.{service}")
     if not log.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(JsonLogFormatter(service))
-        log.addHandler(handler)
-        log.setLevel(os.environ.get("LOG_LEVEL", "INFO"))
-        log.propagate = False
+        json_logging(service, [log.name], settings.log_level)
 
     @app.before_request
     def _start() -> None:
@@ -280,7 +280,7 @@ def create_app(
         counted(service, method, endpoint, response.status_code).inc()
         timed(service, method, endpoint).observe(elapsed)
         response.headers[REQUEST_ID_HEADER] = request_id()
-        level = request_log_level(response.status_code, elapsed)
+        level = request_log_level(response.status_code, elapsed, slow_seconds)
         if log.isEnabledFor(level) and endpoint not in ("/healthz", "/readyz", "/metrics"):
             log.log(
                 level,
@@ -290,13 +290,10 @@ def create_app(
             )  # fmt: skip
         return response
 
-    @app.errorhandler(ApiError)
-    def _api_error(exc: ApiError):
-        return error_response(exc.status, exc.code, exc.message, exc.details)
-
+    @app.errorhandler(DomainError)
     @app.errorhandler(EngineError)
-    def _engine_error(exc: EngineError):
-        return engine_error_response(exc)
+    def _refused(exc: EngineError | DomainError):
+        return refusal_response(exc)
 
     @app.errorhandler(RecursionError)
     def _too_deep(exc: RecursionError):  # a body nested deeper than Python recurses
@@ -324,7 +321,7 @@ def create_app(
     @app.get("/metrics")
     def _metrics():
         registry = REGISTRY
-        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        if settings.prometheus_multiproc_dir:
             registry = CollectorRegistry()
             prom_multiprocess.MultiProcessCollector(registry)
         return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)

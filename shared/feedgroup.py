@@ -16,6 +16,7 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Self
 
@@ -37,6 +38,11 @@ def errors_key(group: str, partition: int) -> str:
     return f"{KEY_PREFIX}:{{p{partition}}}:{group}:errors"
 
 
+def process_name() -> str:
+    """A consumer's default name: this host and process."""
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
 @dataclass(frozen=True)
 class GroupSettings:
     name: str  # this consumer's name in the group
@@ -47,17 +53,17 @@ class GroupSettings:
     claim_every_s: float = 1.0
 
     @classmethod
-    def from_env(cls, prefix: str, name_variable: str) -> Self:
+    def from_env(cls, prefix: str, name_variable: str, env: Mapping[str, str] = os.environ) -> Self:
         """Each setting from ``<prefix>_<FIELD>`` (``HISTORY_BLOCK_MS``...), else its default;
-        the name from ``name_variable``, else this host and process."""
+        the name from ``name_variable``, else this host and process. The services call it
+        once, through ``services.settings.Settings.from_env``."""
         values: dict[str, Any] = {}
         for setting in dataclasses.fields(cls):
-            raw = os.environ.get(f"{prefix}_{setting.name.upper()}")
+            raw = env.get(f"{prefix}_{setting.name.upper()}")
             if setting.name != "name" and raw is not None:
                 number = float if isinstance(setting.default, float) else int  # as declared
                 values[setting.name] = number(raw)
-        name = os.environ.get(name_variable) or f"{socket.gethostname()}-{os.getpid()}"
-        return cls(name=name, **values)
+        return cls(name=env.get(name_variable) or process_name(), **values)
 
 
 class FeedGroup:

@@ -8,18 +8,24 @@ only while its match still waits at that version.
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 import redis
 from rq import Queue
 from rq.job import Job
+from rq.registry import ScheduledJobRegistry
 
-from services.bots.dispatcher import Dispatcher, Notice, Settings, plan
+from services.bots.dispatcher import Dispatcher, Notice, plan
+from services.bots.jobs import LobbyError, _refused_in_process
 from services.bots.tasks import BOT, QUEUE, TURN, WINDOW, Task
 from services.bots.timers import LEASES_KEY, window_closes_at
+from services.errors import Conflict, Forbidden, NotFound, Rejected, Unavailable
+from services.settings import DispatcherSettings, Settings
 from shared.eventstore import MatchLog
 
 MATCH = "9f1c0a2b3c4d5e6f"
@@ -76,7 +82,7 @@ def test_a_malformed_notification_is_refused(bad: dict[str, str]):
 @pytest.fixture
 def dispatcher(redis_client: redis.Redis, redis_url: str) -> Iterator[Dispatcher]:
     rq_connection = redis.Redis.from_url(redis_url)
-    settings = Settings(name="test", retry_after_s=0.0, max_attempts=2)
+    settings = DispatcherSettings(name="test", retry_after_s=0.0, max_attempts=2)
     yield Dispatcher(MatchLog(redis_client), Queue(QUEUE, connection=rq_connection), settings)
     rq_connection.close()
 
@@ -98,6 +104,19 @@ def test_a_notification_delivered_twice_enqueues_one_job(
     job = Job.fetch(Task(BOT, MATCH, 7, 1).job_id, connection=dispatcher.queue.connection)
     assert job.args == (MATCH, 7, 1, 0) and job.func_name == "services.bots.jobs.play_bot"
     assert dispatcher.leases.count() == 1
+
+
+def test_a_timer_is_never_scheduled_before_its_time(
+    dispatcher: Dispatcher, redis_client: redis.Redis
+):
+    """rq's scheduler keeps whole seconds: a window closing at x.2 s is due at x+1 s, not x."""
+    at_version(redis_client, 7)
+    closes = math.floor(time.time()) + 30.2
+    at = datetime.fromtimestamp(closes, UTC).isoformat()
+    assert dispatcher.dispatch(notice(deadline={"kind": "reaction", "at": at}), 7, None)
+    registry = ScheduledJobRegistry(queue=dispatcher.queue)
+    due = registry.get_scheduled_time(Task(WINDOW, MATCH, 7).job_id).timestamp()
+    assert due == math.ceil(closes)
 
 
 def test_a_notification_overtaken_by_a_later_version_asks_for_nothing(dispatcher: Dispatcher):
@@ -131,12 +150,29 @@ def test_the_watchdog_forgets_a_task_whose_match_moved_on(
     assert dispatcher.queue.job_ids == [] and redis_client.zcard(LEASES_KEY) == 0
 
 
-def test_settings_come_from_prefixed_variables_else_their_defaults(monkeypatch):
-    monkeypatch.setenv("BOTS_BLOCK_MS", "250")
-    monkeypatch.setenv("BOTS_RETRY_AFTER_S", "2.5")
-    monkeypatch.setenv("BOTS_DISPATCHER_NAME", "d1")
-    settings = Settings.from_env("BOTS", "BOTS_DISPATCHER_NAME")
+def test_settings_come_from_prefixed_variables_else_their_defaults():
+    env = {"BOTS_BLOCK_MS": "250", "BOTS_RETRY_AFTER_S": "2.5", "BOTS_DISPATCHER_NAME": "d1"}
+    settings = Settings.from_env(env).bots_dispatcher
     assert (settings.name, settings.block_ms, settings.retry_after_s) == ("d1", 250, 2.5)
     assert (settings.batch, settings.max_attempts, settings.claim_every_s) == (100, 5, 1.0)
-    monkeypatch.delenv("BOTS_DISPATCHER_NAME")
-    assert Settings.from_env("BOTS", "BOTS_DISPATCHER_NAME").name.endswith(f"-{os.getpid()}")
+    assert Settings.from_env({}).bots_dispatcher.name.endswith(f"-{os.getpid()}")
+
+
+@pytest.mark.parametrize(
+    "refusal, outcome",
+    [
+        (Conflict("stale", code="stale_version"), "stale"),
+        (Forbidden("not yours", code="not_your_turn"), "dropped"),
+        (NotFound("no match"), "dropped"),
+        (Rejected("illegal", code="illegal_action"), None),
+        (Unavailable("rules down", code="rules_unavailable"), None),
+    ],
+)
+def test_a_timer_tells_the_lobbys_refusals_by_their_type(refusal, outcome):
+    """A timer's move is made in process: a conflict means someone moved first, a refusal
+    of the seat or match means nothing is left to do, anything else fails (and is retried)."""
+    if outcome is None:
+        with pytest.raises(LobbyError, match=refusal.code):
+            _refused_in_process(refusal)
+    else:
+        assert _refused_in_process(refusal) == outcome

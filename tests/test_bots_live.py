@@ -27,7 +27,9 @@ from services.bots.dispatcher import GROUP, dead_key
 from services.bots.jobs import PAUSE_AFTER_SUBMIT, PAUSE_BEFORE_SUBMIT
 from services.bots.tasks import BOT, Task
 from services.bots.timers import LEASES_KEY
-from shared.engine import all_games
+from services.lobby.application import Lobby, redis_client
+from services.lobby.rules_client import RulesClient
+from shared.engine import all_games, apply, new_match
 from shared.redis_server import free_port
 from tests.bots_fixtures import BotProcess, BotProcesses
 from tests.service_fixtures import Http, Service, session
@@ -350,29 +352,41 @@ def test_the_timer_closes_rajs_sealed_bids(lobby: Http, workers: Workers):
     assert 0.9 <= seconds_between(log[-2], closed) < 10
 
 
-def test_the_timer_closes_a_nervioso_reaction_window(lobby: Http, workers: Workers):
+NERVIOSO_OPTIONS = {"reaction_seconds": 0.5}
+
+
+def seed_opening_a_window_at_once() -> str:
+    """A seed whose deal makes the very first card played match the count and open a
+    reaction window (about one deal in ten does), found with the engine itself."""
+    for attempt in range(1000):
+        seed = f"nervioso-window-{attempt}"
+        state, _ = new_match("nervioso", "base", 2, seed, NERVIOSO_OPTIONS)
+        events = apply(state, state.to_act[0], {"type": "play"})
+        if any(e["type"] == "window_opened" for e in events):
+            return seed
+    raise AssertionError("no seed opens a window on the first card")
+
+
+def test_the_timer_closes_a_nervioso_reaction_window(
+    lobby: Http, workers: Workers, redis_url: str, rules_service: Service
+):
     workers.start(1)
-    match, seated = lobby.seated_match(
-        game="nervioso", players=2, options={"reaction_seconds": 0.5}
-    )
-    opened = None
-    for _ in range(200):  # play cards until one matches the count and opens a window
-        now = lobby.view(seated[0], match["id"])
-        seat = next(
-            s
-            for s in now["to_act"]
-            if {"type": "play"} in lobby.view(seated[s], match["id"])["view"]["legal_actions"]
-        )
-        reply = lobby.act(seated[seat], match["id"], {"type": "play"}, now["version"])
-        assert reply.status == 200, reply.body
-        if any(e["type"] == "window_opened" for e in reply.body["events"]):
-            opened = reply.body["version"]
-            break
-        if reply.body["view"]["finished"]:
-            pytest.skip("the deal ran out without a match")
-    assert opened is not None
+    players = [lobby.player(f"P{i}") for i in range(2)]
+    match = lobby.match(players[0], game="nervioso", options=NERVIOSO_OPTIONS, autostart=False)
+    for seat, player in enumerate(players):
+        lobby.join(player, match["id"], seat=seat)
+    # The deal is rigged: this match is started through the lobby's application layer (on
+    # the same Redis and rules service as the live lobby) with a seed that opens a window.
+    seed = seed_opening_a_window_at_once()
+    rigged = Lobby(redis_client(redis_url), RulesClient(rules_service.url), new_seed=lambda: seed)
+    started = rigged.start(rigged.authenticate(players[0]["token"]), match["id"])
+    [seat] = started["to_act"]
+    reply = lobby.act(players[seat], match["id"], {"type": "play"}, started["version"])
+    assert reply.status == 200, reply.body
+    assert [e["type"] for e in reply.body["events"]] == ["played", "window_opened"]
+    opened = reply.body["version"]
     # Nobody slaps: the timer closes the window and the last to react takes the pile.
-    log = follow(lobby, seated[0], match["id"], lambda e: e["version"] > opened, after=opened - 1)
+    log = follow(lobby, players[0], match["id"], lambda e: e["version"] > opened, after=opened - 1)
     window, closed = log[0], log[-1]
     assert closed["actor"] == {"player": None, "seat": None, "system": True}
     assert [e["type"] for e in closed["events"]][:2] == ["window_closed", "took_pile"]
@@ -403,7 +417,11 @@ def test_the_dispatcher_stops_on_sigterm(bot_processes: BotProcesses):
 
 # -- bots only, every variant --------------------------------------------------------------------
 # Random play stretches these over ~2,000 moves; the options bound them at a few hundred.
-SHORTER = {"chinchon": {"max_restocks": 1}, "nervioso": {"max_passes": 2}}
+SHORTER = {
+    "chinchon": {"max_restocks": 1},
+    "nervioso": {"max_passes": 2},
+    "la-granja": {"max_steps": 300},
+}
 
 
 def every_variant() -> list[tuple[str, str, int]]:

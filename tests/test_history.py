@@ -24,23 +24,24 @@ from openapi_spec_validator import validate
 from services.history import projections
 from services.history.app import create_history_app
 from services.history.application import History
-from services.history.consumer import GROUP, Consumer, Settings, dead_key, plan
+from services.history.consumer import GROUP, Consumer, dead_key, plan
 from services.history.replay import public_log
 from services.history.verify import engine_state_hash, verify
-from services.lobby import app as lobby_app
+from services.lobby import application as lobby_application
 from services.lobby.application import Lobby
 from services.lobby.players import Player
 from services.lobby.rules_client import RulesClient
 from services.openapi_dump import OPENAPI_DIR, generated_spec
 from shared.engine import State
 from shared.eventstore import MatchLog
+from shared.feedgroup import GroupSettings
 from tests.history_fixtures import read_models
 from tests.service_fixtures import Http, Service, error_of
 
 
 @pytest.fixture
 def lobby(redis_client: redis.Redis, redis_url: str, rules_service: Service) -> Lobby:
-    return Lobby(lobby_app.redis_client(redis_url), RulesClient(rules_service.url))
+    return Lobby(lobby_application.redis_client(redis_url), RulesClient(rules_service.url))
 
 
 @pytest.fixture
@@ -88,7 +89,7 @@ def play(
 
 def consume(history: History, **settings: Any) -> Consumer:
     """Run an in-process consumer until the feed has nothing new for it."""
-    consumer = Consumer(history.models, Settings(name="test", block_ms=1, **settings))
+    consumer = Consumer(history.models, GroupSettings(name="test", block_ms=1, **settings))
     consumer.ensure_groups()
     while consumer.step():
         pass
@@ -447,7 +448,7 @@ def test_a_poison_notification_is_dead_lettered_and_does_not_block_the_group(
     history.client.xadd(feed, {"match": "ghost", "version": "3", "kind": "action"})
     history.client.xadd(feed, {"note": "no match id at all"})
     match_id = play(lobby, [ana, ben], moves=3)
-    settings = Settings(name="t", block_ms=1, min_idle_ms=0, max_deliveries=2, claim_every_s=0)
+    settings = GroupSettings(name="t", block_ms=1, min_idle_ms=0, max_deliveries=2, claim_every_s=0)
     consumer = Consumer(history.models, settings)
     consumer.ensure_groups()
     for _ in range(6):
@@ -465,7 +466,7 @@ def test_a_poison_notification_is_dead_lettered_and_does_not_block_the_group(
 
 def test_a_consumer_takes_over_what_a_dead_one_left_pending(lobby: Lobby, history: History):
     match_id = play(lobby, seat_players(lobby, 2), moves=6)
-    dead = Consumer(history.models, Settings(name="dead", block_ms=1))
+    dead = Consumer(history.models, GroupSettings(name="dead", block_ms=1))
     dead.ensure_groups()
     feed = history.log.feed_key(0)
     history.client.xreadgroup(GROUP, "dead", {feed: ">"}, count=5)  # read, then "crash"
@@ -480,7 +481,7 @@ def test_a_consumer_takes_over_what_a_dead_one_left_pending(lobby: Lobby, histor
 
 def test_the_consumer_loop_outlives_a_flushed_redis(lobby: Lobby, history: History):
     """FLUSHALL drops the group under a running consumer: it creates it again and goes on."""
-    consumer = Consumer(history.models, Settings(name="loop", block_ms=20))
+    consumer = Consumer(history.models, GroupSettings(name="loop", block_ms=20))
     thread = threading.Thread(target=consumer.run, daemon=True)
     thread.start()
     try:

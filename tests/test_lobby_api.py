@@ -18,7 +18,8 @@ import redis
 import yaml
 from openapi_spec_validator import validate
 
-from services.lobby import app as lobby_app
+from services.errors import Rejected
+from services.lobby import application as lobby_application
 from services.lobby import schemas as lobby_schemas
 from services.lobby.app import create_lobby_app
 from services.lobby.application import SYSTEM, Lobby, sealed_state_hash
@@ -27,13 +28,13 @@ from services.openapi_dump import OPENAPI_DIR, generated_spec
 from shared.engine import apply, new_match
 from shared.eventstore import MatchLog, state_hash
 from shared.redis_server import free_port
-from tests.service_fixtures import TEST_STATE_KEY, Http, Service, error_of
+from tests.service_fixtures import TEST_STATE_KEY, Http, Service, error_of, session
 
 
 @pytest.fixture
 def lobby(redis_client: redis.Redis, redis_url: str, rules_service: Service) -> Lobby:
     """The application layer on a freshly flushed Redis (redis_client flushes it)."""
-    return Lobby(lobby_app.redis_client(redis_url), RulesClient(rules_service.url))
+    return Lobby(lobby_application.redis_client(redis_url), RulesClient(rules_service.url))
 
 
 @pytest.fixture
@@ -155,6 +156,28 @@ def test_bad_match_setups_are_400_and_write_nothing(
     before = everything(redis_client)
     error_of(http.post("/v1/matches", ana["token"], json=body), 400, code)
     assert everything(redis_client) == before
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"hand_size": 3.0}, {"deals": 2.0}, {"cantes": 1}, {"deals": 0}, {"hand_size": 4}],
+)
+def test_options_are_refused_by_the_engines_own_check_with_its_reason(
+    http: Http, redis_client: redis.Redis, rules_service: Service, options: dict
+):
+    """The lobby asks the engine's option check: 3.0 is not 3, 1 is not true, and the reason
+    is the very one the rules service gives for the same setup."""
+    ana = http.player()
+    before = everything(redis_client)
+    body = {"game": "brisca", "options": options}
+    error = error_of(http.post("/v1/matches", ana["token"], json=body), 400, "bad_setup")
+    assert error["details"] == {"option": next(iter(options))}
+    assert everything(redis_client) == before
+    rules = session().post(
+        f"{rules_service.url}/v1/games/brisca/setup", json={"players": 2, "options": options}
+    )
+    assert rules.status_code == 400
+    assert rules.json()["error"] == {"code": "bad_setup", "message": error["message"]}
 
 
 def test_list_filters_by_status_and_game_newest_first(http: Http):
@@ -392,7 +415,7 @@ def test_a_snapshot_another_process_moved_past_is_refused_as_stale(
 ):
     """Each lobby process remembers the snapshots it wrote; another process's move must make
     that memory stale, never playable."""
-    other = Lobby(lobby_app.redis_client(redis_url), RulesClient(rules_service.url))
+    other = Lobby(lobby_application.redis_client(redis_url), RulesClient(rules_service.url))
     match, seated = http.seated_match()  # through `lobby`, which now remembers the snapshot
     seat = match["to_act"][0]
     view = http.view(seated[seat], match["id"])
@@ -465,9 +488,9 @@ def test_the_system_actor_acts_with_seat_null(http: Http, lobby: Lobby):
     assert entry["actor"] == {"player": None, "seat": None, "system": True}
     assert entry["action"] == {"type": "timeout"}
     brisca, _ = http.seated_match()
-    with pytest.raises(Exception) as refused:
+    with pytest.raises(Rejected) as refused:  # the HTTP layer answers it with 422
         lobby.submit_action(brisca["id"], SYSTEM, {"type": "timeout"}, brisca["version"])
-    assert getattr(refused.value, "status", None) == 422
+    assert (refused.value.code, refused.value.details) == ("illegal_action", {"legal_actions": []})
 
 
 # -- the end: result and the seed revealed --------------------------------------------------------
@@ -657,7 +680,9 @@ def test_the_feed_notification_carries_what_a_bot_dispatcher_needs(
 
 # -- dependencies down ----------------------------------------------------------------------------
 def test_rules_service_down_is_503_and_writes_nothing(redis_client: redis.Redis, redis_url: str):
-    down = Lobby(lobby_app.redis_client(redis_url), RulesClient(f"http://127.0.0.1:{free_port()}"))
+    down = Lobby(
+        lobby_application.redis_client(redis_url), RulesClient(f"http://127.0.0.1:{free_port()}")
+    )
     http = Http(create_lobby_app({"TESTING": True}, service=down).test_client())
     ana = http.player()
     before = everything(redis_client)
@@ -675,7 +700,7 @@ def test_moves_go_on_across_a_restart_of_the_rules_service(
     rules = Service("rules", "services.rules.wsgi:app", {"TAPETE_STATE_KEY": TEST_STATE_KEY})
     rules.start()
     try:
-        lobby = Lobby(lobby_app.redis_client(redis_url), RulesClient(rules.url))
+        lobby = Lobby(lobby_application.redis_client(redis_url), RulesClient(rules.url))
         http = Http(create_lobby_app({"TESTING": True}, service=lobby).test_client())
         match, seated = http.seated_match()
         for restart in (False, True):
@@ -693,7 +718,8 @@ def test_moves_go_on_across_a_restart_of_the_rules_service(
 
 def test_redis_down_is_503_and_not_ready(rules_service: Service):
     down = Lobby(
-        lobby_app.redis_client(f"redis://127.0.0.1:{free_port()}/0"), RulesClient(rules_service.url)
+        lobby_application.redis_client(f"redis://127.0.0.1:{free_port()}/0"),
+        RulesClient(rules_service.url),
     )
     http = Http(create_lobby_app({"TESTING": True}, service=down).test_client())
     error_of(http.post("/v1/players", json={"name": "Ana"}), 503, "unavailable")

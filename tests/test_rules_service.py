@@ -192,9 +192,10 @@ def test_forged_truncated_or_wrong_typed_state_is_400(client, endpoint):
         error_of(r, 400, "invalid_state")
     r = client.post(f"/v1/games/brisca/{endpoint}", json={**body, "state": "abc"})
     error_of(r, 400, "bad_request")
-    # a genuine state of another game is refused too
-    r = client.post(f"/v1/games/nope/{endpoint}", json={**body, "state": state})
-    assert r.status_code in (400, 404)
+    # a genuine, correctly sealed Brisca state sent to another game's endpoint is refused
+    r = client.post(f"/v1/games/raj/{endpoint}", json={**body, "state": state})
+    err = error_of(r, 400, "invalid_state")
+    assert err["message"] == "this state is a brisca match, not raj"
 
 
 @pytest.mark.parametrize("seat", [2, -1, "0", 1.5, True])

@@ -12,12 +12,13 @@ history service's verification of the finished match. Exit status 0 when it veri
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from typing import Any
 
 import requests
+
+from services.settings import Settings
 
 WAIT_S = 10.0  # each long-poll
 IDLE_LIMIT_S = 60.0  # no move for this long: the bots are not running
@@ -65,13 +66,14 @@ def who(entry: dict[str, Any], seats: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    settings = Settings.from_env()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="brisca")
     parser.add_argument("--variant", default="base")
     parser.add_argument("--players", type=int, default=None, help="default: the variant's least")
     parser.add_argument("--strategy", default="greedy", choices=("greedy", "random"))
-    parser.add_argument("--lobby", default=os.environ.get("LOBBY_URL", "http://127.0.0.1:8000"))
-    parser.add_argument("--history", default=os.environ.get("HISTORY_URL", "http://127.0.0.1:8002"))
+    parser.add_argument("--lobby", default=settings.lobby_url)
+    parser.add_argument("--history", default=settings.history_url)
     args = parser.parse_args(argv)
     platform = Platform(args.lobby, args.history)
     try:

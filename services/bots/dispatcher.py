@@ -8,7 +8,8 @@ and a job id is unique to (kind, match, version, seat), so a notification delive
 enqueues nothing new. Only the latest version of a match matters: a notification whose
 match has moved on since (the snapshot's version is higher) asks for nothing. Taking
 over a dead dispatcher's notifications, retries and dead letters (bots:dead) are the
-shared consumer-group loop's (``shared/feedgroup.py``).
+shared consumer-group loop's (``shared/feedgroup.py``), and so is its ``main``
+(``services/consumers.py``).
 
 The watchdog (timers.py) runs here too: a task whose job has not ended by its lease's
 time while the match still waits at that version is enqueued again, as a new attempt.
@@ -21,27 +22,25 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import os
-import signal
 import sys
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import redis
-from prometheus_client import Counter, Histogram, start_http_server
+from prometheus_client import Counter, Histogram
 from rq import Queue
 
-from services.http import JsonLogFormatter
+from services.consumers import run_group, store_client
+from services.settings import DispatcherSettings, Settings
 from shared import feedgroup
 from shared.eventstore import MATCH_ID, MatchLog
-from shared.feedgroup import FeedGroup, GroupSettings, Message
+from shared.feedgroup import FeedGroup, Message
 
 from .tasks import BOT, JOBS, QUEUE, TURN, WINDOW, Task, enqueue
 from .timers import Leases, turn_times_out_at, window_closes_at
 
 GROUP = "bots"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 RUNNING = "running"
 
 NOTIFICATIONS = Counter(
@@ -114,19 +113,11 @@ def plan(notice: Notice, turn_timeout: float | None) -> list[tuple[Task, float |
     return tasks
 
 
-@dataclass(frozen=True)
-class Settings(GroupSettings):
-    block_ms: int = 500
-    retry_after_s: float = 10.0  # a job not ended this long after it was due is redone
-    max_attempts: int = 5
-    sweep_every_s: float = 0.5
-
-
 class Dispatcher(FeedGroup):
     group = GROUP
-    settings: Settings
+    settings: DispatcherSettings
 
-    def __init__(self, log: MatchLog, queue: Queue, settings: Settings) -> None:
+    def __init__(self, log: MatchLog, queue: Queue, settings: DispatcherSettings) -> None:
         super().__init__(log, settings, NOTIFICATIONS, logging.getLogger("tapete.bots.dispatcher"))
         self.queue = queue
         self.leases = Leases(log.client)
@@ -212,41 +203,27 @@ class Dispatcher(FeedGroup):
         return current
 
 
-def main() -> int:
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonLogFormatter("bots-dispatcher"))
-    for name in ("tapete.bots", "tapete.bots.dispatcher"):
-        logger = logging.getLogger(name)
-        logger.handlers = [handler]
-        logger.setLevel(os.environ.get("LOG_LEVEL", "INFO"))
-        logger.propagate = False
-    url = os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
-    store = redis.Redis.from_url(
-        url, decode_responses=True, socket_timeout=30, socket_connect_timeout=2
-    )
+def build(settings: Settings) -> Dispatcher:
+    """The dispatcher on the store and the rq Redis ``settings`` name, with its ``BOTS_*``."""
+    store = store_client(settings.redis_url)
     rq_connection = redis.Redis.from_url(
-        os.environ.get("RQ_REDIS_URL") or url, socket_timeout=30, socket_connect_timeout=2
+        settings.rq_redis_url, socket_timeout=30, socket_connect_timeout=2
     )
-    partitions = int(os.environ.get("FEED_PARTITIONS", "1"))
-    dispatcher = Dispatcher(
-        MatchLog(store, partitions=partitions),
+    return Dispatcher(
+        MatchLog(store, partitions=settings.feed_partitions),
         Queue(QUEUE, connection=rq_connection),
-        Settings.from_env("BOTS", "BOTS_DISPATCHER_NAME"),
+        settings.bots_dispatcher,
     )
-    metrics_port = os.environ.get("BOTS_DISPATCHER_METRICS_PORT")
-    if metrics_port:
-        start_http_server(
-            int(metrics_port), addr=os.environ.get("BOTS_DISPATCHER_METRICS_ADDR", "0.0.0.0")
-        )
 
-    def stop(signum: int, _frame: Any) -> None:
-        dispatcher.stopping = True  # finish the batch in hand, then leave
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    log.info("dispatching %s as %s", ", ".join(dispatcher.streams), dispatcher.settings.name)
-    dispatcher.run()
-    return 0
+def main() -> int:
+    return run_group(
+        "bots-dispatcher",
+        build,
+        lambda settings: settings.bots_dispatcher_metrics,
+        loggers=["tapete.bots", log.name],
+        doing="dispatching",
+    )
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ which need no token; the turn timer chooses from the seat's own view too.
 from __future__ import annotations
 
 import logging
-import os
 import random
 import time
 from collections.abc import Callable
@@ -29,20 +28,16 @@ from requests.adapters import HTTPAdapter
 from rq import get_current_job
 from urllib3.util.retry import Retry
 
-from services.lobby.app import redis_client
+from services.errors import Conflict, DomainError, Forbidden, NotFound
 from services.lobby.application import SYSTEM, Lobby
-from services.lobby.errors import Refused
-from services.lobby.rules_client import DEFAULT_RULES_URL, RulesClient
+from services.settings import Settings
 from shared.bots import choose
-from shared.eventstore import MatchLog
 
 from .tasks import BOT, JOBS, TURN, WINDOW, Task
 from .timers import Leases
 
 __all__ = ["play_bot", "play_for_seat", "close_window", "context"]
 
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-DEFAULT_LOBBY_URL = "http://127.0.0.1:8000"
 HTTP_TIMEOUT_S = (2.0, 10.0)  # connect, read
 HTTP_RETRY = Retry(  # POST too: the action id makes a repeated move return the first answer
     total=2,
@@ -54,7 +49,8 @@ HTTP_RETRY = Retry(  # POST too: the action id makes a repeated move return the 
 TIMEOUT_STRATEGY = "random"  # what a turn timer plays for an absent person
 TIMEOUT_ACTION = {"type": "timeout"}
 TOKEN_CACHE_SIZE = 10_000
-# Fault injection for the tests: a bot job sleeps here, so a test can kill its worker there.
+# Fault injection for the tests (the variables of Settings.bots_pause_*): a bot job sleeps
+# there, so a test can kill its worker there.
 PAUSE_BEFORE_SUBMIT = "BOTS_PAUSE_BEFORE_SUBMIT_S"
 PAUSE_AFTER_SUBMIT = "BOTS_PAUSE_AFTER_SUBMIT_S"
 
@@ -82,18 +78,21 @@ class Context:
     leases: Leases
     http: requests.Session
     lobby_url: str
+    pauses: dict[str, float] = field(default_factory=dict)  # fault injection: variable -> s
     tokens: dict[tuple[str, int], str | None] = field(default_factory=dict)
 
     @classmethod
-    def from_env(cls) -> Context:
-        store = redis_client(os.environ.get("REDIS_URL", DEFAULT_REDIS_URL))
-        partitions = int(os.environ.get("FEED_PARTITIONS", "1"))
-        rules = RulesClient(os.environ.get("RULES_URL", DEFAULT_RULES_URL))
+    def from_settings(cls, settings: Settings) -> Context:
+        lobby = Lobby.from_settings(settings)
         return cls(
-            lobby=Lobby(store, rules, MatchLog(store, partitions=partitions)),
-            leases=Leases(store),
+            lobby=lobby,
+            leases=Leases(lobby.client),
             http=http_session(),
-            lobby_url=os.environ.get("LOBBY_URL", DEFAULT_LOBBY_URL).rstrip("/"),
+            lobby_url=settings.lobby_url.rstrip("/"),
+            pauses={
+                PAUSE_BEFORE_SUBMIT: settings.bots_pause_before_submit_s,
+                PAUSE_AFTER_SUBMIT: settings.bots_pause_after_submit_s,
+            },
         )
 
     def version(self, match_id: str) -> int | None:
@@ -123,12 +122,16 @@ def http_session() -> requests.Session:
 _context: Context | None = None
 
 
-def context() -> Context:
-    """This process's context, made from the environment on first use."""
+def use_settings(settings: Settings) -> Context:
+    """Make this process's context from ``settings`` (the worker does, at its start)."""
     global _context
-    if _context is None:
-        _context = Context.from_env()
+    _context = Context.from_settings(settings)
     return _context
+
+
+def context() -> Context:
+    """This process's context; made from the environment on first use if nobody made it."""
+    return _context or use_settings(Settings.from_env())
 
 
 # -- the jobs --------------------------------------------------------------------------------
@@ -187,12 +190,12 @@ def _play_bot(ctx: Context, task: Task) -> str:
     if task.seat not in view["to_act"] or not view["legal_actions"]:
         return DROPPED
     action = choose(view, match["seats"][task.seat]["bot"] or "random", rng)
-    _pause(PAUSE_BEFORE_SUBMIT, task)
+    _pause(ctx, PAUSE_BEFORE_SUBMIT, task)
     body = {"action": action, "expected_version": task.version, "action_id": task.action_id}
     sent = ctx.http.post(f"{url}/actions", headers=auth, json=body, timeout=HTTP_TIMEOUT_S)
     if sent.status_code != 200:
         return _refused(sent.status_code, sent.text)
-    _pause(PAUSE_AFTER_SUBMIT, task)
+    _pause(ctx, PAUSE_AFTER_SUBMIT, task)
     return PLAYED
 
 
@@ -207,8 +210,8 @@ def _play_for_seat(ctx: Context, task: Task) -> str:
             return DROPPED
         action = choose(view, TIMEOUT_STRATEGY, rng)
         ctx.lobby.submit_for_seat(task.match, task.seat, action, task.version, task.action_id)
-    except Refused as exc:
-        return _refused(exc.status, exc.message)
+    except DomainError as exc:
+        return _refused_in_process(exc)
     log.info("turn timed out: played %s for seat %s of %s", action, task.seat, task.match)
     return PLAYED
 
@@ -216,8 +219,8 @@ def _play_for_seat(ctx: Context, task: Task) -> str:
 def _close_window(ctx: Context, task: Task) -> str:
     try:
         ctx.lobby.submit_action(task.match, SYSTEM, TIMEOUT_ACTION, task.version, task.action_id)
-    except Refused as exc:
-        return _refused(exc.status, exc.message)
+    except DomainError as exc:
+        return _refused_in_process(exc)
     return PLAYED
 
 
@@ -231,8 +234,18 @@ def _refused(status: int, message: str) -> str:
     raise LobbyError(f"the lobby answered {status}: {message[:300]}")
 
 
-def _pause(variable: str, task: Task) -> None:
-    seconds = float(os.environ.get(variable) or 0)
+def _refused_in_process(exc: DomainError) -> str:
+    """The same outcomes as ``_refused``, from the lobby's application layer's domain errors:
+    a conflict is stale, forbidden or not found is dropped, anything else fails."""
+    if isinstance(exc, Conflict):
+        return STALE
+    if isinstance(exc, Forbidden | NotFound):
+        return DROPPED
+    raise LobbyError(f"the lobby refused ({exc.code}): {exc.message[:300]}") from exc
+
+
+def _pause(ctx: Context, variable: str, task: Task) -> None:
+    seconds = ctx.pauses.get(variable, 0.0)
     if seconds > 0:
         log.warning("%s: pausing %.1fs (%s)", task.job_id, seconds, variable)
         time.sleep(seconds)

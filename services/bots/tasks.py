@@ -16,6 +16,7 @@ died gets the first answer back from the lobby instead of acting twice.
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from dataclasses import dataclass, replace
@@ -93,7 +94,12 @@ class Task:
 
 def enqueue(queue: Queue, task: Task, at: float | None = None) -> bool:
     """Queue ``task`` now, or at epoch ``at`` through the rq scheduler; False if its job id
-    already exists (this task was queued before)."""
+    already exists (this task was queued before).
+
+    rq's scheduler keeps whole seconds, cutting the fraction off (a timer due at 12.9 s was
+    run at 12 s, up to a second early: a 0.5 s window closed after 0.07 s), so a delayed
+    task is scheduled at the next whole second: never before ``at``, at most a second late.
+    """
     options: dict[str, Any] = {
         "args": task.args,
         "job_id": task.job_id,
@@ -107,7 +113,8 @@ def enqueue(queue: Queue, task: Task, at: float | None = None) -> bool:
         if at is None or at <= time.time():
             queue.enqueue(JOB_FUNCTIONS[task.kind], **options)
         else:
-            queue.enqueue_at(datetime.fromtimestamp(at, UTC), JOB_FUNCTIONS[task.kind], **options)
+            when = datetime.fromtimestamp(math.ceil(at), UTC)
+            queue.enqueue_at(when, JOB_FUNCTIONS[task.kind], **options)
     except DuplicateJobError:
         return False
     return True

@@ -12,22 +12,19 @@ scheduler lock and moves due timers to the queue.
 from __future__ import annotations
 
 import logging
-import os
-import socket
 import sys
 import time
 
 import redis
-from prometheus_client import start_http_server
 from rq import Queue, SimpleWorker
 from rq.version import VERSION as rq_version
 
-from services.http import JsonLogFormatter
+from services.consumers import serve_metrics
+from services.logs import json_logging
+from services.settings import Settings
 
-from .jobs import DEFAULT_REDIS_URL, context
+from .jobs import use_settings
 from .tasks import QUEUE
-
-MAINTENANCE_INTERVAL_S = 60  # rq's registry cleaning, and a new scheduler after one died
 
 
 def wait_for_redis(connection: redis.Redis) -> None:
@@ -45,30 +42,22 @@ def wait_for_redis(connection: redis.Redis) -> None:
 
 
 def main() -> int:
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonLogFormatter("bots-worker"))
+    settings = Settings.from_env()
+    json_logging("bots-worker", ["tapete.bots"], settings.log_level)
     logger = logging.getLogger("tapete.bots")
-    logger.handlers = [handler]
-    logger.setLevel(os.environ.get("LOG_LEVEL", "INFO"))
-    logger.propagate = False
-    url = os.environ.get("RQ_REDIS_URL") or os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
-    connection = redis.Redis.from_url(url, socket_connect_timeout=2)
-    context()  # made now, so that a malformed setting fails at start rather than in every job
+    connection = redis.Redis.from_url(settings.rq_redis_url, socket_connect_timeout=2)
+    use_settings(settings)  # the jobs' connections, made once, now
     wait_for_redis(connection)
-    metrics_port = os.environ.get("BOTS_WORKER_METRICS_PORT")
-    if metrics_port:
-        start_http_server(
-            int(metrics_port), addr=os.environ.get("BOTS_WORKER_METRICS_ADDR", "0.0.0.0")
-        )
+    serve_metrics(settings.bots_worker_metrics)
     worker = SimpleWorker(
         [Queue(QUEUE, connection=connection)],
         connection=connection,
-        name=os.environ.get("BOTS_WORKER_NAME") or f"{socket.gethostname()}-{os.getpid()}",
-        maintenance_interval=int(os.environ.get("BOTS_MAINTENANCE_S", MAINTENANCE_INTERVAL_S)),
+        name=settings.bots_worker_name,
+        maintenance_interval=settings.bots_maintenance_s,  # rq's registry cleaning, scheduler
     )
     logger.info("working on %s (rq %s)", QUEUE, rq_version)
     # rq logs two lines per job at INFO; its warnings and errors are enough here.
-    worker.work(with_scheduler=True, logging_level=os.environ.get("RQ_LOG_LEVEL", "WARNING"))
+    worker.work(with_scheduler=True, logging_level=settings.rq_log_level)
     return 0
 
 

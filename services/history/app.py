@@ -6,19 +6,15 @@ models are written only by the consumer process (``consumer.py``).
 
 from __future__ import annotations
 
-import os
-
 import redis
 from flask import Flask, current_app
 from flask.views import MethodView
 
 from services.http import Blueprint, ErrorSchema, create_app, error_response
-from shared.eventstore import MatchLog
+from services.settings import Settings
 
 from . import schemas
 from .application import History
-
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 matches = Blueprint(
     "matches",
@@ -99,24 +95,21 @@ class LeaderboardView(MethodView):
         return history().leaderboard(game, query["limit"])
 
 
-def redis_client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(
-        url, decode_responses=True, socket_timeout=10, socket_connect_timeout=2
-    )
-
-
-def create_history_app(config: dict | None = None, service: History | None = None) -> Flask:
-    """The history app; without ``service``, on REDIS_URL and FEED_PARTITIONS from the environment."""
+def create_history_app(
+    config: dict | None = None, service: History | None = None, settings: Settings | None = None
+) -> Flask:
+    """The history app; without ``service``, on the store ``settings`` names (REDIS_URL,
+    FEED_PARTITIONS). ``settings`` defaults to the environment's (``Settings.from_env``)."""
+    settings = settings or Settings.from_env()
     if service is None:
-        client = redis_client(os.environ.get("REDIS_URL", DEFAULT_REDIS_URL))
-        partitions = int(os.environ.get("FEED_PARTITIONS", "1"))
-        service = History(client, MatchLog(client, partitions=partitions))
+        service = History.from_settings(settings)
     app = create_app(
         "history",
         "Tapete history service",
         [matches, players, leaderboards],
         ready=service.ready,
         config=config,
+        settings=settings,
     )
     app.extensions["history"] = service
 

@@ -1,10 +1,10 @@
 """The history service's use cases: the log, replays, verification, scores, histories, ratings.
 
-No Flask here. Everything a match says is read from its log (the authority) or from the
-read models the consumer keeps; the pure functions of ``replay``, ``verify`` and
-``projections`` decide what is shown. Nothing needs a token: a running match's log and
-replays are shown only as a spectator sees them, and a seat's replay (its hand) only
-once the match is finished and everything is revealed anyway.
+No Flask here: refusals are domain errors (``services/errors.py``). Everything a match says
+is read from its log (the authority) or from the read models the consumer keeps; the pure
+functions of ``replay``, ``verify`` and ``projections`` decide what is shown. Nothing needs
+a token: a running match's log and replays are shown only as a spectator sees them, and a
+seat's replay (its hand) only once the match is finished and everything is revealed anyway.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any
 
 import redis
 
-from services.http import ApiError
+from services.errors import BadRequest, Conflict, Forbidden, NotFound
+from services.settings import Settings
 from shared.engine import get_game, view
 from shared.eventstore import MATCH_ID, MatchLog
 
@@ -26,17 +27,29 @@ from .verify import verify
 GAME_ID = re.compile(r"[a-z0-9-]{1,64}")
 
 
+def redis_client(url: str) -> redis.Redis:
+    return redis.Redis.from_url(
+        url, decode_responses=True, socket_timeout=10, socket_connect_timeout=2
+    )
+
+
 class History:
     def __init__(self, client: redis.Redis, log: MatchLog) -> None:
         self.client = client
         self.log = log
         self.models = ReadModels(client, log)
 
+    @classmethod
+    def from_settings(cls, settings: Settings) -> History:
+        """The history on the store ``settings`` names (REDIS_URL, FEED_PARTITIONS)."""
+        client = redis_client(settings.redis_url)
+        return cls(client, MatchLog(client, partitions=settings.feed_partitions))
+
     def entries(self, match_id: str) -> list[Entry]:
         """The whole match log, or 404."""
         entries = self.log.entries(match_id) if MATCH_ID.fullmatch(match_id) else []
         if not entries:
-            raise ApiError(404, f"no match {match_id!r}")
+            raise NotFound(f"no match {match_id!r}")
         return entries
 
     def match_log(self, match_id: str) -> dict[str, Any]:
@@ -60,19 +73,18 @@ class History:
         last = entries[-1]["version"]
         version = last if version is None else version
         if not 1 <= version <= last:
-            raise ApiError(
-                400, f"version must be from 1 to {last}", "bad_version", {"version": last}
+            raise BadRequest(
+                f"version must be from 1 to {last}", code="bad_version", details={"version": last}
             )
         players = int((entries[0].get("match") or {}).get("players") or 0)
         if seat is not None and not 0 <= seat < players:
-            raise ApiError(400, f"seat must be from 0 to {players - 1}", "bad_seat")
+            raise BadRequest(f"seat must be from 0 to {players - 1}", code="bad_seat")
         finished = is_finished(entries)
         if seat is not None and not finished:
-            raise ApiError(
-                403,
+            raise Forbidden(
                 "a seat's replay shows its hidden cards: only once the match is finished "
                 "(replay without a seat for the spectator's view)",
-                "match_running",
+                code="match_running",
             )
         at = entries[version - 1]
         out = {"match": match_id, "version": version, "seat": seat, "status": at.get("status")}
@@ -83,11 +95,10 @@ class History:
         try:
             state = state_at(entries, seed, version)
         except Diverged as exc:
-            raise ApiError(
-                409,
+            raise Conflict(
                 f"the log does not replay ({exc}); GET /verify reports where",
-                "log_diverges",
-                {"version": exc.version},
+                code="log_diverges",
+                details={"version": exc.version},
             ) from exc
         assert state is not None
         return {**out, "view": view(state, seat)}
@@ -96,11 +107,10 @@ class History:
         """The verification report of a finished match (see verify.py)."""
         entries = self.entries(match_id)
         if not is_finished(entries):
-            raise ApiError(
-                409,
+            raise Conflict(
                 "only a finished match can be verified: its seed is revealed at the end",
-                "match_not_finished",
-                {"status": entries[-1].get("status")},
+                code="match_not_finished",
+                details={"status": entries[-1].get("status")},
             )
         return {"match": match_id, **verify(entries)}
 
@@ -113,12 +123,12 @@ class History:
             snap = self.log.snapshot(match_id)
             if snap is not None:
                 return projections.live_sheet(snap["match"], snap.get("state"), snap["version"])
-        raise ApiError(404, f"no match {match_id!r}")
+        raise NotFound(f"no match {match_id!r}")
 
     def player_matches(self, player_id: str, limit: int, before: float | None) -> dict[str, Any]:
         """The player's matches, newest first, each with the player's seat and whether they won."""
         if not MATCH_ID.fullmatch(player_id):
-            raise ApiError(404, f"no player {player_id!r}")
+            raise NotFound(f"no player {player_id!r}")
         matches = []
         for summary in self.models.player_matches(player_id, limit, before):
             seat = next((s["seat"] for s in summary["seats"] if s["player"] == player_id), None)
@@ -130,7 +140,7 @@ class History:
     def leaderboard(self, game: str, limit: int) -> dict[str, Any]:
         """A game's players by rating (404 for a game the engine does not know)."""
         if not GAME_ID.fullmatch(game):
-            raise ApiError(404, "no such game: game ids are lowercase kebab-case", "unknown_game")
+            raise NotFound("no such game: game ids are lowercase kebab-case", code="unknown_game")
         get_game(game)
         return {"game": game, "players": self.models.leaderboard(game, limit)}
 
@@ -145,5 +155,5 @@ class History:
         snap = self.log.snapshot(match_id) or {}
         seed = snap.get("seed")
         if not isinstance(seed, str) or not seed:
-            raise ApiError(409, "the match's seed is not available", "log_diverges")
+            raise Conflict("the match's seed is not available", code="log_diverges")
         return seed

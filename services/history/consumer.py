@@ -7,7 +7,8 @@ nothing left to do. The feed only says "match M reached version V"; the entries
 themselves always come from the match log.
 
 Taking over a dead consumer's notifications, retries and dead letters are the shared
-consumer-group loop's (``shared/feedgroup.py``).
+consumer-group loop's (``shared/feedgroup.py``), and its ``main`` is the one every such
+loop shares (``services/consumers.py``).
 
     python -m services.history.consumer          # REDIS_URL, FEED_PARTITIONS, HISTORY_*
 """
@@ -16,16 +17,13 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
-import signal
 import sys
 import time
-from typing import Any
 
-import redis
-from prometheus_client import Counter, Histogram, start_http_server
+from prometheus_client import Counter, Histogram
 
-from services.http import JsonLogFormatter
+from services.consumers import run_group, store_client
+from services.settings import Settings
 from shared import feedgroup
 from shared.eventstore import MatchLog
 from shared.feedgroup import FeedGroup, GroupSettings, Message
@@ -33,7 +31,6 @@ from shared.feedgroup import FeedGroup, GroupSettings, Message
 from .store import ReadModels
 
 GROUP = "history"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 LAG = Histogram(
     "tapete_history_lag_seconds",
@@ -67,9 +64,6 @@ def plan(
     return ordered, malformed
 
 
-Settings = GroupSettings  # the history consumer needs nothing more
-
-
 class Consumer(FeedGroup):
     group = GROUP
 
@@ -101,36 +95,21 @@ class Consumer(FeedGroup):
             self.ack(stream, ids, retry)
 
 
-def redis_client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(
-        url, decode_responses=True, socket_timeout=30, socket_connect_timeout=2
-    )
+def build(settings: Settings) -> Consumer:
+    """The consumer on the store ``settings`` names, with its ``HISTORY_*`` settings."""
+    client = store_client(settings.redis_url)
+    models = ReadModels(client, MatchLog(client, partitions=settings.feed_partitions))
+    return Consumer(models, settings.history_consumer)
 
 
 def main() -> int:
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonLogFormatter("history-consumer"))
-    log.addHandler(handler)
-    log.setLevel(os.environ.get("LOG_LEVEL", "INFO"))
-    log.propagate = False
-    client = redis_client(os.environ.get("REDIS_URL", DEFAULT_REDIS_URL))
-    partitions = int(os.environ.get("FEED_PARTITIONS", "1"))
-    models = ReadModels(client, MatchLog(client, partitions=partitions))
-    consumer = Consumer(models, Settings.from_env("HISTORY", "HISTORY_CONSUMER_NAME"))
-    metrics_port = os.environ.get("HISTORY_CONSUMER_METRICS_PORT")
-    if metrics_port:
-        start_http_server(
-            int(metrics_port), addr=os.environ.get("HISTORY_CONSUMER_METRICS_ADDR", "0.0.0.0")
-        )
-
-    def stop(signum: int, _frame: Any) -> None:
-        consumer.stopping = True  # finish the notification in hand, then leave
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    log.info("consuming %s as %s", ", ".join(consumer.streams), consumer.settings.name)
-    consumer.run()
-    return 0
+    return run_group(
+        "history-consumer",
+        build,
+        lambda settings: settings.history_consumer_metrics,
+        loggers=[log.name],
+        doing="consuming",
+    )
 
 
 if __name__ == "__main__":

@@ -1,13 +1,13 @@
 """The lobby service over HTTP: thin views that parse, call the application layer, return.
 
 Every view but ``POST /v1/players`` needs ``Authorization: Bearer <token>``; the
-application layer (``application.py``) does the work and raises ``Refused`` for
-anything it will not do, which leaves here in the one error shape.
+application layer (``application.py``) does the work and raises a domain error
+(``services/errors.py``) for anything it will not do, which ``services/http.py`` turns
+into the one error shape with its status.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -16,7 +16,7 @@ import redis
 from flask import Flask, Response, current_app, g, request
 from flask.views import MethodView
 
-from services import gunicorn_conf
+from services.errors import BadRequest
 from services.http import (
     Blueprint,
     ErrorSchema,
@@ -25,18 +25,12 @@ from services.http import (
     error_response,
     request_id,
 )
-from shared.eventstore import MAX_WAIT_SECONDS, MatchLog
+from services.settings import Settings
 
 from . import schemas
 from .application import Lobby
-from .errors import Refused
 from .players import Player, bearer_token
-from .rules_client import DEFAULT_RULES_URL, RulesClient
 
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-# Long-polls waiting at once per process: by default 3/4 of its threads (12 of 16), so the
-# rest stay free for moves and views whatever the clients do.
-DEFAULT_MAX_WAITING = max(1, gunicorn_conf.threads * 3 // 4)
 POLL_AGAIN = {
     "Retry-After": {
         "description": "present when the server was too busy to wait and had nothing new: "
@@ -65,7 +59,6 @@ streams = Blueprint(
     url_prefix="/v1/matches",
     description="The streaming feed (Server-Sent Events), opened with a bearer token or a ticket",
 )
-STREAM_HEARTBEAT_SECONDS = float(os.environ.get("FEED_HEARTBEAT_SECONDS", "15"))
 
 
 def lobby() -> Lobby:
@@ -252,7 +245,8 @@ class Stream(MethodView):
         else:
             player = service.authenticate(bearer_token(request.headers.get("Authorization")))
         after = last_event_id(request.headers.get("Last-Event-ID"), query["after"])
-        chunks = service.open_stream(player, match_id, after, STREAM_HEARTBEAT_SECONDS)
+        heartbeat = current_app.extensions["feed_heartbeat"]
+        chunks = service.open_stream(player, match_id, after, heartbeat)
         return Response(
             chunks,
             mimetype="text/event-stream",
@@ -265,29 +259,18 @@ def last_event_id(header: str | None, after: int) -> int:
     if header is None or header == "":
         return after
     if not header.isdigit() or len(header) > 12:
-        raise Refused(400, "bad_request", "Last-Event-ID must be a version number")
+        raise BadRequest("Last-Event-ID must be a version number")
     return int(header)
 
 
-def redis_client(url: str) -> redis.Redis:
-    """A pooled client whose socket outlives the longest long-poll."""
-    return redis.Redis.from_url(
-        url,
-        decode_responses=True,
-        socket_timeout=MAX_WAIT_SECONDS + 5,
-        socket_connect_timeout=2,
-        health_check_interval=30,
-    )
-
-
-def create_lobby_app(config: dict | None = None, service: Lobby | None = None) -> Flask:
-    """The lobby app; without ``service``, on REDIS_URL and RULES_URL from the environment."""
+def create_lobby_app(
+    config: dict | None = None, service: Lobby | None = None, settings: Settings | None = None
+) -> Flask:
+    """The lobby app; without ``service``, on the store and rules service ``settings`` name.
+    ``settings`` defaults to the environment's (``Settings.from_env``)."""
+    settings = settings or Settings.from_env()
     if service is None:
-        client = redis_client(os.environ.get("REDIS_URL", DEFAULT_REDIS_URL))
-        rules = RulesClient(os.environ.get("RULES_URL", DEFAULT_RULES_URL), request_id=request_id)
-        partitions = int(os.environ.get("FEED_PARTITIONS", "1"))
-        buffer = int(os.environ.get("FEED_BUFFER", "256"))
-        service = Lobby(client, rules, MatchLog(client, partitions=partitions), feed_buffer=buffer)
+        service = Lobby.from_settings(settings, request_id=request_id)
     spec_options: dict[str, Any] = {"API_SPEC_OPTIONS": {"security": [{BEARER_SCHEME: []}]}}
     app = create_app(
         "lobby",
@@ -295,17 +278,16 @@ def create_lobby_app(config: dict | None = None, service: Lobby | None = None) -
         [players, matches, streams],
         ready=service.ready,
         config={**spec_options, **(config or {})},
+        settings=settings,
     )
     app.extensions["lobby"] = service
-    max_waiting = int(os.environ.get("LOBBY_MAX_WAITING", DEFAULT_MAX_WAITING))
-    app.extensions["lobby_waiting"] = threading.BoundedSemaphore(max_waiting)
+    app.extensions["feed_heartbeat"] = settings.feed_heartbeat_seconds
+    # Long-polls waiting at once per process (LOBBY_MAX_WAITING): the other threads stay free
+    # for moves and views whatever the clients do.
+    app.extensions["lobby_waiting"] = threading.BoundedSemaphore(settings.lobby_max_waiting)
     app.extensions["tapete_api"].spec.components.security_scheme(
         BEARER_SCHEME, {"type": "http", "scheme": "bearer"}
     )
-
-    @app.errorhandler(Refused)
-    def _refused(exc: Refused):
-        return error_response(exc.status, exc.code, exc.message, exc.details)
 
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)

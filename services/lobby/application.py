@@ -25,14 +25,22 @@ from importlib import metadata
 from typing import Any, Final
 
 import redis
-from prometheus_client import Counter
+from prometheus_client import REGISTRY, Counter
 
-from services.http import REGISTRY
-from shared.eventstore import MATCH_ID, MatchLog, VersionConflict, state_hash
+from services.errors import (
+    BadRequest,
+    Conflict,
+    DomainError,
+    NotFound,
+    Rejected,
+    Unavailable,
+    UpstreamRefused,
+)
+from services.settings import Settings
+from shared.eventstore import MATCH_ID, MAX_WAIT_SECONDS, MatchLog, VersionConflict, state_hash
 
 from . import feed
 from . import match as rules_of
-from .errors import Refused, bad_request, conflict, not_found
 from .match import FINISHED, OPEN, RUNNING, STATUSES, Match
 from .players import Player, Players
 from .rules_client import RulesClient, RulesRefused, RulesUnavailable
@@ -132,19 +140,43 @@ class RecentSnapshots:
 
 @contextmanager
 def rules_errors() -> Iterator[None]:
-    """The rules service's refusals as the lobby's: 422 passes through, the rest is ours."""
+    """The rules service's refusals as the lobby's: an illegal action (422) passes through with
+    its code, any other refusal is a defect of ours, and no answer is unavailability."""
     try:
         yield
     except RulesRefused as exc:
         if exc.status == 422:
-            raise Refused(422, exc.code, exc.message, exc.details) from exc
-        raise Refused(502, "rules_refused", f"the rules service refused: {exc.message}") from exc
+            raise Rejected(exc.message, code=exc.code, details=exc.details) from exc
+        message = f"the rules service refused: {exc.message}"
+        raise UpstreamRefused(message, code="rules_refused") from exc
     except RulesUnavailable as exc:
-        raise Refused(503, "rules_unavailable", str(exc)) from exc
+        raise Unavailable(str(exc), code="rules_unavailable") from exc
+
+
+def redis_client(url: str) -> redis.Redis:
+    """A pooled client whose socket outlives the longest long-poll."""
+    return redis.Redis.from_url(
+        url,
+        decode_responses=True,
+        socket_timeout=MAX_WAIT_SECONDS + 5,
+        socket_connect_timeout=2,
+        health_check_interval=30,
+    )
 
 
 class Lobby:
     """Players, matches and moves over a match log in Redis and the rules service."""
+
+    @classmethod
+    def from_settings(
+        cls, settings: Settings, request_id: Callable[[], str] = lambda: "-"
+    ) -> Lobby:
+        """The lobby on the store (REDIS_URL, FEED_PARTITIONS) and rules service (RULES_URL) of
+        ``settings``; ``request_id`` names the request being served, for the rules calls."""
+        client = redis_client(settings.redis_url)
+        rules = RulesClient(settings.rules_url, request_id=request_id)
+        log = MatchLog(client, partitions=settings.feed_partitions)
+        return cls(client, rules, log, feed_buffer=settings.feed_buffer)
 
     def __init__(
         self,
@@ -152,13 +184,16 @@ class Lobby:
         rules: RulesClient,
         log: MatchLog | None = None,
         clock: Callable[[], float] = time.time,
+        new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
         feed_buffer: int = 256,
     ) -> None:
+        """``new_seed`` draws each match's secret seed at its start (tests may rig a deal)."""
         self.client = client
         self.rules = rules
         self.log = log or MatchLog(client)
         self.players = Players(client)
         self.clock = clock
+        self.new_seed = new_seed
         self.recent = RecentSnapshots()
         self.tickets = Tickets(client)
         self.hub = feed.Hub(self.log, feed_buffer)
@@ -174,10 +209,10 @@ class Lobby:
     def load(self, match_id: str) -> Snapshot:
         """The match's latest snapshot, or 404."""
         if not MATCH_ID.fullmatch(match_id):
-            raise not_found(f"no match {match_id!r}")
+            raise NotFound(f"no match {match_id!r}")
         doc = self.log.snapshot(match_id)
         if doc is None:
-            raise not_found(f"no match {match_id!r}")
+            raise NotFound(f"no match {match_id!r}")
         snap = Snapshot(match_id, doc["version"], doc["match"], doc["state"], doc.get("seed"))
         self.recent.remember(snap)
         return snap
@@ -273,7 +308,7 @@ class Lobby:
         with rules_errors():
             catalog = self.rules.catalog()
         if game not in catalog:
-            raise bad_request("unknown_game", f"no game {game!r}; games: {sorted(catalog)}")
+            raise BadRequest(f"no game {game!r}; games: {sorted(catalog)}", code="unknown_game")
         count = rules_of.check_setup(catalog[game], variant, players, options)
         match_id = secrets.token_hex(8)
         now = self.clock()
@@ -418,7 +453,7 @@ class Lobby:
         snap = self.load(match_id)
         rules_of.check_running(snap.match)
         if not 0 <= seat < snap.match["players"]:
-            raise bad_request("bad_seat", f"no seat {seat} in match {match_id}")
+            raise BadRequest(f"no seat {seat} in match {match_id}", code="bad_seat")
         assert snap.state is not None  # a running match has a state
         with rules_errors():
             view = self.rules.view(snap.match["game"], snap.state, seat)
@@ -437,7 +472,7 @@ class Lobby:
         "system": true}``, and the same version, turn and legality checks apply."""
         seats = self.load(match_id).match["seats"]
         if not 0 <= seat < len(seats) or seats[seat]["player"] is None:
-            raise bad_request("bad_seat", f"no player at seat {seat} of match {match_id}")
+            raise BadRequest(f"no player at seat {seat} of match {match_id}", code="bad_seat")
         stand_in = StandIn(seats[seat]["player"], seats[seat]["name"] or "")
         return self.submit_action(match_id, stand_in, action, expected_version, action_id)
 
@@ -497,12 +532,12 @@ class Lobby:
                 return change(self.load(match_id))
             except VersionConflict:
                 continue
-        raise conflict("busy", "the match kept changing under this request; try again")
+        raise Conflict("the match kept changing under this request; try again", code="busy")
 
     def _start(self, snap: Snapshot, by: dict[str, Any]) -> Snapshot:
         """Draw the seed, deal through the rules service, publish the seed's SHA-256 only."""
         match = snap.match
-        seed = secrets.token_hex(32)
+        seed = self.new_seed()
         seed_sha256 = hashlib.sha256(seed.encode()).hexdigest()
         setup = {k: match[k] for k in ("game", "variant", "players", "options")}
         try:
@@ -510,10 +545,12 @@ class Lobby:
                 outcome = self.rules.setup(
                     match["game"], match["variant"], match["players"], match["options"], seed
                 )
-        except Refused as exc:
-            if exc.status == 503:
-                raise
-            raise conflict("setup_refused", f"the rules refused this setup: {exc.message}") from exc
+        except Unavailable:
+            raise
+        except DomainError as exc:
+            raise Conflict(
+                f"the rules refused this setup: {exc.message}", code="setup_refused"
+            ) from exc
         now = self.clock()
         started = {
             **match,
@@ -544,7 +581,7 @@ class Lobby:
             return self._start(snap, actor(SYSTEM, None))
         except VersionConflict:
             return self.load(snap.id)
-        except Refused:  # the seat is taken all the same; POST /start can deal later
+        except DomainError:  # the seat is taken all the same; POST /start can deal later
             return snap
 
     def _make_bot(self, match_id: str, seat: int, strategy: str) -> Player:
@@ -604,11 +641,11 @@ class _Duplicate(Exception):
         self.answer = answer
 
 
-def _stale(current: int) -> Refused:
-    return conflict(
-        "stale_version",
+def _stale(current: int) -> Conflict:
+    return Conflict(
         f"expected_version is stale: the match is at version {current}",
-        {"version": current},
+        code="stale_version",
+        details={"version": current},
     )
 
 

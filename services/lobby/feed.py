@@ -26,9 +26,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import redis
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram
 
-from services.http import REGISTRY
 from shared import jsoncodec
 from shared.eventstore import MatchLog
 

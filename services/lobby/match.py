@@ -10,9 +10,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from shared.engine import redact
+from services.errors import BadRequest, Conflict, Forbidden
+from shared.engine import BadSetup, UnknownGame, get_game, redact, resolve_options
 
-from .errors import bad_request, conflict, forbidden
 from .players import Player
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
@@ -85,15 +85,17 @@ def bot_seats(match: Match) -> list[dict[str, Any]]:
     ]
 
 
-# -- decisions: each returns the changed copy, or raises Refused --------------------------
+# -- decisions: each returns the changed copy, or raises a domain error-----------------------
 def take_seat(match: Match, player: Player, seat: int | None, bot: str | None = None) -> Match:
     """``player`` sits at ``seat`` (None: the first free one)."""
     _expect_open(match, "seats can change only before the match starts")
     if seat_of(match, player.id) is not None:
-        raise conflict("already_seated", f"you already sit at seat {seat_of(match, player.id)}")
+        raise Conflict(
+            f"you already sit at seat {seat_of(match, player.id)}", code="already_seated"
+        )
     if seat is None:
         if is_full(match):
-            raise conflict("match_full", "every seat is taken")
+            raise Conflict("every seat is taken", code="match_full")
         seat = free_seats(match)[0]
     check_seat_free(match, seat)
     changed = copy.deepcopy(match)
@@ -104,10 +106,12 @@ def take_seat(match: Match, player: Player, seat: int | None, bot: str | None = 
 def check_seat_free(match: Match, seat: int) -> None:
     _expect_open(match, "seats can change only before the match starts")
     if not 0 <= seat < match["players"]:
-        raise bad_request("bad_seat", f"seat must be from 0 to {match['players'] - 1}, not {seat}")
+        raise BadRequest(
+            f"seat must be from 0 to {match['players'] - 1}, not {seat}", code="bad_seat"
+        )
     free = free_seats(match)
     if seat not in free:
-        raise conflict("seat_taken", f"seat {seat} is taken", {"free_seats": free})
+        raise Conflict(f"seat {seat} is taken", code="seat_taken", details={"free_seats": free})
 
 
 def leave_seat(match: Match, player: Player) -> tuple[Match, int]:
@@ -115,7 +119,7 @@ def leave_seat(match: Match, player: Player) -> tuple[Match, int]:
     _expect_open(match, "a started match cannot be left")
     seat = seat_of(match, player.id)
     if seat is None:
-        raise conflict("not_seated", "you have no seat in this match")
+        raise Conflict("you have no seat in this match", code="not_seated")
     changed = copy.deepcopy(match)
     changed["seats"][seat] = {"seat": seat, "player": None, "name": None, "bot": None}
     return changed, seat
@@ -124,95 +128,80 @@ def leave_seat(match: Match, player: Player) -> tuple[Match, int]:
 def check_may_manage(match: Match, player: Player) -> None:
     """Adding bots and starting are for the match's creator and its seated players."""
     if player.id != match["created_by"] and seat_of(match, player.id) is None:
-        raise forbidden("not_allowed", "only the match's creator or a seated player may do this")
+        raise Forbidden(
+            "only the match's creator or a seated player may do this", code="not_allowed"
+        )
 
 
 def check_startable(match: Match) -> None:
     _expect_open(match, "the match has already started")
     if not is_full(match):
-        raise conflict(
-            "seats_free", "every seat must be taken to start", {"free_seats": free_seats(match)}
+        raise Conflict(
+            "every seat must be taken to start",
+            code="seats_free",
+            details={"free_seats": free_seats(match)},
         )
 
 
 def check_may_act(match: Match, seat: int | None) -> None:
     """A player acts only from their own seat, and only while it is to act."""
     if seat is None:
-        raise forbidden("not_seated", "you have no seat in this match")
+        raise Forbidden("you have no seat in this match", code="not_seated")
     if seat not in match["to_act"]:
-        raise forbidden(
-            "not_your_turn", f"seat {seat} is not to act now; to act: {match['to_act']}"
+        raise Forbidden(
+            f"seat {seat} is not to act now; to act: {match['to_act']}", code="not_your_turn"
         )
 
 
 def check_running(match: Match) -> None:
     if match["status"] == OPEN:
-        raise conflict("match_not_started", "the match has not started yet")
+        raise Conflict("the match has not started yet", code="match_not_started")
     if match["status"] == FINISHED:
-        raise conflict("match_finished", "the match is finished", {"result": match["result"]})
+        raise Conflict(
+            "the match is finished", code="match_finished", details={"result": match["result"]}
+        )
 
 
 def _expect_open(match: Match, message: str) -> None:
     if match["status"] != OPEN:
-        raise conflict("match_not_open", message)
+        raise Conflict(message, code="match_not_open")
 
 
 # -- options -----------------------------------------------------------------------------
 def check_setup(
     catalog_entry: dict[str, Any], variant: str, players: int | None, options: dict[str, Any]
 ) -> int:
-    """Check variant, player count and options against the rules catalog; the player count."""
+    """Check variant and player count against the rules catalog, and the options through the
+    engine (``check_options``); the player count."""
     variants = {v["id"]: v for v in catalog_entry["variants"]}
     if variant not in variants:
-        raise bad_request(
-            "unknown_variant",
+        raise BadRequest(
             f"game {catalog_entry['id']} has no variant {variant!r}; variants: {sorted(variants)}",
+            code="unknown_variant",
         )
     low, high = variants[variant]["players"]["min"], variants[variant]["players"]["max"]
     players = low if players is None else players
     if not low <= players <= high:
-        raise bad_request(
-            "bad_setup", f"{catalog_entry['id']}/{variant} is for {low} to {high} players"
+        raise BadRequest(
+            f"{catalog_entry['id']}/{variant} is for {low} to {high} players", code="bad_setup"
         )
-    specs = catalog_entry["options"]
-    for name, value in options.items():
-        if name not in specs:
-            raise bad_request(
-                "bad_setup", f"no option {name!r}; options: {sorted(specs)}", {"option": name}
-            )
-        problem = option_problem(name, value, specs[name])
-        if problem:
-            raise bad_request("bad_setup", problem, {"option": name})
+    check_options(catalog_entry["id"], variant, options)
     return players
 
 
-def option_problem(name: str, value: Any, spec: dict[str, Any]) -> str | None:
-    """Why ``value`` is not allowed for the option described by ``spec``, or None."""
-    if "choices" in spec:
-        if any(_same(value, choice) for choice in spec["choices"]):
-            return None
-        return f"option {name} must be one of {spec['choices']}"
-    default = spec["default"]
-    if not _same_kind(value, default):
-        return f"option {name} must be of the type of its default, {default!r}"
-    if "minimum" in spec and value < spec["minimum"]:
-        return f"option {name} must be at least {spec['minimum']}"
-    if "maximum" in spec and value > spec["maximum"]:
-        return f"option {name} must be at most {spec['maximum']}"
-    return None
-
-
-def _same_kind(value: Any, model: Any) -> bool:
-    """JSON kinds as the engine checks them: bools are not numbers, an int may be a float."""
-    if isinstance(value, bool) or isinstance(model, bool):
-        return type(value) is type(model)
-    if isinstance(model, float):
-        return isinstance(value, int | float)
-    return type(value) is type(model)
-
-
-def _same(value: Any, choice: Any) -> bool:
-    return _same_kind(value, choice) and value == choice
+def check_options(game_id: str, variant: str, options: dict[str, Any]) -> None:
+    """Each option through the engine's own check (``resolve_options``), so the lobby and the
+    rules service refuse the same values with the same reason. One option at a time, in the
+    order sent, so that the refusal names the option it is about."""
+    try:
+        game = get_game(game_id)
+    except UnknownGame as exc:
+        raise BadRequest(str(exc), code="unknown_game") from exc
+    for name, value in options.items():
+        try:
+            resolve_options(game, variant, {name: value})
+        except BadSetup as exc:
+            raise BadRequest(str(exc), code="bad_setup", details={"option": name}) from exc
 
 
 # -- what a caller sees ------------------------------------------------------------------

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import redis
 
-from .errors import unauthorized
+from services.errors import Unauthorized
 
 TOKEN_KEY = "tapete:token:{digest}"  # -> {"id", "name", "bot", "token_sha256"}
 MAX_TOKEN_LENGTH = 256
@@ -42,10 +42,10 @@ def token_digest(token: str) -> str:
 def bearer_token(authorization: str | None) -> str:
     """The token of an ``Authorization: Bearer <token>`` header, or 401."""
     if not authorization or not authorization[: len(BEARER)].lower() == BEARER:
-        raise unauthorized()
+        raise Unauthorized("send Authorization: Bearer <token> (POST /v1/players gives one)")
     token = authorization[len(BEARER) :].strip()
     if not token or len(token) > MAX_TOKEN_LENGTH:
-        raise unauthorized("the bearer token is malformed")
+        raise Unauthorized("the bearer token is malformed")
     return token
 
 
@@ -74,7 +74,7 @@ class Players:
         raw = self.client.get(TOKEN_KEY.format(digest=digest))
         record = json.loads(raw) if raw else None  # type: ignore[arg-type]
         if not record or not hmac.compare_digest(record["token_sha256"], digest):
-            raise unauthorized("unknown or revoked token")
+            raise Unauthorized("unknown or revoked token")
         player = Player(id=record["id"], name=record["name"], bot=record["bot"])
         if len(self._known) >= CACHE_SIZE:
             self._known.clear()

@@ -23,10 +23,10 @@ from typing import Any
 
 import pycurl
 
-from services.http import REQUEST_ID_HEADER
+from services.logs import REQUEST_ID_HEADER
+from services.settings import DEFAULT_RULES_URL
 from shared import jsoncodec
 
-DEFAULT_RULES_URL = "http://127.0.0.1:8001"
 CONNECT_TIMEOUT_MS, TIMEOUT_MS = 2_000, 10_000
 CATALOG_TTL_SECONDS = 60.0
 RETRY_STATUSES = frozenset({502, 503, 504})

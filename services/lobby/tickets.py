@@ -14,7 +14,8 @@ import secrets
 
 import redis
 
-from .errors import Refused, forbidden, unauthorized
+from services.errors import Forbidden, Unauthorized
+
 from .players import Player
 
 TICKET_KEY = "tapete:ticket:{digest}"  # -> {"player", "name", "bot", "match"}, expiring
@@ -40,11 +41,13 @@ class Tickets:
     def redeem(self, ticket: str, match_id: str) -> Player:
         """The ticket's player, once: 401 when unknown, expired or used; 403 for another match."""
         if not ticket or len(ticket) > MAX_TICKET_LENGTH:
-            raise unauthorized("the stream ticket is malformed")
+            raise Unauthorized("the stream ticket is malformed", code="invalid_ticket")
         raw = self.client.getdel(_key(ticket))
         if not raw:
-            raise Refused(401, "invalid_ticket", "the stream ticket is unknown, expired or used")
+            raise Unauthorized(
+                "the stream ticket is unknown, expired or used", code="invalid_ticket"
+            )
         record = json.loads(raw)  # type: ignore[arg-type]
         if record["match"] != match_id:
-            raise forbidden("ticket_mismatch", "the stream ticket is for another match")
+            raise Forbidden("the stream ticket is for another match", code="ticket_mismatch")
         return Player(id=record["player"], name=record["name"], bot=record["bot"])

@@ -10,6 +10,7 @@ from flask import Flask
 from flask.views import MethodView
 
 from services.http import Blueprint, ErrorSchema, create_app, direct
+from services.settings import Settings
 from shared.engine import (
     InvalidState,
     State,
@@ -23,7 +24,7 @@ from shared.engine import (
     view,
 )
 
-from . import schemas
+from . import schemas, seal
 from .seal import seal_and_hash, unseal
 
 blp = Blueprint(
@@ -129,5 +130,9 @@ class View(MethodView):
         return direct(view(load_state(game_id, body["state"]), body["seat"]))
 
 
-def create_rules_app(config: dict | None = None) -> Flask:
-    return create_app("rules", "Tapete rules service", [blp], config=config)
+def create_rules_app(config: dict | None = None, settings: Settings | None = None) -> Flask:
+    """The rules app, sealing with the key of ``settings`` (default: the environment's)."""
+    settings = settings or Settings.from_env()
+    app = create_app("rules", "Tapete rules service", [blp], config=config, settings=settings)
+    seal.use_keys(settings.state_key, settings.state_keys_previous)
+    return app

@@ -2,12 +2,12 @@
 
 The state travels through clients of this service (the lobby stores it), and it
 holds every hidden card. An HMAC over its canonical JSON lets the service refuse a
-forged or altered state with a 400 instead of playing on from it. The key comes
-from ``TAPETE_STATE_KEY`` (a Kubernetes Secret in deployments); without it, a
-fixed development key is used and a warning is logged. To rotate the key without
-breaking running matches, put the old key(s) in ``TAPETE_STATE_KEYS_PREVIOUS``
-(comma-separated): states signed with them are still accepted, and every state
-the service returns is signed with the new key.
+forged or altered state with a 400 instead of playing on from it. The rules app sets
+the key at its creation (``use_keys``) from ``TAPETE_STATE_KEY`` (a Kubernetes Secret
+in deployments); without it, a fixed development key is used and a warning is logged.
+To rotate the key without breaking running matches, put the old key(s) in
+``TAPETE_STATE_KEYS_PREVIOUS`` (comma-separated): states signed with them are still
+accepted, and every state the service returns is signed with the new key.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-import os
+from collections.abc import Sequence
 from typing import Any
 
 from shared.engine import InvalidState
@@ -25,22 +25,21 @@ DEV_KEY = "tapete-development-key-not-for-production"
 SIG = "sig"
 
 
-def _key() -> bytes:
-    key = os.environ.get("TAPETE_STATE_KEY")
+KEY = DEV_KEY.encode()  # what this process seals with (use_keys sets it)
+PREVIOUS_KEYS: list[bytes] = []  # also accepted, during a rotation
+
+
+def use_keys(key: str | None, previous: Sequence[str] = ()) -> None:
+    """Seal with ``key`` (None: the development key, with a warning) and also accept states
+    sealed with one of ``previous``."""
+    global KEY, PREVIOUS_KEYS
     if not key:
         logging.getLogger("tapete.rules").warning(
             "TAPETE_STATE_KEY is not set: using the development key"
         )
         key = DEV_KEY
-    return key.encode()
-
-
-KEY = _key()
-PREVIOUS_KEYS = [
-    k.strip().encode()
-    for k in os.environ.get("TAPETE_STATE_KEYS_PREVIOUS", "").split(",")
-    if k.strip()
-]
+    KEY = key.encode()
+    PREVIOUS_KEYS = [k.encode() for k in previous]
 
 
 def seal(doc: dict) -> dict:

@@ -1,57 +1,10 @@
-"""Raj (rules/raj.txt, RULINGS.md 2.14 and 3 "Simultaneous reveal").
+"""Raj (rules/raj.txt): a sealed-bid game; the rules as implemented and every decision
+where the text is silent are in docs/games/raj.md.
 
-A sealed-bid game. Each player holds one suit, A (1) to K (13). Every round has
-a prize; all players bid one card at once, face down; the bids are revealed
-together, equal cards cancel each other, and the highest card left takes the
-prize. Bid cards go to the (public) discard pile. The match ends when the hands
-are empty; the most points wins.
-
-The prize comes from two dice: different faces are worth their sum (4-6 is +10),
-doubles are worth the face as a negative number (4-4 is -4). The round winner
-re-rolls one die of their choice for the next round.
-
-Sealed bids (RULINGS 3): while bids are open every seat that has not bid is in
-``to_act`` at once. A bid moves the card into ``bid:<seat>``, a HIDDEN zone that no
-view shows; the bidder alone sees the card, in their own (redacted) event and as
-``my_bid`` in their view; everyone sees ``committed``. When the last bid
-is in, one atomic resolution reveals every bid in a public event and settles the
-round. The outcome depends only on which card each seat committed, never on the
-order the bids arrived. A commit deadline of ``bid_seconds`` is open while bids
-are; on timeout every seat that has not bid plays its lowest card (``timeout_play``).
-
-Variants:
-* ``dos-jugadores``: 2 players; each removes 3 random cards unseen (10 rounds).
-* ``forzar-negativo``: the round winner may, instead of re-rolling, set one die
-  to the other's face, forcing doubles (a negative prize).
-* ``cartas-de-premios``: 13 prize cards (+2..+10, -5..-2) instead of dice; one is
-  revealed each round and the round winner takes it. The score is their sum.
-
-Decisions where the text is silent or ambiguous (options with the RULINGS default):
-* A negative prize goes to the highest card, as the text says
-  (``negative_prize_to = "lowest"``: the standard Hol's der Geier rule; the sign of
-  the whole prize, carry-over included, decides).
-* If every bid cancels, the prize carries over and is added to the next round's
-  prize (``carry_over``); with dice the carried value is summed with the new roll,
-  with prize cards the winner takes every card on the table. A carry-over still
-  pending after the last round is lost. A round nobody wins scores 0 for everyone.
-* Who handles the dice after a round nobody won: the last round winner, or seat 0
-  if nobody has won yet. That seat has the same choices as a winner (re-roll, or
-  force in ``forzar-negativo``). Forcing is allowed on doubles too (it keeps them).
-* Final tie: a shared win (the text's "extra round" has no cards left to play);
-  ``tie_break = "positive-prizes"`` prefers who took more positive prizes (a dice
-  round's whole prize, or each positive prize card), then shares.
-* Players: the text says 3+; up to 8 here. Seat ``s`` holds the English suit
-  ``S H D C`` number ``s % 4`` (codes repeat from the 5th seat, as a second deck).
-* Cards removed unseen in ``dos-jugadores`` lie in ``removed:<seat>``, HIDDEN: the
-  text puts them on the discard pile face down, which would otherwise be public.
-* Prize cards are not playing cards, so they are numbers in ``state.data``: the
-  prize deck is drawn lazily, each round's card at random among those not yet
-  revealed (the same odds as shuffling at the start), so no secret order is stored.
-* Timeout policy (RULINGS 3 default for the commit window, ``bid_seconds`` = 60):
-  each seat still to bid plays its lowest card; ``timeout_play = "random"`` plays a
-  random card of its hand instead. The dice re-roll has no deadline: it is an
-  ordinary turn of one seat.
-* Each bidding round is a round of the score sheet (``record_round``).
+Each player holds one suit, A (1) to K (13). Every round has a prize (two dice, or a
+prize card); all players bid one card at once, sealed (``kit/sealed.py``); the bids are
+revealed together, equal cards cancel each other, and the highest card left takes the
+prize. The match ends when the hands are empty; the most points wins.
 """
 
 from __future__ import annotations
@@ -79,7 +32,10 @@ from shared.engine import (
 from shared.engine.actions import CARD, ActionType, Field
 from shared.engine.cards import ENGLISH_RANKS
 from shared.engine.kit.ending import end_match, highest
+from shared.engine.kit.sealed import Sealed
 from shared.engine.kit.zones import hand, seat_zone
+
+SEALED = Sealed("bid", "bid_committed")
 
 PRIZE_CARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, -5, -4, -3, -2)
 DICE = (0, 1)
@@ -175,7 +131,7 @@ class Raj(Game):
         for s in range(state.players):
             cards = state.zone(hand(s), s, OWNER)
             cards.cards = [f"{r}{seat_suit(s)}" for r in ENGLISH_RANKS]
-            state.zone(seat_zone("bid", s), s, HIDDEN)
+            SEALED.create(state, [s])
             if removed:
                 state.shuffle(cards.cards)
                 state.zone(seat_zone("removed", s), s, HIDDEN).cards = cards.cards[:removed]
@@ -196,8 +152,7 @@ class Raj(Game):
 
     def _open_bids(self, state: State) -> list[Event]:
         state.phase = "bid"
-        state.to_act = list(range(state.players))
-        state.deadline = {"kind": "commit", "seconds": float(state.options["bid_seconds"])}
+        SEALED.open(state, range(state.players), state.options["bid_seconds"])
         return [event("bids_open", round=state.round, prize=self._prize(state))]
 
     def _reveal_prize_card(self, state: State) -> list[Event]:
@@ -223,7 +178,7 @@ class Raj(Game):
 
     @bid.handler
     def _bid(self, state: State, seat: int, action: Action) -> list[Event]:
-        events = self._commit(state, seat, action["card"])
+        events = SEALED.commit(state, seat, action["card"], hand(seat))
         return events + (self._resolve(state) if not state.to_act else [])
 
     @reroll.candidates
@@ -261,30 +216,16 @@ class Raj(Game):
         events = [event(kind, seat=seat, die=die, dice=list(dice), prize=self._prize(state))]
         return events + self._open_bids(state)
 
-    def _commit(self, state: State, seat: int, card: str, forced: bool = False) -> list[Event]:
-        state.move(card, hand(seat), seat_zone("bid", seat))
-        state.to_act.remove(seat)
-        return [event("bid_committed", seat=seat, card=card, timeout=forced, visible_to=[seat])]
-
     def on_timeout(self, state: State) -> list[Event]:
         """The commit deadline passed: every seat still to bid plays its default card."""
-        events: list[Event] = []
-        for s in sorted(state.to_act):
-            cards = state.cards(hand(s))
-            if state.options["timeout_play"] == "random":
-                card = cards[state.rng().randrange(len(cards))]
-            else:
-                card = min(cards, key=rank)
-            events += self._commit(state, s, card, forced=True)
+        hands = {s: hand(s) for s in range(state.players)}
+        events = SEALED.commit_defaults(state, hands, state.options["timeout_play"])
         return events + self._resolve(state)
 
     def _resolve(self, state: State) -> list[Event]:
         """Reveal every bid at once, cancel equal cards, then award or carry the prize."""
         data, n = RajData.of(state), state.players
-        state.deadline = None
-        bids = [state.cards(seat_zone("bid", s))[0] for s in range(n)]
-        for s in range(n):
-            state.move_top(seat_zone("bid", s), "discard")
+        bids = SEALED.reveal(state, range(n), "discard")
         prize = self._prize(state)
         to_lowest = prize < 0 and state.options["negative_prize_to"] == "lowest"
         winner = round_winner([rank(c) for c in bids], to_lowest)
@@ -352,15 +293,14 @@ class Raj(Game):
             "carried": list(data.pot) if not cards else [],
             "prize_cards": list(data.pot) if cards else [],
             "prizes_left": list(data.prize_deck),
-            "committed": [bool(state.cards(seat_zone("bid", s))) for s in range(state.players)],
+            "committed": SEALED.flags(state),
             "won": [list(w) for w in data.won],
             "last_reveal": dict(data.last_reveal) if data.last_reveal else None,
             "dice_keeper": state.to_act[0] if state.phase == "dice" else None,
         }
 
     def private_fields(self, state: State, seat: int) -> dict:
-        bid = state.cards(seat_zone("bid", seat))
-        return {"my_bid": bid[0] if bid else None}
+        return {"my_bid": SEALED.card_of(state, seat)}
 
 
 register(Raj())

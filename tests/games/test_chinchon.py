@@ -15,6 +15,7 @@ from shared.engine import (
     new_match,
     view,
 )
+from shared.engine.kit.turns import next_seat
 from shared.games.chinchon import Rules
 from tests.rigging import rig
 
@@ -27,7 +28,7 @@ def deal(players=2, variant="base", options=None, layout=None, seed="fixed"):
     """A fresh hand with seat 0 to play first and the given cards placed."""
     state, _ = new_match("chinchon", variant, players, seed=seed, options=options)
     state.to_act = [0]
-    state.data["dealer"] = players - 1
+    state.data.dealer = players - 1
     if layout:
         rig(state, layout)
     check_state(state)
@@ -82,7 +83,7 @@ def test_deal_gives_seven_cards_each_and_starts_the_discard_pile(players, stock)
     assert all(len(state.cards(f"hand:{s}")) == 7 for s in range(players))
     assert len(state.cards("discard")) == 1 and len(state.cards("stock")) == stock
     assert len(state.all_cards()) == 40 and "8O" not in state.all_cards()
-    assert state.phase == "draw" and state.to_act == [state.next_seat(state.data["dealer"])]
+    assert state.phase == "draw" and state.to_act == [next_seat(state, state.data.dealer)]
     assert sum(e["type"] == "dealt" for e in events) == players
 
 
@@ -252,7 +253,7 @@ def test_con_resto_scores_the_loose_card_for_the_closer():
     events = close(s, 0, "12E", [["1O", "2O", "3O"], ["5C", "5E", "5B"]])
     hand = scored(events)  # seat 1 has nothing to lay off: the hand is scored at once
     assert hand["close"] == "resto" and hand["points"] == [-3, -64]
-    assert s.data["eliminated"] == [1] and s.finished and s.result["winners"] == [0]
+    assert s.data.eliminated == [1] and s.finished and s.result["winners"] == [0]
 
 
 def test_only_groups_of_three_four_or_seven_close_a_hand():
@@ -289,7 +290,7 @@ def test_soltar_cartas_completes_a_group_of_four_and_lowers_the_penalty():
     assert s.phase == "soltar" and s.to_act == [1]
     assert sorted(a["card"] for a in legal_actions(s, 1) if a["type"] == "lay_off") == ["4O", "5O"]
     apply(s, 1, {"type": "lay_off", "card": "4O", "group": 0})
-    assert s.data["melds"][0] == ["1O", "2O", "3O", "4O"] and "4O" in s.cards("melds:0")
+    assert s.data.melds[0] == ["1O", "2O", "3O", "4O"] and "4O" in s.cards("melds:0")
     events = apply(s, 1, {"type": "lay_off", "card": "5O", "group": 1})
     hand = scored(events)  # nothing left to lay off: scored without waiting for "done"
     assert hand["points"] == [-2, -43]  # R C S 7 6 left
@@ -304,7 +305,7 @@ def test_a_group_of_four_takes_no_fifth_card():
     refused(
         s, 1, {"type": "lay_off", "card": "5O", "group": 7}, "index of one of the closer's groups"
     )
-    refused(s, 1, {"type": "draw", "source": "stock"}, "the hand is closed")
+    refused(s, 1, {"type": "draw", "source": "stock"}, "not possible in phase 'soltar'")
     events = apply(s, 1, {"type": "done"})
     assert scored(events)["points"] == [-2, -48]  # 5 R C S 7 6 left: the player chose to keep the 5
 
@@ -326,7 +327,7 @@ def test_soltar_cartas_lets_every_other_player_act_at_once_first_come_first_serv
     assert s.to_act == [1, 2]  # both may extend the run of oros (3 or 7)
     apply(s, 2, {"type": "lay_off", "card": "7O", "group": 0})
     # seat 1's 3 de oros no longer fits a group of 4: the hand is scored
-    assert s.rounds == [[-1, -56, -44]] and s.data["eliminated"] == [1]
+    assert s.rounds == [[-1, -56, -44]] and s.data.eliminated == [1]
     assert s.round == 2 and s.phase == "draw"
 
 
@@ -363,9 +364,9 @@ def test_reaching_minus_fifty_eliminates_and_the_last_player_left_wins():
     events = close(s, 0, "2E", GROUPED)
     assert scored(events)["points"] == [10, -12, -57]
     assert [e["seat"] for e in events if e["type"] == "eliminated"] == [2]
-    assert not s.finished and s.data["eliminated"] == [2]
+    assert not s.finished and s.data.eliminated == [2]
     assert s.cards("hand:2") == [] and all(len(s.cards(f"hand:{p}")) == 7 for p in (0, 1))
-    assert s.data["dealer"] == 0 and s.to_act == [1]
+    assert s.data.dealer == 0 and s.to_act == [1]
     idle_turn(s)
     assert s.to_act == [0]  # seat 2 is skipped
     check_state(s)
@@ -383,7 +384,7 @@ def test_a_player_left_alone_wins():
     s.scores = [0, -45]
     draw(s, 0)
     close(s, 0, "2E", GROUPED)
-    assert s.finished and s.result["winners"] == [0] and s.data["eliminated"] == [1]
+    assert s.finished and s.result["winners"] == [0] and s.data.eliminated == [1]
 
 
 def test_when_everyone_left_is_eliminated_at_once_the_best_score_wins():
@@ -394,7 +395,7 @@ def test_when_everyone_left_is_eliminated_at_once_the_best_score_wins():
     s.scores = [-49, 14]
     draw(s, 0)
     close(s, 0, "12E", [["1O", "2O", "3O"], ["5C", "5E", "5B"]])
-    assert s.scores == [-52, -50] and s.data["eliminated"] == [0, 1]
+    assert s.scores == [-52, -50] and s.data.eliminated == [0, 1]
     assert s.finished and s.result["winners"] == [1]
 
 
@@ -406,11 +407,11 @@ def test_separate_tallies_option_counts_positive_points_apart():
     }
     for ledger, wins in (("net", False), ("separate", True)):
         s = deal(options={"ledger": ledger}, layout=layout)
-        s.scores, s.data["plus"], s.data["minus"] = [15, 0], [45, 0], [30, 0]
+        s.scores, s.data.plus, s.data.minus = [15, 0], [45, 0], [30, 0]
         draw(s, 0)
         close(s, 0, "12E", GROUPED)
         assert s.finished is wins
-        assert s.data["plus"][0] == 55
+        assert s.data.plus[0] == 55
 
 
 # -- the stock -------------------------------------------------------------------------------
@@ -431,7 +432,7 @@ def test_restock_shuffles_the_discard_pile_keeping_its_top_card():
     events = discard(s, 0, top)
     assert {"type": "restocked", "count": pile - 1} in events
     assert s.cards("discard") == [top] and len(s.cards("stock")) == pile - 1
-    assert s.data["restocks"] == 1
+    assert s.data.restocks == 1
     check_state(s)
 
 
@@ -464,13 +465,15 @@ def test_views_hide_other_hands_and_the_stock():
 
 def test_illegal_actions_are_refused_with_a_reason_and_change_nothing():
     s = deal(layout={"hand:0": ["1O", "2O", "5C", "7E", "10B", "11B", "12C"]})
-    refused(s, 0, {"type": "discard", "card": "1O"}, "draw a card first")
-    refused(s, 0, {"type": "draw", "source": "table"}, "'stock' or 'discard'")
-    refused(s, 0, {"type": "draw"}, "takes the fields")
-    refused(s, 0, {"type": "lay_off", "card": "1O", "group": 0}, "draw a card first")
+    refused(
+        s, 0, {"type": "discard", "card": "1O"}, "not possible in phase 'draw'; possible now: draw"
+    )
+    refused(s, 0, {"type": "draw", "source": "table"}, "source must be one of ['stock', 'discard']")
+    refused(s, 0, {"type": "draw"}, "draw needs the field 'source'")
+    refused(s, 0, {"type": "lay_off", "card": "1O", "group": 0}, "not possible in phase 'draw'")
     refused(s, 0, {"type": "pass"}, "unknown action type")
     draw(s, 0, "stock")
-    refused(s, 0, {"type": "draw", "source": "stock"}, "discard a card or close")
+    refused(s, 0, {"type": "draw", "source": "stock"}, "possible now: discard, close")
     refused(s, 0, {"type": "discard", "card": "3E"}, "not in your hand")
 
 
@@ -521,3 +524,19 @@ def test_a_loose_wild_costs_twenty_five_and_cannot_be_the_resto_card():
     assert [a["discard"] for a in legal_actions(s, 0) if a["type"] == "close"] == ["12E"]
     events = close(s, 0, "12E", [["4O", "5O", "6O", "1O"], ["2C", "2E", "2B"]])  # the wild grouped
     assert scored(events)["close"] == "grouped" and s.scores[0] == 10
+
+
+def test_the_direction_stays_in_the_data_and_the_turn_order_follows_the_option():
+    s = deal(players=3, options={"direction": "counterclockwise"})
+    assert s.to_json()["data"]["direction"] == -1
+    assert new_match("chinchon", "base", 3, seed="x")[0].to_json()["data"]["direction"] == 1
+    idle_turn(s)
+    idle_turn(s)
+    assert s.to_act == [1]  # 0 -> 2 -> 1
+
+
+def test_bad_fields_are_refused_by_the_action_table():
+    s, _ = closed_con_resto()
+    refused(s, 1, {"type": "lay_off", "card": "4O", "group": "0"}, "group must be an integer")
+    refused(s, 1, {"type": "lay_off", "card": "4O"}, "lay_off needs the field 'group'")
+    refused(s, 1, {"type": "done", "now": True}, "done has no field 'now'")

@@ -66,7 +66,7 @@ def hand_size(state: State, seat: int) -> int:
 def said_sequence(state: State, plays: int) -> list:
     said = []
     for _ in range(plays):
-        seat = state.data["turn"]
+        seat = state.data.turn
         events = apply(state, seat, PLAY)
         said.append(events[0]["said"])
     return said
@@ -86,7 +86,7 @@ def test_deck_is_dealt_evenly_and_leftovers_start_the_pile_face_up():
     assert len(state.cards("pile")) == 1
     spectator = view(state, None)
     assert spectator["zones"]["pile"]["cards"] == state.cards("pile")
-    assert state.data["count"] == 1
+    assert state.data.count == 1
 
 
 def test_players_cannot_see_their_own_cards():
@@ -103,7 +103,7 @@ def test_leftover_cards_do_not_touch_the_count():
 
 def test_youngest_seat_plays_first():
     state = new(players=3, youngest_seat=2)
-    assert state.data["turn"] == 2
+    assert state.data.turn == 2
     assert PLAY in legal_actions(state, 2)
     assert legal_actions(state, 0) == [SLAP]  # the leftover card can already be slapped
 
@@ -116,10 +116,10 @@ def test_youngest_seat_must_be_a_seat_of_the_match():
 def test_play_passes_clockwise_and_counterclockwise_on_option():
     clockwise = deal(new(players=3), {0: ["2O"], 1: ["3C"], 2: ["4E"]})
     apply(clockwise, 0, PLAY)
-    assert clockwise.data["turn"] == 1
+    assert clockwise.data.turn == 1
     counter = deal(new(players=3, direction="counterclockwise"), {0: ["2O"], 1: ["3C"], 2: ["4E"]})
     apply(counter, 0, PLAY)
-    assert counter.data["turn"] == 2
+    assert counter.data.turn == 2
 
 
 def test_player_throws_the_top_card_of_their_hand():
@@ -133,7 +133,7 @@ def test_player_throws_the_top_card_of_their_hand():
 def test_count_cycles_one_to_ten_and_starts_again():
     state = deal(new(), {0: NO_MATCH_0, 1: NO_MATCH_1})
     assert said_sequence(state, 12) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2]
-    assert not state.data["window"]
+    assert not state.data.window
 
 
 def test_each_player_says_the_next_number_as_in_the_text_example():
@@ -193,7 +193,7 @@ def test_arrival_order_decides_the_race_not_the_seat_number():
         state = three_with_match()
         for seat in order:
             apply(state, seat, SLAP)
-        takers.append(state.data["turn"])
+        takers.append(state.data.turn)
     assert takers == [2, 0, 0]
 
 
@@ -211,7 +211,7 @@ def test_timeout_gives_the_pile_to_the_seat_that_did_not_slap():
     apply(state, 2, SLAP)
     events = apply(state, None, TIMEOUT)
     assert events[0] == {"type": "window_closed", "late": [1]}
-    assert events[1]["seat"] == 1 and state.data["turn"] == 1
+    assert events[1]["seat"] == 1 and state.data.turn == 1
 
 
 def test_several_non_reactors_first_in_turn_after_the_matching_player_takes():
@@ -246,9 +246,9 @@ def test_random_non_reactor_option_draws_among_the_late_seats_reproducibly():
 def test_taker_restarts_the_count_at_one():
     state = deal(new(), {0: NO_MATCH_0[:3] + ["7O"], 1: ["1C", "5C", "5E", "4B"]})
     for _ in range(3):
-        apply(state, state.data["turn"], PLAY)
+        apply(state, state.data.turn, PLAY)
     apply(state, 0, SLAP)  # false slap: seat 0 takes and restarts
-    assert state.data["count"] == 1 and state.data["turn"] == 0
+    assert state.data.count == 1 and state.data.turn == 0
     assert state.to_act == [0]  # nothing on the table to slap
     events = apply(state, 0, PLAY)
     assert events[0]["said"] == 1
@@ -263,7 +263,7 @@ def test_false_slap_is_legal_for_every_seat_and_takes_the_pile():
     events = apply(state, 2, SLAP)
     assert events[0] == {"type": "slapped", "seat": 2, "match": False}
     assert events[1]["reason"] == "false slap" and hand_size(state, 2) == 1 + pile
-    assert state.data["turn"] == 2 and state.data["count"] == 1
+    assert state.data.turn == 2 and state.data.count == 1
 
 
 def test_no_slap_on_an_empty_table():
@@ -292,7 +292,7 @@ def test_playing_instead_of_slapping_takes_the_pile_and_two_cards_from_each_hand
     assert hand_size(state, 1) == 2 + pile + 4
     assert state.cards("hand:2") == ["5E"]  # the two top cards went
     check_state(state)
-    assert state.deadline is None and state.data["turn"] == 1 and state.data["count"] == 1
+    assert state.deadline is None and state.data.turn == 1 and state.data.count == 1
 
 
 def test_penalty_takes_only_what_a_short_hand_holds():
@@ -333,7 +333,7 @@ def test_player_without_cards_who_slaps_last_takes_the_pile_and_plays_on():
     apply(state, 1, SLAP)
     apply(state, 0, SLAP)
     assert not state.finished
-    assert hand_size(state, 0) > 0 and state.data["turn"] == 0
+    assert hand_size(state, 0) > 0 and state.data.turn == 0
 
 
 def test_player_without_cards_who_does_not_slap_takes_the_pile():
@@ -342,7 +342,7 @@ def test_player_without_cards_who_does_not_slap_takes_the_pile():
     apply(state, 1, SLAP)
     apply(state, 2, SLAP)
     apply(state, None, TIMEOUT)
-    assert not state.finished and state.data["turn"] == 0
+    assert not state.finished and state.data.turn == 0
 
 
 def test_player_with_cards_does_not_win_by_slapping_first():
@@ -361,9 +361,9 @@ def test_player_without_cards_does_not_win_by_a_false_slap():
 def test_players_without_cards_are_skipped_in_turn():
     state = deal(new(players=3), {0: ["2O", "3O"], 1: [], 2: ["4E"]})
     apply(state, 0, PLAY)
-    assert state.data["turn"] == 2
+    assert state.data.turn == 2
     apply(state, 2, PLAY)
-    assert state.data["turn"] == 0
+    assert state.data.turn == 0
 
 
 def test_player_who_ends_up_with_every_card_loses():
@@ -384,7 +384,7 @@ def test_every_card_discarded_without_a_match_is_a_draw_shared_by_all():
 def test_last_card_matching_keeps_the_window_open_for_the_empty_hands():
     state = deal(new(players=2), {0: ["1O"], 1: []})
     apply(state, 0, PLAY)
-    assert state.phase == "reaction" and state.data["turn"] is None
+    assert state.phase == "reaction" and state.data.turn is None
     assert legal_actions(state, 0) == [SLAP]
     apply(state, 1, SLAP)
     assert winners(state) == [1]
@@ -392,7 +392,7 @@ def test_last_card_matching_keeps_the_window_open_for_the_empty_hands():
 
 def test_play_limit_ends_the_match_as_a_shared_draw():
     state = deal(new(max_passes=1), {0: ["2O", "3O"], 1: ["4C"]})
-    state.data["plays"] = 39  # one card short of one pass through the deck
+    state.data.plays = 39  # one card short of one pass through the deck
     events = apply(state, 0, PLAY)
     assert events[-1]["reason"] == "play limit reached"
     assert winners(state) == [0, 1]
@@ -407,7 +407,7 @@ def test_contando_figuras_names_sota_caballo_rey():
 
 def test_contando_figuras_matches_the_named_figure():
     state = deal(new("contando-figuras"), {0: ["10O"]})
-    state.data["count"] = 8
+    state.data.count = 8
     assert view(state, 0)["next_word"] == "sota"
     events = apply(state, 0, PLAY)
     assert events[0]["said"] == "sota" and events[0]["match"]
@@ -448,7 +448,7 @@ def test_view_shows_the_count_and_the_race_so_far():
 def test_play_takes_no_card_parameter():
     state = new()
     before = json.dumps(state.to_json(), sort_keys=True)
-    with pytest.raises(IllegalAction, match="play takes no card"):
+    with pytest.raises(IllegalAction, match="play has no field 'card'; fields: none"):
         apply(state, 0, {"type": "play", "card": "1O"})
     assert json.dumps(state.to_json(), sort_keys=True) == before
 

@@ -1,4 +1,4 @@
-"""Raj: sealed simultaneous bids, cancelling ties, dice or prize cards (raj.txt, RULINGS 2.14)."""
+"""Raj: sealed simultaneous bids, cancelling ties, dice or prize cards (raj.txt, docs/games/raj.md)."""
 
 from __future__ import annotations
 

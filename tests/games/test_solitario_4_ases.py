@@ -175,13 +175,13 @@ def test_renewing_turns_the_revealed_pile_over_without_shuffling():
     pile = list(s.cards("revealed"))
     apply(s, 0, RENEW)
     assert s.cards("stock") == pile[::-1] and s.cards("stock")[-1] == pile[0]
-    assert not s.cards("revealed") and s.data["passes"] == 2 and s.data["moved_this_pass"] == 0
+    assert not s.cards("revealed") and s.data.passes == 2 and s.data.moved_this_pass == 0
 
 
 def test_a_game_is_won_with_the_four_suits_ordered_from_1_to_rey():
     s = deal(order=in_pairs([c for su in SUITS for c in suit_run(su)]))
     play_greedily(s)
-    assert s.finished and s.data["won"] is True
+    assert s.finished and s.data.won is True
     assert s.result["winners"] == [0] and s.result["scores"] == [40] and s.result["won"] is True
     assert [len(s.cards(f"foundation{i}")) for i in range(1, 5)] == [10, 10, 10, 10]
     assert view(s, 0)["won"] is True and view(s, 0)["cards_up"] == 40
@@ -196,7 +196,7 @@ def test_a_pass_that_moves_nothing_up_loses_because_the_next_pass_would_repeat_i
         apply(s, 0, REVEAL)
         assert not s.finished and legal_actions(s, 0) == [REVEAL]
     events = apply(s, 0, REVEAL)  # the last reveal ends the pass with nothing moved
-    assert s.finished and s.data["won"] is False
+    assert s.finished and s.data.won is False
     assert s.result["winners"] == [] and s.result["scores"] == [0] and s.result["won"] is False
     assert "repeat" in s.result["reason"] and events[-1]["type"] == "match_finished"
     # turned over, the pile would be the very same stock: the next pass is identical
@@ -212,7 +212,7 @@ def test_a_card_moved_up_after_the_stock_ran_out_counts_for_the_pass():
     up(s, "1O", "foundation1")
     assert legal_actions(s, 0) == [RENEW]
     apply(s, 0, RENEW)
-    assert s.data["passes"] == 2 and len(s.cards("stock")) == 39 and not s.finished
+    assert s.data.passes == 2 and len(s.cards("stock")) == 39 and not s.finished
 
 
 def test_a_pass_with_a_move_up_is_renewed_and_the_next_idle_pass_loses():
@@ -222,7 +222,7 @@ def test_a_pass_with_a_move_up_is_renewed_and_the_next_idle_pass_loses():
     s = deal(order=order)
     play_greedily(s)
     assert s.finished and s.result["won"] is False and "repeat" in s.result["reason"]
-    assert s.data["passes"] == 2 and s.result["scores"] == [2]
+    assert s.data.passes == 2 and s.result["scores"] == [2]
     assert s.cards("foundation1") == ["1O", "2O"]
 
 
@@ -241,7 +241,7 @@ def test_idle_pass_option_lets_a_pass_over_a_playable_card_be_renewed():
     apply(s, 0, REVEAL)
     assert not s.finished and legal_actions(s, 0) == [RENEW]
     apply(s, 0, RENEW)
-    assert s.data["passes"] == 2 and s.data["movable_this_pass"] is False
+    assert s.data.passes == 2 and s.data.movable_this_pass is False
 
 
 def test_idle_pass_option_still_loses_a_pass_where_no_card_could_go_up():
@@ -341,26 +341,26 @@ def test_the_game_is_lost_when_only_the_reserved_card_is_left():
 # -- mezclado ------------------------------------------------------------------------------------
 def test_mezclado_renewal_costs_a_token_and_shuffles():
     s = deal("mezclado", order=["5C", "6C"], rest_to="revealed")
-    assert s.data["tokens"] == 5
+    assert s.data.tokens == 5
     apply(s, 0, REVEAL)
     pile = list(s.cards("revealed"))
     assert legal_actions(s, 0) == [RENEW]  # no card went up, yet a token may still be spent
     events = apply(s, 0, RENEW)
-    assert s.data["tokens"] == 4 and events[0]["shuffled"] is True
+    assert s.data.tokens == 4 and events[0]["shuffled"] is True
     assert Counter(s.cards("stock")) == Counter(pile) and s.cards("stock") != pile[::-1]
     assert view(s, 0)["tokens"] == 4 and view(s, 0)["zones"]["stock"]["cards"] == [None] * 40
 
 
 def test_mezclado_without_tokens_and_with_an_empty_hand_is_lost():
     s = deal("mezclado", order=["5C", "6C"], rest_to="revealed")
-    s.data["tokens"] = 0
+    s.data.tokens = 0
     apply(s, 0, REVEAL)
     assert s.finished and s.result["won"] is False and "token" in s.result["reason"]
 
 
 def test_mezclado_without_tokens_the_revealed_pile_may_still_go_up():
     s = deal("mezclado", order=["5C", "1O"], rest_to="revealed")
-    s.data["tokens"] = 0
+    s.data.tokens = 0
     apply(s, 0, REVEAL)
     assert not s.finished
     up(s, "1O", "foundation1")
@@ -370,7 +370,7 @@ def test_mezclado_without_tokens_the_revealed_pile_may_still_go_up():
 def test_mezclado_read_literally_loses_as_soon_as_the_hand_is_empty_without_tokens():
     options = {"play_out_without_renewal": False}
     s = deal("mezclado", order=["5C", "1O"], options=options, rest_to="revealed")
-    s.data["tokens"] = 0
+    s.data.tokens = 0
     apply(s, 0, REVEAL)
     assert s.finished and s.result["won"] is False
 
@@ -403,10 +403,12 @@ def test_pintados_is_won_with_four_full_piles_of_mixed_suits():
 def test_illegal_actions_are_refused_with_a_reason_and_change_nothing():
     s = deal(order=["5C", "6C", "1O"], rest_to="revealed")
     refused(s, RENEW, "not empty yet (3 left)")
-    refused(s, {"type": "fly"}, "unknown action type", "reveal, play, renew")
-    refused(s, {"type": "play", "card": top(s), "to": "foundation9"}, "'to' must be one of")
+    refused(s, {"type": "fly"}, "unknown action type", "reveal, renew, play, reserve, release")
+    refused(s, {"type": "play", "card": top(s), "to": "foundation9"}, "to must be one of")
     refused(s, {"type": "play", "card": "2O", "to": "foundation1"}, "only the top")
-    refused(s, {"type": "play"}, "only the top")
+    refused(s, {"type": "play"}, "needs the field 'card'")
+    refused(s, {"type": "play", "card": top(s)}, "needs the field 'to'")
+    refused(s, {"type": "reveal", "card": top(s)}, "reveal has no field 'card'")
     apply(s, 0, REVEAL)
     apply(s, 0, REVEAL)
     assert not s.cards("stock") and top(s) == "1O" and not s.finished
@@ -419,3 +421,23 @@ def test_actions_after_the_end_are_refused():
     apply(s, 0, REVEAL)
     assert s.finished and legal_actions(s, 0) == []
     refused(s, REVEAL, "finished")
+
+
+def test_legal_actions_are_fresh_objects_a_caller_may_change():
+    s = deal(order=["5C", "1O"])
+    listed = legal_actions(s, 0)
+    listed[0]["type"] = "renew"
+    listed[0]["extra"] = True
+    assert legal_actions(s, 0) == [REVEAL]
+    apply(s, 0, REVEAL)
+    listed = legal_actions(s, 0)
+    listed[0]["to"] = "foundation9"
+    assert plays(s)[0]["to"] == "foundation1"
+
+
+def test_the_state_data_keeps_its_json_shape():
+    s, _ = new_match(GAME, "mezclado", seed="shape")
+    assert s.to_json()["data"] == {
+        "passes": 1, "moved_this_pass": 0, "movable_this_pass": False, "tokens": 5,
+        "last": None, "won": None, "reason": None,
+    }  # fmt: skip

@@ -1,0 +1,59 @@
+"""The one ``main`` of the processes that run a consumer-group loop (``shared/feedgroup.py``):
+the history consumer and the bot dispatcher.
+
+Each names what differs (its service name for the logs, its loggers, how to build its
+group from the settings, where it serves its metrics); the rest is here: the settings read
+once from the environment, JSON logs, the metrics port, SIGTERM and SIGINT (finish what is
+in hand, then leave) and the loop itself. No Flask here.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import redis
+from prometheus_client import start_http_server
+
+from services.logs import json_logging
+from services.settings import Metrics, Settings
+from shared.feedgroup import FeedGroup
+
+
+def store_client(url: str) -> redis.Redis:
+    """The match store as a consumer reads it: a blocking read waits at most a few seconds."""
+    return redis.Redis.from_url(
+        url, decode_responses=True, socket_timeout=30, socket_connect_timeout=2
+    )
+
+
+def serve_metrics(metrics: Metrics) -> None:
+    """Serve this process's ``/metrics`` where ``metrics`` says, if it says anywhere."""
+    if metrics.port is not None:
+        start_http_server(metrics.port, addr=metrics.addr)
+
+
+def run_group(
+    service: str,
+    build: Callable[[Settings], FeedGroup],
+    metrics: Callable[[Settings], Metrics],
+    loggers: Sequence[str],
+    doing: str,
+) -> int:
+    """Build the group from the environment's settings and consume until SIGTERM or SIGINT.
+
+    ``doing`` starts the log line that says the loop has started ("consuming", ...)."""
+    settings = Settings.from_env()
+    json_logging(service, list(loggers), settings.log_level)
+    group = build(settings)
+    serve_metrics(metrics(settings))
+
+    def stop(signum: int, _frame: Any) -> None:
+        group.stopping = True  # finish the batch in hand, then leave
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    group.logger.info("%s %s as %s", doing, ", ".join(group.streams), group.settings.name)
+    group.run()
+    return 0

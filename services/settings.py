@@ -1,0 +1,142 @@
+"""Every environment variable a Tapete process reads, read once, into one frozen object.
+
+Each process builds ``Settings.from_env()`` once at its start (the gunicorn app factories,
+the consumers' and the worker's ``main``, the gunicorn config) and hands it, or the part
+of it they need, to what it builds; nothing else reads the environment. The variables,
+their defaults and who reads them are listed in docs/operations.md ("Configuration").
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from shared.feedgroup import GroupSettings, process_name
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_RULES_URL = "http://127.0.0.1:8001"
+DEFAULT_LOBBY_URL = "http://127.0.0.1:8000"
+DEFAULT_HISTORY_URL = "http://127.0.0.1:8002"
+DEFAULT_METRICS_ADDR = "0.0.0.0"
+
+
+@dataclass(frozen=True)
+class DispatcherSettings(GroupSettings):
+    """The bot dispatcher's consumer-group settings (``BOTS_*``), plus its watchdog's."""
+
+    block_ms: int = 500
+    retry_after_s: float = 10.0  # a job not ended this long after it was due is redone
+    max_attempts: int = 5
+    sweep_every_s: float = 0.5
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Where a process without an HTTP app serves ``/metrics``; ``port`` None: nowhere."""
+
+    port: int | None = None
+    addr: str = DEFAULT_METRICS_ADDR
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str], prefix: str) -> Metrics:
+        port = env.get(f"{prefix}_PORT")
+        return cls(int(port) if port else None, env.get(f"{prefix}_ADDR", cls.addr))
+
+
+def _max_waiting(threads: int) -> int:
+    """Long-polls waiting at once per lobby process: 3/4 of its threads, so the rest stay free
+    for moves and views whatever the clients do."""
+    return max(1, threads * 3 // 4)
+
+
+@dataclass(frozen=True)
+class Settings:
+    # where things are
+    redis_url: str = DEFAULT_REDIS_URL  # REDIS_URL: the match store
+    rq_redis_url: str = DEFAULT_REDIS_URL  # RQ_REDIS_URL: the bots' queue (default: REDIS_URL)
+    rules_url: str = DEFAULT_RULES_URL  # RULES_URL
+    lobby_url: str = DEFAULT_LOBBY_URL  # LOBBY_URL
+    history_url: str = DEFAULT_HISTORY_URL  # HISTORY_URL (make demo only)
+    feed_partitions: int = 1  # FEED_PARTITIONS: the same everywhere
+    # the streaming feed (the lobby app on gevent, gunicorn_feed_conf.py)
+    feed_workers: int = 1  # FEED_WORKERS: gunicorn workers of a feed process
+    feed_max_streams: int = 20000  # FEED_MAX_STREAMS: open streams per feed worker
+    feed_buffer: int = 256  # FEED_BUFFER: entries a stream may fall behind before it is dropped
+    feed_heartbeat_seconds: float = 15.0  # FEED_HEARTBEAT_SECONDS: a comment on idle streams
+    # logs and metrics
+    log_level: str = "INFO"  # LOG_LEVEL
+    slow_request_ms: float = 250.0  # SLOW_REQUEST_MS
+    prometheus_multiproc_dir: str | None = None  # PROMETHEUS_MULTIPROC_DIR
+    # HTTP services (gunicorn_conf.py) and the lobby's long-polls
+    gunicorn_workers: int = 2  # GUNICORN_WORKERS
+    gunicorn_threads: int = 4  # GUNICORN_THREADS
+    gunicorn_timeout: int = 60  # GUNICORN_TIMEOUT
+    gunicorn_graceful_timeout: int = 30  # GUNICORN_GRACEFUL_TIMEOUT
+    lobby_max_waiting: int = _max_waiting(4)  # LOBBY_MAX_WAITING (default: 3/4 of the threads)
+    # the rules service's seal
+    state_key: str | None = None  # TAPETE_STATE_KEY (None: the development key)
+    state_keys_previous: tuple[str, ...] = ()  # TAPETE_STATE_KEYS_PREVIOUS, comma-separated
+    # the history consumer (HISTORY_*)
+    history_consumer: GroupSettings = field(
+        default_factory=lambda: GroupSettings(name=process_name())
+    )
+    history_consumer_metrics: Metrics = Metrics()  # HISTORY_CONSUMER_METRICS_PORT, _ADDR
+    # the bot dispatcher (BOTS_*) and workers
+    bots_dispatcher: DispatcherSettings = field(
+        default_factory=lambda: DispatcherSettings(name=process_name())
+    )
+    bots_dispatcher_metrics: Metrics = Metrics()  # BOTS_DISPATCHER_METRICS_PORT, _ADDR
+    bots_worker_name: str = field(default_factory=process_name)  # BOTS_WORKER_NAME
+    bots_worker_metrics: Metrics = Metrics()  # BOTS_WORKER_METRICS_PORT, _ADDR
+    bots_maintenance_s: int = 60  # BOTS_MAINTENANCE_S: rq's registry cleaning
+    rq_log_level: str = "WARNING"  # RQ_LOG_LEVEL
+    # fault injection for the tests: a bot job sleeps there (never in production)
+    bots_pause_before_submit_s: float = 0.0  # BOTS_PAUSE_BEFORE_SUBMIT_S
+    bots_pause_after_submit_s: float = 0.0  # BOTS_PAUSE_AFTER_SUBMIT_S
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
+        """Every setting from its variable, else its default. A malformed number raises here,
+        at the process's start, rather than later in a request or a job."""
+        d = cls()  # the defaults, each written once: in the fields above
+        redis_url = env.get("REDIS_URL", d.redis_url)
+        threads = int(env.get("GUNICORN_THREADS", d.gunicorn_threads))
+        return cls(
+            redis_url=redis_url,
+            rq_redis_url=env.get("RQ_REDIS_URL") or redis_url,
+            rules_url=env.get("RULES_URL", d.rules_url),
+            lobby_url=env.get("LOBBY_URL", d.lobby_url),
+            history_url=env.get("HISTORY_URL", d.history_url),
+            feed_partitions=int(env.get("FEED_PARTITIONS", d.feed_partitions)),
+            feed_workers=int(env.get("FEED_WORKERS", d.feed_workers)),
+            feed_max_streams=int(env.get("FEED_MAX_STREAMS", d.feed_max_streams)),
+            feed_buffer=int(env.get("FEED_BUFFER", d.feed_buffer)),
+            feed_heartbeat_seconds=float(
+                env.get("FEED_HEARTBEAT_SECONDS", d.feed_heartbeat_seconds)
+            ),
+            log_level=env.get("LOG_LEVEL", d.log_level),
+            slow_request_ms=float(env.get("SLOW_REQUEST_MS", d.slow_request_ms)),
+            prometheus_multiproc_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,
+            gunicorn_workers=int(env.get("GUNICORN_WORKERS", d.gunicorn_workers)),
+            gunicorn_threads=threads,
+            gunicorn_timeout=int(env.get("GUNICORN_TIMEOUT", d.gunicorn_timeout)),
+            gunicorn_graceful_timeout=int(
+                env.get("GUNICORN_GRACEFUL_TIMEOUT", d.gunicorn_graceful_timeout)
+            ),
+            lobby_max_waiting=int(env.get("LOBBY_MAX_WAITING", _max_waiting(threads))),
+            state_key=env.get("TAPETE_STATE_KEY") or None,
+            state_keys_previous=tuple(
+                k.strip() for k in env.get("TAPETE_STATE_KEYS_PREVIOUS", "").split(",") if k.strip()
+            ),
+            history_consumer=GroupSettings.from_env("HISTORY", "HISTORY_CONSUMER_NAME", env),
+            history_consumer_metrics=Metrics.from_env(env, "HISTORY_CONSUMER_METRICS"),
+            bots_dispatcher=DispatcherSettings.from_env("BOTS", "BOTS_DISPATCHER_NAME", env),
+            bots_dispatcher_metrics=Metrics.from_env(env, "BOTS_DISPATCHER_METRICS"),
+            bots_worker_name=env.get("BOTS_WORKER_NAME") or d.bots_worker_name,
+            bots_worker_metrics=Metrics.from_env(env, "BOTS_WORKER_METRICS"),
+            bots_maintenance_s=int(env.get("BOTS_MAINTENANCE_S", d.bots_maintenance_s)),
+            rq_log_level=env.get("RQ_LOG_LEVEL", d.rq_log_level),
+            bots_pause_before_submit_s=float(env.get("BOTS_PAUSE_BEFORE_SUBMIT_S") or 0),
+            bots_pause_after_submit_s=float(env.get("BOTS_PAUSE_AFTER_SUBMIT_S") or 0),
+        )

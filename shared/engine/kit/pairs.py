@@ -1,0 +1,80 @@
+"""Pairs of cards that go out together: two cards summing to a target, or two of the same rank.
+
+Solitaires such as El 9 (1+8, 2+7…), Pirámide (pairs summing 13, the K alone) and
+7 Parejas (two cards of the same number) remove cards by such a rule. A ``PairRule``
+says which cards match, once, so that listing the legal removals and refusing a bad
+one can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from itertools import combinations
+
+from ..cards import rank
+
+SUM, SAME_RANK = "sum", "same-rank"
+
+
+@dataclass(frozen=True)
+class PairRule:
+    """Which cards go out together.
+
+    ``values`` maps a rank number to its value; a rank missing from it never pairs (the
+    figures of El 9). ``kind`` is ``"sum"`` (two values adding up to ``target``; a card
+    worth ``target`` by itself goes out alone) or ``"same-rank"`` (two cards of one rank).
+    """
+
+    kind: str
+    values: Mapping[int, int]
+    target: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in (SUM, SAME_RANK):
+            raise ValueError(f"unknown pair rule {self.kind!r}")
+
+    def value(self, card: str) -> int | None:
+        """The card's value under this rule, None when it never pairs."""
+        return self.values.get(rank(card))
+
+    def matches(self, a: str, b: str) -> bool:
+        """Whether the two cards go out together."""
+        va, vb = self.value(a), self.value(b)
+        if va is None or vb is None:
+            return False
+        if self.kind == SUM:
+            return va + vb == self.target
+        return rank(a) == rank(b)
+
+    def alone(self, card: str) -> bool:
+        """Whether the card goes out by itself (worth the whole target, as the K in Pirámide)."""
+        return self.kind == SUM and self.value(card) == self.target
+
+    def pairs(self, cards: Iterable[str]) -> list[tuple[str, str]]:
+        """Every unordered pair among ``cards`` that goes out together, in the cards' order."""
+        return [(a, b) for a, b in combinations(list(cards), 2) if self.matches(a, b)]
+
+    def partners(self, card: str, cards: Iterable[str]) -> list[str]:
+        """The cards among ``cards`` that go out together with ``card``."""
+        return [c for c in cards if c != card and self.matches(card, c)]
+
+    def singles(self, cards: Iterable[str]) -> list[str]:
+        """The cards among ``cards`` that go out alone."""
+        return [c for c in cards if self.alone(c)]
+
+    def describe(self) -> str:
+        """The rule in words, for refusals."""
+        if self.kind == SUM:
+            return f"two cards summing {self.target}"
+        return "two cards of the same number"
+
+
+def sums_to(target: int, values: Mapping[int, int]) -> PairRule:
+    """Two cards whose values add up to ``target`` (and any card worth ``target`` alone)."""
+    return PairRule(SUM, values, target)
+
+
+def same_rank(values: Mapping[int, int]) -> PairRule:
+    """Two cards of the same rank; only the ranks in ``values`` pair at all."""
+    return PairRule(SAME_RANK, values)

@@ -1,0 +1,152 @@
+"""Rows built outward from a starting rank: layout games (Cinquillo) and foundations (patience).
+
+A row is a list of cards in the order they were placed. It starts with a card of the
+starting rank and grows by the next rank of the deck's sequence at either end it may
+grow at: down towards the lowest rank, up towards the highest, never wrapping around.
+The sequence is the deck's order (in the 40-card Spanish deck the 7 is followed by the
+Sota), so the same rule serves Cinquillo (start 5, both ways, by suit), a solitaire's
+foundations (start 1, upwards, one suit or alternating suits) and any other layout.
+
+Everything here is a pure function of the rows' cards: a game keeps each row as a zone
+and asks which cards may be placed now; nothing is stored beside the cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from ..cards import rank, suit
+from .tables import ENGLISH_ACE_HIGH, ENGLISH_ACE_LOW, SPANISH_SEQUENCE_40, SPANISH_SEQUENCE_48
+
+
+def sequence_of(order: Mapping[int, int]) -> tuple[int, ...]:
+    """The ranks of an order table (rank -> position), lowest first."""
+    return tuple(sorted(order, key=order.__getitem__))
+
+
+#: 1..7, Sota, Caballo, Rey: in the 40-card deck the 7 and the Sota are consecutive.
+SPANISH_40 = sequence_of(SPANISH_SEQUENCE_40)
+#: 1..9, Sota, Caballo, Rey.
+SPANISH_48 = sequence_of(SPANISH_SEQUENCE_48)
+#: A, 2..10, J, Q, K (the ace low).
+ENGLISH = sequence_of(ENGLISH_ACE_LOW)
+#: 2..10, J, Q, K, A (the ace high).
+ENGLISH_HIGH = sequence_of(ENGLISH_ACE_HIGH)
+
+SAME, DIFFERENT, ANY = "same", "different", "any"
+
+
+@dataclass(frozen=True)
+class RowRule:
+    """How rows grow.
+
+    ``sequence``: the ranks in order, lowest first. ``start``: the rank that opens an empty
+    row (None: any rank). ``down`` / ``up``: the directions a row may grow in. ``suits``:
+    ``same`` (a row holds one suit), ``different`` (each card differs in suit from the
+    card it is placed next to) or ``any``.
+    """
+
+    sequence: tuple[int, ...]
+    start: int | None
+    down: bool = True
+    up: bool = True
+    suits: str = SAME
+
+    def __post_init__(self) -> None:
+        if self.start is not None and self.start not in self.sequence:
+            raise ValueError(f"the starting rank {self.start} is not in the sequence")
+        if self.suits not in (SAME, DIFFERENT, ANY):
+            raise ValueError(f"suits must be {SAME!r}, {DIFFERENT!r} or {ANY!r}")
+
+    def position(self, card: str) -> int | None:
+        """The card's place in the sequence (None for a rank outside it, e.g. an 8 in a 40-card row)."""
+        try:
+            return self.sequence.index(rank(card))
+        except ValueError:
+            return None
+
+    def ends(self, row: list[str]) -> tuple[str, str] | None:
+        """The row's lowest and highest cards (None while it is empty)."""
+        if not row:
+            return None
+        placed = sorted(row, key=lambda c: self.position(c) or 0)
+        return placed[0], placed[-1]
+
+    def span(self, row: list[str]) -> tuple[int, int] | None:
+        """The row's lowest and highest ranks (None while it is empty)."""
+        ends = self.ends(row)
+        return None if ends is None else (rank(ends[0]), rank(ends[1]))
+
+    def next_ranks(self, row: list[str]) -> list[int]:
+        """The ranks that may be placed on ``row`` now (its starting rank while it is empty)."""
+        ends = self.ends(row)
+        if ends is None:
+            return list(self.sequence) if self.start is None else [self.start]
+        low, high = (self.position(c) or 0 for c in ends)
+        found = []
+        if self.down and low > 0:
+            found.append(self.sequence[low - 1])
+        if self.up and high < len(self.sequence) - 1:
+            found.append(self.sequence[high + 1])
+        return found
+
+    def fits(self, card: str, row: list[str], row_suit: str | None = None) -> bool:
+        """Whether ``card`` may be placed on ``row`` now.
+
+        ``row_suit`` fixes the suit of a row that belongs to one suit even while it is
+        empty (Cinquillo's row of oros takes only the 5 of oros to open).
+        """
+        if row_suit is not None and suit(card) != row_suit:
+            return False
+        position = self.position(card)
+        if position is None:
+            return False
+        ends = self.ends(row)
+        if ends is None:
+            return self.start is None or rank(card) == self.start
+        low, high = ends
+        if self.down and position == (self.position(low) or 0) - 1:
+            return self._suit_fits(card, low)
+        if self.up and position == (self.position(high) or 0) + 1:
+            return self._suit_fits(card, high)
+        return False
+
+    def _suit_fits(self, card: str, neighbour: str) -> bool:
+        if self.suits == SAME:
+            return suit(card) == suit(neighbour)
+        if self.suits == DIFFERENT:
+            return suit(card) != suit(neighbour)
+        return True
+
+    def placements(
+        self,
+        cards: Iterable[str],
+        rows: Mapping[str, list[str]],
+        row_suits: Mapping[str, str] | None = None,
+    ) -> list[tuple[str, str]]:
+        """Every (card, row name) where one of ``cards`` may be placed now, in the given orders."""
+        suits = row_suits or {}
+        return [
+            (card, name)
+            for card in cards
+            for name, row in rows.items()
+            if self.fits(card, row, suits.get(name))
+        ]
+
+    def playable(
+        self,
+        cards: Iterable[str],
+        rows: Mapping[str, list[str]],
+        row_suits: Mapping[str, str] | None = None,
+    ) -> list[str]:
+        """Which of ``cards`` may be placed on some row now (each once, in the given order)."""
+        found: list[str] = []
+        for card, _name in self.placements(cards, rows, row_suits):
+            if card not in found:
+                found.append(card)
+        return found
+
+    def complete(self, row: list[str]) -> bool:
+        """Whether the row can grow no more in any direction it may grow in."""
+        return bool(row) and not self.next_ranks(row)

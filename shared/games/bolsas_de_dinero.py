@@ -1,0 +1,334 @@
+"""Bolsas de dinero (rules/bolsas-de-dinero.txt): set collection scored by majority per number.
+
+Two English decks and 4 jokers. On a turn a player spends 3 action points, each on drawing a
+card from one of three face-up draw piles or laying a card from hand: opening a money bag
+(a card face down) or filling one of their bags with cards of one number (jokers join a bag
+that already has a card). At the end every number A..K is scored by majority: +5 for the
+only bag of that number, +3 for the unique largest, nothing on a tie; −5 per empty bag and
+−1 per card left in hand.
+
+Every decision where the text is silent, and each option, is in docs/games/bolsas-de-dinero.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from shared.engine import (
+    JOKER,
+    OWNER,
+    PUBLIC,
+    Action,
+    Event,
+    Game,
+    GameData,
+    Option,
+    State,
+    Variant,
+    english_deck,
+    event,
+    rank,
+    record_round,
+    register,
+)
+from shared.engine.actions import CARD, ActionType, Field
+from shared.engine.kit.dealing import deal_hands
+from shared.engine.kit.ending import end_match, highest
+from shared.engine.kit.majority import category_points
+from shared.engine.kit.turns import next_seat
+from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.state import HIDDEN
+
+PILES = (0, 1, 2)
+NUMBERS = range(1, 14)  # A .. K
+LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+
+def pile(i: int) -> str:
+    return f"draw:{i}"
+
+
+def bag(seat: int, k: int) -> str:
+    """The face-up cards of ``seat``'s bag number ``k`` (its face-down card is in ``cover:<seat>``)."""
+    return f"bag:{seat}:{k}"
+
+
+def label(number: int) -> str:
+    return LABELS.get(number, str(number))
+
+
+@dataclass
+class BolsasData(GameData):
+    dealer: int = 0
+    points: int = 3  # action points left to the player to act
+    opened: list[int] = field(default_factory=list)  # bags the player opened this turn
+    game: int = 1  # which game of the match (the option "games")
+    end_reason: str | None = None
+
+
+class BolsasDeDinero(Game):
+    id = "bolsas-de-dinero"
+    name = "Bolsas de dinero"
+    rules_file = "bolsas-de-dinero.txt"
+    players = (2, 8)
+    data_type = BolsasData
+    options = {
+        "action_points": Option(3, "action points per turn", minimum=1, maximum=6),
+        "hand_size": Option(4, "cards dealt to each player", minimum=1, maximum=10),
+        "bags_per_number": Option(
+            "one",
+            "one bag per number per player, or several (counted together, scored per bag)",
+            choices=("one", "many"),
+        ),
+        "full_bag": Option(8, "a bag with this many cards ends the game", minimum=2, maximum=12),
+        "games": Option(1, "games in a match, points summed", choices=(1, 3)),
+    }
+    variants = {
+        "base": Variant("base", "108 cards, 3 face-up draw piles, 3 action points a turn."),
+    }
+
+    # -- setup -----------------------------------------------------------------------
+    def deck(self, state: State) -> list[str]:
+        return english_deck(jokers=2, copies=2)
+
+    def setup(self, state: State) -> list[Event]:
+        state.zone("stock", None, HIDDEN).cards = self.deck(state)
+        for i in PILES:
+            state.zone(pile(i), None, PUBLIC)
+        for s in range(state.players):
+            state.zone(hand(s), s, OWNER)
+            state.zone(seat_zone("cover", s), s, OWNER)
+        BolsasData.of(state).dealer = state.rng().randrange(state.players)
+        return self._deal(state)
+
+    def _deal(self, state: State) -> list[Event]:
+        data = BolsasData.of(state)
+        stock = state.cards("stock")
+        for name in list(state.zones):
+            if name.startswith("bag:"):
+                stock.extend(state.zones.pop(name).cards)
+            elif name != "stock":
+                stock.extend(state.zones[name].cards)
+                state.zones[name].cards = []
+        state.shuffle(stock)
+        first = next_seat(state, data.dealer)
+        order = [next_seat(state, first, i) for i in range(state.players)]
+        events = [event("game_started", game=data.game, dealer=data.dealer)]
+        events += deal_hands(state, order, state.options["hand_size"])
+        events += self._refill(state)
+        return events + self._start_turn(state, first)
+
+    def _refill(self, state: State) -> list[Event]:
+        events = []
+        for i in PILES:
+            if not state.cards(pile(i)) and state.cards("stock"):
+                card = state.move_top("stock", pile(i))
+                events.append(event("pile_refilled", pile=i, face_up=card))
+        return events
+
+    def _start_turn(self, state: State, seat: int) -> list[Event]:
+        data = BolsasData.of(state)
+        state.phase, state.to_act = "turn", [seat]
+        data.points, data.opened = state.options["action_points"], []
+        return [event("turn", seat=seat, points=data.points)]
+
+    # -- the action table --------------------------------------------------------------
+    draw = ActionType(
+        "draw", "take the card of a draw pile into your hand (1 point)", phases=("turn",),
+        pile=Field("int", "the draw pile: 0, 1 or 2", choices=PILES),
+    )  # fmt: skip
+    open_ = ActionType(
+        "open", "lay a card face down as a new money bag (1 point)", phases=("turn",), card=CARD
+    )
+    fill = ActionType(
+        "fill", "put a card of your hand into one of your bags (1 point)", phases=("turn",),
+        card=CARD, bag=Field("int", "which of your bags, from 0", minimum=0),
+    )  # fmt: skip
+
+    @draw.candidates
+    def _draws(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "draw", "pile": i} for i in PILES]
+
+    @draw.refusal
+    def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
+        return None if state.cards(pile(action["pile"])) else "that draw pile is empty"
+
+    @draw.handler
+    def _draw(self, state: State, seat: int, action: Action) -> list[Event]:
+        card = state.move_top(pile(action["pile"]), hand(seat))
+        return [event("drew", seat=seat, pile=action["pile"], face_up=card)] + self._spent(
+            state, seat
+        )
+
+    @open_.candidates
+    def _opens(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "open", "card": c} for c in sorted(set(state.cards(hand(seat))))]
+
+    @open_.refusal
+    def _open_refused(self, state: State, seat: int, action: Action) -> str | None:
+        return self._not_held(state, seat, action["card"])
+
+    @open_.handler
+    def _open(self, state: State, seat: int, action: Action) -> list[Event]:
+        k = len(state.cards(seat_zone("cover", seat)))
+        state.move(action["card"], hand(seat), seat_zone("cover", seat))
+        state.zone(bag(seat, k), seat, PUBLIC)
+        BolsasData.of(state).opened.append(k)
+        events = [event("bag_opened", seat=seat, bag=k, card=action["card"], visible_to=[seat])]
+        return events + self._spent(state, seat)
+
+    @fill.candidates
+    def _fills(self, state: State, seat: int) -> list[Action]:
+        cards = sorted(set(state.cards(hand(seat))))
+        bags = range(len(state.cards(seat_zone("cover", seat))))
+        return [{"type": "fill", "card": c, "bag": k} for c in cards for k in bags]
+
+    @fill.enumerate
+    def _legal_fills(self, state: State, seat: int) -> list[Action]:
+        """The same as filtering the candidates, with each bag's number worked out once."""
+        numbers = self._numbers(state, seat)
+        opened = BolsasData.of(state).opened
+        taken = {n for n in numbers if n is not None}
+        one = state.options["bags_per_number"] == "one"
+        actions = []
+        for c in sorted(set(state.cards(hand(seat)))):
+            for k, number in enumerate(numbers):
+                if k in opened:
+                    continue
+                if c == JOKER:
+                    ok = number is not None
+                elif number is None:
+                    ok = not (one and rank(c) in taken)
+                else:
+                    ok = rank(c) == number
+                if ok:
+                    actions.append({"type": "fill", "card": c, "bag": k})
+        return actions
+
+    @fill.refusal
+    def _fill_refused(self, state: State, seat: int, action: Action) -> str | None:
+        card, k = action["card"], action["bag"]
+        problem = self._not_held(state, seat, card)
+        if problem:
+            return problem
+        numbers = self._numbers(state, seat)
+        if k >= len(numbers):
+            return f"you have {len(numbers)} bag(s): bag {k} does not exist"
+        if k in BolsasData.of(state).opened:
+            return "a bag cannot be filled in the turn it was opened"
+        number = numbers[k]
+        if card == JOKER:
+            return None if number is not None else "a joker goes only into a bag with a card in it"
+        if number is None:
+            if state.options["bags_per_number"] == "one" and rank(card) in numbers:
+                return f"you already have a bag of {label(rank(card))}: one bag per number"
+            return None
+        if rank(card) != number:
+            return f"bag {k} holds {label(number)}s: a {label(rank(card))} cannot go in it"
+        return None
+
+    @fill.handler
+    def _fill(self, state: State, seat: int, action: Action) -> list[Event]:
+        card, k = action["card"], action["bag"]
+        state.move(card, hand(seat), bag(seat, k))
+        events = [event("bag_filled", seat=seat, bag=k, face_up=card)]
+        return events + self._spent(state, seat)
+
+    def _spent(self, state: State, seat: int) -> list[Event]:
+        """One action point is spent; with none left the turn ends."""
+        data = BolsasData.of(state)
+        data.points -= 1
+        if data.points > 0:
+            return []
+        reason = self._end_reason(state)
+        if reason:
+            data.end_reason = reason
+            return self._end_game(state, reason)
+        nxt = next_seat(state, seat)
+        return self._refill(state) + self._start_turn(state, nxt)
+
+    # -- the end -------------------------------------------------------------------------
+    def _end_reason(self, state: State) -> str | None:
+        full = state.options["full_bag"]
+        for s in range(state.players):
+            for k in range(len(state.cards(seat_zone("cover", s)))):
+                if len(state.cards(bag(s, k))) >= full:
+                    return "full_bag"
+        empty = sum(1 for i in PILES if not state.cards(pile(i)))
+        return "stock_out" if empty > len(state.cards("stock")) else None
+
+    def score(self, state: State) -> tuple[list[int], dict]:
+        """Each seat's points for this game, and the details per number and penalty."""
+        n = state.players
+        counts = {number: [0] * n for number in NUMBERS}
+        bags_of = {number: [0] * n for number in NUMBERS}
+        empty = [0] * n
+        for s in range(n):
+            for k, number in enumerate(self._numbers(state, s)):
+                if number is None:
+                    empty[s] += 1
+                else:
+                    counts[number][s] += len(state.cards(bag(s, k)))
+                    bags_of[number][s] += 1
+        points = [0] * n
+        per_number = {}
+        for number in NUMBERS:
+            got = category_points(counts[number])
+            got = [p * max(1, b) for p, b in zip(got, bags_of[number], strict=True)]
+            if any(counts[number]):
+                per_number[label(number)] = got
+            points = [a + b for a, b in zip(points, got, strict=True)]
+        in_hand = [len(state.cards(hand(s))) for s in range(n)]
+        points = [p - 5 * e - h for p, e, h in zip(points, empty, in_hand, strict=True)]
+        return points, {"numbers": per_number, "empty_bags": empty, "cards_in_hand": in_hand}
+
+    def _end_game(self, state: State, reason: str) -> list[Event]:
+        data = BolsasData.of(state)
+        points, details = self.score(state)
+        record_round(state, points)
+        events = [event("game_over", game=data.game, reason=reason, points=points, **details)]
+        if data.game < state.options["games"]:
+            data.game += 1
+            state.round += 1
+            data.dealer = next_seat(state, data.dealer)
+            data.end_reason = None
+            return events + self._deal(state)
+        return events + end_match(state, highest(state.scores), reason=reason)
+
+    # -- rules as questions -------------------------------------------------------------
+    @staticmethod
+    def _numbers(state: State, seat: int) -> list[int | None]:
+        """The number of each of ``seat``'s bags (None: no face-up card in it yet)."""
+        out: list[int | None] = []
+        for k in range(len(state.cards(seat_zone("cover", seat)))):
+            cards = state.cards(bag(seat, k))
+            out.append(rank(cards[0]) if cards else None)
+        return out
+
+    @staticmethod
+    def _not_held(state: State, seat: int, card: str) -> str | None:
+        return None if card in state.cards(hand(seat)) else f"card {card} is not in your hand"
+
+    # -- views -------------------------------------------------------------------------
+    def public_fields(self, state: State) -> dict:
+        data = BolsasData.of(state)
+        return {
+            "points_left": data.points if not state.finished else 0,
+            "opened_this_turn": list(data.opened),
+            "bags": [
+                [
+                    {
+                        "number": label(n) if n is not None else None,
+                        "count": len(state.cards(bag(s, k))),
+                    }
+                    for k, n in enumerate(self._numbers(state, s))
+                ]
+                for s in range(state.players)
+            ],  # fmt: skip
+            "game": data.game,
+            "dealer": data.dealer,
+            "end_reason": data.end_reason,
+        }
+
+
+register(BolsasDeDinero())

@@ -1,0 +1,664 @@
+"""Canasta: a rummy game of sets with two English decks and four jokers (rules/canasta.txt).
+
+Draw two cards, or take the discard pile by showing two natural cards equal to its top
+card; lay groups of one number (2s and jokers are wild) and add to them; discard one
+card. Seven cards of a number make a canasta: limpia (no wilds) 500, sucia 300, oculta
+(laid complete in one turn) 1000, of wilds 2000; four black 3s with three wilds win the
+match. A player with a canasta limpia and a canasta sucia may go out. A round scores the
+canastas, the red 3s and going out, minus the cards left in hand; 5000 wins (``parejas``:
+two teams sharing their points, 8000). The groups are checked with
+``shared.engine.kit.melds``.
+
+The turn is split into small steps (lay one or two groups, add one card, discard), and
+every decision where the text is silent or ambiguous, in docs/games/canasta.md.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from shared.engine import (
+    HIDDEN,
+    JOKER,
+    OWNER,
+    PUBLIC,
+    TOP,
+    Action,
+    BadSetup,
+    Event,
+    Game,
+    GameData,
+    Option,
+    State,
+    Variant,
+    english_deck,
+    event,
+    rank,
+    record_round,
+    register,
+)
+from shared.engine.actions import CARD, ActionType, Field
+from shared.engine.kit import turns
+from shared.engine.kit.ending import end_match, highest
+from shared.engine.kit.melds import Melds
+from shared.engine.kit.zones import hand, seat_zone
+
+TWOS = ("2S", "2H", "2D", "2C")
+WILDS = frozenset((*TWOS, JOKER))
+RED_THREES = frozenset(("3H", "3D"))
+BLACK_THREES = frozenset(("3S", "3C"))
+CANASTA = 7  # cards of a complete canasta; it takes no more
+GROUPS = Melds(None, set_sizes=range(3, CANASTA + 1), wilds=WILDS, max_wilds=CANASTA)
+BONUS = {"comodin": 2000, "oculta": 1000, "limpia": 500, "sucia": 300, "tres-negros": 5000}
+GOING_OUT = 100
+RED_THREE, ALL_RED_THREES = 100, 800
+
+
+def card_value(card: str) -> int:
+    """Points of a card (the first meld's value, and what a card left in hand costs)."""
+    if card == JOKER:
+        return 50
+    r = rank(card)
+    if r in (1, 2):  # an Ace, or a 2 (wild)
+        return 20
+    if r == 3:
+        return 100
+    return 5 if r <= 7 else 10
+
+
+def is_wild(card: str) -> bool:
+    return card in WILDS
+
+
+def group_problem(cards: list[str]) -> str | None:
+    """Why ``cards`` are not one legal group (None: they are).
+
+    Cards of one number with wilds (at least two naturals, no more wilds than naturals);
+    black 3s with at least two wilds; or wilds only. Three to seven cards; red 3s never.
+    """
+    if not 3 <= len(cards) <= CANASTA:
+        return f"a group has 3 to {CANASTA} cards, not {len(cards)}"
+    naturals = GROUPS.naturals(cards)
+    wilds = len(cards) - len(naturals)
+    if any(c in RED_THREES for c in naturals):
+        return "a red 3 is never part of a group: it is laid down by itself"
+    if not GROUPS.is_set(cards):
+        return f"{cards} are not cards of one number (2s and jokers are wild)"
+    if not naturals:
+        return None  # a group of wilds, the way to a canasta comodín
+    if naturals[0] in BLACK_THREES:
+        return None if wilds >= 2 else "black 3s are laid down only with two wilds or more"
+    if len(naturals) < 2:
+        return "a group needs at least two natural cards"
+    if wilds > len(naturals):
+        return "a group may not have more wilds than natural cards"
+    return None
+
+
+def group_rank(cards: list[str]) -> int | None:
+    """The number of a group (None for a group of wilds only)."""
+    naturals = GROUPS.naturals(cards)
+    return rank(naturals[0]) if naturals else None
+
+
+def canasta_kind(group: dict) -> str | None:
+    """The kind of a complete canasta (None while a group has fewer than 7 cards)."""
+    cards = group["cards"]
+    if len(cards) < CANASTA:
+        return None
+    naturals = GROUPS.naturals(cards)
+    if not naturals:
+        return "comodin"
+    if naturals[0] in BLACK_THREES:
+        return "tres-negros" if len(naturals) == 4 else "sucia"
+    if group.get("oculta"):
+        return "oculta"
+    return "limpia" if len(naturals) == len(cards) else "sucia"
+
+
+def round_points(
+    kinds: list[str | None], in_hand: list[str], red_threes: int, went_out: bool
+) -> int:
+    """A side's round: its canastas (incomplete groups 0), red 3s, going out, minus its hand.
+
+    The melded cards' own values are not counted, only the canastas' bonuses."""
+    canastas = sum(BONUS[k] for k in kinds if k)
+    threes = ALL_RED_THREES if red_threes == 4 else RED_THREE * red_threes
+    return canastas + threes + (GOING_OUT if went_out else 0) - sum(map(card_value, in_hand))
+
+
+def _order(group: list[str]) -> int:
+    """Groups of different numbers in one order (wilds only last), to list a pair once."""
+    number = group_rank(group)
+    return 99 if number is None else number
+
+
+def threshold(score: int) -> int:
+    """Points the first meld must be worth, by the side's total so far."""
+    if score < 1500:
+        return 50
+    return 90 if score < 3000 else 120
+
+
+@dataclass
+class CanastaData(GameData):
+    dealer: int = 0
+    turn: int = 0  # turns begun in this round
+    opened: list[bool] = field(default_factory=list)  # per seat: first meld made this round
+    # every group on the table: {"seat": whose table, "cards", "turn": the turn it was begun,
+    # "hand": begun from the hand (not with the pile), "oculta": laid complete in one turn}
+    groups: list[dict] = field(default_factory=list)
+    last_round: dict | None = None  # how the last round ended and each side's points
+
+
+class Canasta(Game):
+    id = "canasta"
+    name = "Canasta"
+    rules_file = "canasta.txt"
+    players = (2, 6)
+    data_type = CanastaData
+    options = {
+        "hand_size": Option(11, "cards dealt to each player", minimum=7, maximum=15),
+        "goal": Option(5000, "points that win the match", minimum=100, maximum=100000),
+        "partnerships": Option(False, "two teams of two, partners share their points"),
+        "max_rounds": Option(
+            50,
+            "rounds after which the match ends even if nobody reached the goal (0: no limit)",
+            minimum=0,
+            maximum=1000,
+        ),
+        "direction": turns.DIRECTION,
+    }
+    variants = {
+        "base": Variant("base", "Canasta: each player for themselves, 5000 points win."),
+        "parejas": Variant(
+            "parejas",
+            "Canasta en parejas: 4 players in two teams sharing their points, 8000 win.",
+            {"partnerships": True, "goal": 8000},
+            players=(4, 4),
+        ),
+    }
+
+    # -- setup -----------------------------------------------------------------------
+    def deck(self, state: State) -> list[str]:
+        return english_deck(jokers=2, copies=2)
+
+    def setup(self, state: State) -> list[Event]:
+        n, data = state.players, CanastaData.of(state)
+        if state.options["partnerships"]:
+            if n != 4:
+                raise BadSetup("partnerships are for 4 players")
+            state.teams = [[0, 2], [1, 3]]
+        if n * state.options["hand_size"] + 10 > len(self.deck(state)):
+            raise BadSetup(f"{n} players cannot each be dealt {state.options['hand_size']} cards")
+        data.dealer = state.rng().randrange(n)
+        return self._deal(state)
+
+    def _deal(self, state: State) -> list[Event]:
+        data, n = CanastaData.of(state), state.players
+        stock = state.zone("stock", None, HIDDEN)
+        stock.cards = self.deck(state)
+        state.shuffle(stock.cards)
+        for s in range(n):
+            state.zone(hand(s), s, OWNER)
+            state.zone(seat_zone("table", s), s, PUBLIC)
+            state.zone(seat_zone("red-threes", s), s, PUBLIC)
+        state.zone("discard", None, TOP)
+        state.zone("closing", None, HIDDEN)
+        data.turn, data.opened, data.groups = 0, [False] * n, []
+        first = turns.next_seat(state, data.dealer)
+        order = turns.seats_from(state, first)
+        events = [event("deal", round=state.round, dealer=data.dealer, first=first)]
+        size = state.options["hand_size"]
+        for s in order:
+            cards = [stock.cards.pop() for _ in range(size)]
+            state.zones[hand(s)].cards = cards
+            events.append(event("dealt", seat=s, cards=list(cards), visible_to=[s]))
+        for s in order:
+            events += self._lay_red_threes(state, s)
+        while True:  # the first card of the pile is never a red 3
+            card = state.move_top("stock", "discard")
+            events.append(event("discard_started", card=card))
+            if card not in RED_THREES:
+                break
+        return events + self._start_turn(state, first)
+
+    def _lay_red_threes(self, state: State, seat: int) -> list[Event]:
+        """Red 3s in hand go face up beside the table at once, each replaced from the stock."""
+        events: list[Event] = []
+        cards = state.zones[hand(seat)].cards
+        while True:
+            threes = [c for c in cards if c in RED_THREES]
+            if not threes:
+                return events
+            for c in threes:
+                state.move(c, hand(seat), seat_zone("red-threes", seat))
+                events.append(event("red_three", seat=seat, red_three=c))
+            new = [state.move_top("stock", hand(seat)) for _ in threes if state.cards("stock")]
+            if new:
+                events.append(event("replaced", seat=seat, cards=new, visible_to=[seat]))
+
+    def _start_turn(self, state: State, seat: int) -> list[Event]:
+        if not state.cards("stock"):
+            return [event("stock_exhausted")] + self._end_round(state, None)
+        CanastaData.of(state).turn += 1
+        state.phase, state.to_act = "draw", [seat]
+        return []
+
+    # -- the action table --------------------------------------------------------------
+    draw = ActionType("draw", "take two cards from the stock", phases=("draw",))
+    take = ActionType(
+        "take",
+        "take the discard pile: two natural cards of your hand equal to its top card make a "
+        "group with it; before your first meld, add one more group to reach the minimum",
+        phases=("draw",),
+        groups=Field(
+            "card-groups", "another group from your hand (first meld only)", optional=True
+        ),
+    )
+    meld = ActionType(
+        "meld",
+        "lay one or two new groups from your hand (your first meld must reach the minimum)",
+        phases=("meld",),
+        groups=Field("card-groups", "one or two groups"),
+    )
+    add = ActionType(
+        "add",
+        "add a card of your hand to a group of your table (or your partner's)",
+        phases=("meld",),
+        card=CARD,
+        group=Field("int", "the index of the group in the view's groups", minimum=0),
+    )
+    discard = ActionType("discard", "discard a card; the turn ends", phases=("meld",), card=CARD)
+    go_out = ActionType(
+        "go_out",
+        "put your last card face down on the pile, ending the round (needs a canasta "
+        "limpia and a canasta sucia)",
+        phases=("meld",),
+        card=CARD,
+    )
+
+    @draw.candidates
+    def _draws(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "draw"}]
+
+    @draw.handler
+    def _draw(self, state: State, seat: int, action: Action) -> list[Event]:
+        got = [state.move_top("stock", hand(seat)) for _ in range(2) if state.cards("stock")]
+        state.phase = "meld"
+        events = [event("drew", seat=seat, cards=got, visible_to=[seat])]
+        return events + self._lay_red_threes(state, seat)
+
+    @take.candidates
+    def _takes(self, state: State, seat: int) -> list[Action]:
+        if self._pile_problem(state, seat):
+            return []
+        if CanastaData.of(state).opened[seat]:
+            return [{"type": "take"}]
+        pair, cards = self._pile_pair(state, seat), list(state.cards(hand(seat)))
+        for c in pair:
+            cards.remove(c)
+        return [{"type": "take"}] + [
+            {"type": "take", "groups": [g]} for g in self._single_groups(cards)
+        ]
+
+    @take.refusal
+    def _take_refused(self, state: State, seat: int, action: Action) -> str | None:
+        problem = self._pile_problem(state, seat)
+        if problem:
+            return problem
+        extra = action.get("groups") or []
+        pair, pile = self._pile_pair(state, seat), state.cards("discard")
+        if CanastaData.of(state).opened[seat] and extra:
+            return "you have made your first meld: take the pile without groups"
+        if len(extra) > 1:
+            return "the first meld is one or two groups: the pile's group and at most one more"
+        rest = Counter(state.cards(hand(seat))) - Counter(pair)
+        problem = self._groups_problem(state, seat, extra, rest, pile_group=[pile[-1], *pair])
+        left = sum(rest.values()) - sum(map(len, extra)) + len(pile) - 1
+        return problem or (None if left else "keep a card to discard")
+
+    @take.handler
+    def _take(self, state: State, seat: int, action: Action) -> list[Event]:
+        data = CanastaData.of(state)
+        pair = self._pile_pair(state, seat)
+        pile = state.zones["discard"].cards
+        top = pile.pop()
+        for c in pair:
+            state.move(c, hand(seat), seat_zone("table", seat))
+        state.zones[seat_zone("table", seat)].cards.append(top)
+        rest = list(pile)
+        pile.clear()
+        state.zones[hand(seat)].cards.extend(rest)
+        data.groups.append(
+            {"seat": seat, "cards": [top, *pair], "turn": data.turn, "hand": False, "oculta": False}
+        )
+        events = [event("took_pile", seat=seat, top=top, shown=pair, cards=rest, visible_to=[seat])]
+        extra = action.get("groups") or []
+        state.phase = "meld"
+        events += self._lay_groups(state, seat, extra)
+        data.opened[seat] = True
+        events += self._lay_red_threes(state, seat)
+        return events + self._after_group_change(state, seat)
+
+    @meld.candidates
+    def _melds(self, state: State, seat: int) -> list[Action]:
+        """Bounded: the single groups of ``_single_groups``; before the first meld, also two
+        groups that reach the minimum together when neither does alone."""
+        cards = state.cards(hand(seat))
+        singles = self._single_groups(cards)
+        found = [{"type": "meld", "groups": [g]} for g in singles]
+        if CanastaData.of(state).opened[seat]:
+            return found
+        need = threshold(self.side_score(state, seat))
+        for a in singles:
+            worth_a = sum(map(card_value, a))
+            if worth_a >= need:
+                continue
+            rest = list((Counter(cards) - Counter(a)).elements())
+            for b in self._single_groups(rest):
+                worth_b = sum(map(card_value, b))
+                if worth_b < need <= worth_a + worth_b and _order(a) < _order(b):
+                    found.append({"type": "meld", "groups": [a, b]})
+        return found
+
+    @meld.enumerate
+    def _legal_melds(self, state: State, seat: int) -> list[Action]:
+        """The candidates are built from the hand as legal groups: only the minimum and the
+        card kept to discard are left to check (faster than the refusal's full check)."""
+        size = len(state.cards(hand(seat)))
+        opened = CanastaData.of(state).opened[seat]
+        need = threshold(self.side_score(state, seat))
+        return [
+            a
+            for a in self._melds(state, seat)
+            if sum(map(len, a["groups"])) < size
+            and (opened or sum(card_value(c) for g in a["groups"] for c in g) >= need)
+        ]
+
+    @meld.refusal
+    def _meld_refused(self, state: State, seat: int, action: Action) -> str | None:
+        groups = action["groups"]
+        if not 1 <= len(groups) <= 2:
+            return "lay one or two groups at a time"
+        return self._groups_problem(state, seat, groups, Counter(state.cards(hand(seat))))
+
+    @meld.handler
+    def _meld(self, state: State, seat: int, action: Action) -> list[Event]:
+        events = self._lay_groups(state, seat, action["groups"])
+        CanastaData.of(state).opened[seat] = True
+        return events + self._after_group_change(state, seat)
+
+    @add.candidates
+    def _adds(self, state: State, seat: int) -> list[Action]:
+        data = CanastaData.of(state)
+        if not data.opened[seat]:
+            return []
+        side = state.team_of(seat)
+        cards = list(dict.fromkeys(state.cards(hand(seat))))
+        return [
+            {"type": "add", "card": c, "group": i}
+            for i, g in enumerate(data.groups)
+            if g["seat"] in side and len(g["cards"]) < CANASTA
+            for c in cards
+        ]
+
+    @add.enumerate
+    def _legal_adds(self, state: State, seat: int) -> list[Action]:
+        """Faster than checking every card against every group: only a wild, a natural of
+        the group's number, or a black 3 on a group of wilds can fit."""
+        data = CanastaData.of(state)
+        held = state.cards(hand(seat))
+        if not data.opened[seat] or len(held) < 2:
+            return []
+        side = state.team_of(seat)
+        cards = list(dict.fromkeys(held))
+        found = []
+        for i, g in enumerate(data.groups):
+            if g["seat"] not in side or len(g["cards"]) >= CANASTA:
+                continue
+            number = group_rank(g["cards"])
+            for c in cards:
+                fits = is_wild(c) or rank(c) == number or (number is None and c in BLACK_THREES)
+                if fits and group_problem(g["cards"] + [c]) is None:
+                    found.append({"type": "add", "card": c, "group": i})
+        return found
+
+    @add.refusal
+    def _add_refused(self, state: State, seat: int, action: Action) -> str | None:
+        data, card, index = CanastaData.of(state), action["card"], action["group"]
+        held = state.cards(hand(seat))
+        if card not in held:
+            return f"card {card} is not in your hand"
+        if not data.opened[seat]:
+            return "make your first meld before adding cards to groups"
+        if index >= len(data.groups):
+            return f"there is no group {index}; groups: 0 to {len(data.groups) - 1}"
+        group = data.groups[index]
+        if group["seat"] not in state.team_of(seat):
+            return "you may add cards only to your own groups" + (
+                " or your partner's" if state.teams else ""
+            )
+        if len(group["cards"]) >= CANASTA:
+            return "that group is a complete canasta: it takes no more cards"
+        if len(held) == 1:
+            return "keep a card to discard"
+        return group_problem(group["cards"] + [card])
+
+    @add.handler
+    def _add(self, state: State, seat: int, action: Action) -> list[Event]:
+        data, card, index = CanastaData.of(state), action["card"], action["group"]
+        group = data.groups[index]
+        state.move(card, hand(seat), seat_zone("table", group["seat"]))
+        group["cards"].append(card)
+        if len(group["cards"]) == CANASTA:  # laid complete from the hand within one turn
+            group["oculta"] = group["hand"] and group["turn"] == data.turn
+        events = [event("added", seat=seat, card=card, group=index)]
+        return events + self._after_group_change(state, seat)
+
+    @discard.candidates
+    def _discards(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "discard", "card": c} for c in dict.fromkeys(state.cards(hand(seat)))]
+
+    @discard.refusal
+    def _discard_refused(self, state: State, seat: int, action: Action) -> str | None:
+        card = action["card"]
+        return None if card in state.cards(hand(seat)) else f"card {card} is not in your hand"
+
+    @discard.handler
+    def _discard(self, state: State, seat: int, action: Action) -> list[Event]:
+        state.move(action["card"], hand(seat), "discard")
+        events = [event("discarded", seat=seat, card=action["card"])]
+        return events + self._start_turn(state, turns.next_seat(state, seat))
+
+    @go_out.candidates
+    def _go_outs(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "go_out", "card": c} for c in state.cards(hand(seat))[:1]]
+
+    @go_out.refusal
+    def _go_out_refused(self, state: State, seat: int, action: Action) -> str | None:
+        held = state.cards(hand(seat))
+        if action["card"] not in held:
+            return f"card {action['card']} is not in your hand"
+        if len(held) != 1:
+            return "you go out with your last card: meld the others first"
+        kinds = self.side_canastas(state, seat)
+        if not any(k in ("limpia", "oculta") for k in kinds) or not any(
+            k in ("sucia", "comodin") for k in kinds
+        ):
+            return "to go out you need a canasta limpia and a canasta sucia on your table"
+        return None
+
+    @go_out.handler
+    def _go_out(self, state: State, seat: int, action: Action) -> list[Event]:
+        state.move(action["card"], hand(seat), "closing")
+        events = [event("went_out", seat=seat, card=action["card"], visible_to=[seat])]
+        return events + self._end_round(state, seat)
+
+    # -- groups --------------------------------------------------------------------------
+    def _pile_problem(self, state: State, seat: int) -> str | None:
+        """Why ``seat`` cannot take the pile now (None: it can)."""
+        pile = state.cards("discard")
+        if not pile:
+            return "the discard pile is empty"
+        top = pile[-1]
+        if is_wild(top):
+            return f"the top card {top} is wild: the pile cannot be taken"
+        if top in BLACK_THREES:
+            return "a black 3 on top blocks the pile"
+        complete = {
+            group_rank(g["cards"])
+            for g in CanastaData.of(state).groups
+            if len(g["cards"]) >= CANASTA
+        }
+        if rank(top) in complete:
+            return f"the pile is blocked: a canasta of {top[:-1]} is on the table"
+        if len(self._pile_pair(state, seat)) < 2:
+            return f"to take the pile, show two natural cards of {top[:-1]} from your hand"
+        return None
+
+    @staticmethod
+    def _pile_pair(state: State, seat: int) -> list[str]:
+        """Two natural cards of the hand equal in number to the top of the pile (or fewer)."""
+        top = rank(state.cards("discard")[-1])
+        return [c for c in state.cards(hand(seat)) if not is_wild(c) and rank(c) == top][:2]
+
+    def _groups_problem(
+        self,
+        state: State,
+        seat: int,
+        groups: list[list[str]],
+        have: Counter,
+        pile_group: list[str] | None = None,
+    ) -> str | None:
+        """Why laying ``groups`` from the cards ``have`` is refused (None: it is legal);
+        ``pile_group``: the group made with the pile's top card, when taking it."""
+        used = Counter(c for g in groups for c in g)
+        if used - have:
+            return "the groups must use cards of your hand, each once"
+        if pile_group is None and not +(have - used):
+            return "keep a card to discard"
+        for g in groups:
+            problem = group_problem(g)
+            if problem:
+                return problem
+        if not CanastaData.of(state).opened[seat]:
+            worth = sum(card_value(c) for g in groups for c in g)
+            worth += sum(card_value(c) for c in pile_group or [])
+            need = threshold(self.side_score(state, seat))
+            if worth < need:
+                return (
+                    f"your first meld must be worth at least {need} points; these are worth {worth}"
+                )
+        return None
+
+    def _lay_groups(self, state: State, seat: int, groups: list[list[str]]) -> list[Event]:
+        data = CanastaData.of(state)
+        events = []
+        for g in groups:
+            for c in g:
+                state.move(c, hand(seat), seat_zone("table", seat))
+            data.groups.append(
+                {"seat": seat, "cards": list(g), "turn": data.turn, "hand": True,
+                 "oculta": len(g) >= CANASTA}
+            )  # fmt: skip
+            events.append(event("melded", seat=seat, cards=list(g), group=len(data.groups) - 1))
+        return events
+
+    @staticmethod
+    def _single_groups(cards: list[str]) -> list[list[str]]:
+        """Bounded candidates for a new group: per number, all its naturals (at most 7) with
+        0 to as many wilds as allowed, cheapest wilds first; black 3s with two wilds or more;
+        every wild together."""
+        wilds = sorted((c for c in cards if is_wild(c)), key=card_value)
+        by_rank: dict[int, list[str]] = {}
+        for c in cards:
+            if not is_wild(c):
+                by_rank.setdefault(rank(c), []).append(c)
+        found = []
+        for r, naturals in by_rank.items():
+            naturals = naturals[:CANASTA]
+            n = len(naturals)
+            if r == 3:
+                for w in range(2, min(len(wilds), CANASTA - n) + 1):
+                    found.append(naturals + wilds[:w])
+                continue
+            if n < 2:
+                continue
+            for w in range(0 if n >= 3 else 1, min(n, len(wilds), CANASTA - n) + 1):
+                found.append(naturals + wilds[:w])
+        if len(wilds) >= 3:
+            found.append(wilds[:CANASTA])
+        return found
+
+    def _after_group_change(self, state: State, seat: int) -> list[Event]:
+        """A canasta of four black 3s wins the match at once; otherwise play goes on."""
+        for g in CanastaData.of(state).groups:
+            if canasta_kind(g) == "tres-negros":
+                return [event("black_threes_canasta", seat=g["seat"])] + self._end_round(
+                    state, None
+                )
+        return []
+
+    # -- the end of a round --------------------------------------------------------------
+    def _end_round(self, state: State, went_out: int | None) -> list[Event]:
+        data, n = CanastaData.of(state), state.players
+        sides = state.teams or [[s] for s in range(n)]
+        points = [0] * n
+        detail = []
+        black_win = None
+        for side in sides:
+            kinds = [canasta_kind(g) for g in data.groups if g["seat"] in side]
+            if "tres-negros" in kinds:
+                black_win = side
+            in_hand = [c for s in side for c in state.cards(hand(s))]
+            reds = sum(len(state.cards(seat_zone("red-threes", s))) for s in side)
+            got = round_points(kinds, in_hand, reds, went_out in side)
+            for s in side:
+                points[s] = got
+            detail.append({"seats": list(side), "canastas": [k for k in kinds if k],
+                           "red_threes": reds, "in_hand": in_hand, "points": got})  # fmt: skip
+        record_round(state, points)
+        data.last_round = {"went_out": went_out, "sides": detail}
+        events = [event("round_scored", round=state.round, went_out=went_out, sides=detail)]
+        if black_win is not None:
+            return events + end_match(state, black_win, reason="black_threes_canasta")
+        goal, limit = state.options["goal"], state.options["max_rounds"]
+        if max(state.scores) >= goal:
+            return events + end_match(state, highest(state.scores), reason="goal")
+        if limit and state.round >= limit:
+            return events + end_match(state, highest(state.scores), reason="round_limit")
+        state.round += 1
+        data.dealer = turns.next_seat(state, data.dealer)
+        return events + self._deal(state)
+
+    # -- rules as questions ------------------------------------------------------------
+    @staticmethod
+    def side_score(state: State, seat: int) -> int:
+        return state.scores[seat]  # partners share their points: each seat holds the side's
+
+    @staticmethod
+    def side_canastas(state: State, seat: int) -> list[str]:
+        side = state.team_of(seat)
+        kinds = (canasta_kind(g) for g in CanastaData.of(state).groups if g["seat"] in side)
+        return [k for k in kinds if k]
+
+    # -- views -------------------------------------------------------------------------
+    def public_fields(self, state: State) -> dict:
+        data = CanastaData.of(state)
+        pile = state.cards("discard")
+        return {
+            "dealer": data.dealer,
+            "opened": list(data.opened),
+            "minimum": [threshold(state.scores[s]) for s in range(state.players)],
+            "groups": [
+                {"seat": g["seat"], "cards": list(g["cards"]), "canasta": canasta_kind(g)}
+                for g in data.groups
+            ],
+            "pile_top": pile[-1] if pile else None,
+            "last_round": data.last_round,
+        }
+
+
+register(Canasta())

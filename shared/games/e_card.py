@@ -1,0 +1,255 @@
+"""E-Card (rules/e-card.txt): a two-player sealed duel with ten spades; the rules as
+implemented and every decision where the text is silent are in docs/games/e-card.md.
+
+The K (Emperor) beats the citizens (2-9), a citizen beats the A (Slave), and the Slave
+beats the Emperor; two citizens draw and the round goes on. Each round the ten cards are
+shuffled into two piles of five, one per player; the holder of the K commits first, still
+sealed (``kit/sealed.py``), then the other; both cards are revealed together. The first
+card to beat the other wins the round; twelve rounds, the most rounds won wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shared.engine import (
+    HIDDEN,
+    OWNER,
+    PUBLIC,
+    Action,
+    Event,
+    Game,
+    GameData,
+    Option,
+    State,
+    Variant,
+    event,
+    rank,
+    record_round,
+    register,
+)
+from shared.engine.actions import CARD, ActionType, Field
+from shared.engine.kit.ending import end_match, highest
+from shared.engine.kit.sealed import POLICIES, RANDOM, Sealed
+from shared.engine.kit.zones import hand
+
+EMPEROR, SLAVE = "KS", "AS"
+CARDS = [EMPEROR, SLAVE] + [f"{r}S" for r in range(2, 10)]
+PILES = ("pile:0", "pile:1")
+SEALED = Sealed("duel", "card_committed")
+
+
+def beats(card: str, other: str) -> bool:
+    """The K beats citizens, citizens beat the A, the A beats the K."""
+    if card == EMPEROR:
+        return other != SLAVE and other != EMPEROR
+    if card == SLAVE:
+        return other == EMPEROR
+    return other == SLAVE
+
+
+def holds_both(cards: list[str]) -> bool:
+    """A hand with both the K and the A loses the round at once."""
+    return EMPEROR in cards and SLAVE in cards
+
+
+def duel_winner(cards: list[str]) -> int | None:
+    """The index of the card that beats the other, or None for a draw (two citizens)."""
+    if beats(cards[0], cards[1]):
+        return 0
+    if beats(cards[1], cards[0]):
+        return 1
+    return None
+
+
+@dataclass
+class ECardData(GameData):
+    chooser: int | None = None  # who picks a pile now (phase "choose")
+    emperor: int | None = None  # who holds the K this round: commits first
+    first_emperor: int | None = None  # the Kaiji deal: the Emperor of the first block
+    last_winner: int | None = None
+    draws: int = 0  # draws so far in this round
+    last_reveal: dict | None = None  # the last two cards revealed and who won, for views
+
+
+class ECard(Game):
+    id = "e-card"
+    name = "E-Card"
+    rules_file = "e-card.txt"
+    players = (2, 2)
+    data_type = ECardData
+    options = {
+        "rounds": Option(12, "rounds in a match", minimum=1, maximum=99),
+        "deal": Option(
+            "random",
+            "random piles chosen by the last round's winner, or the Kaiji deal (K + 4 citizens"
+            " against A + 4 citizens, sides swapping every 3 rounds)",
+            choices=("random", "kaiji"),
+        ),
+        "commit_seconds": Option(
+            60.0, "seconds to commit a card before the timeout", minimum=1.0, maximum=3600.0
+        ),
+        "timeout_play": Option(
+            RANDOM, "the card committed for a seat that did not commit in time", choices=POLICIES
+        ),
+    }
+    variants = {"base": Variant("base", "E-Card: Emperor, citizens and Slave, twelve rounds.")}
+
+    # -- setup -----------------------------------------------------------------------
+    def deck(self, state: State) -> list[str]:
+        return list(CARDS)
+
+    def setup(self, state: State) -> list[Event]:
+        for s in range(2):
+            state.zone(hand(s), s, OWNER)
+        for name in PILES:
+            state.zone(name, None, HIDDEN)
+        SEALED.create(state)
+        state.zone("played", None, PUBLIC)
+        state.zones[PILES[0]].cards = list(CARDS)
+        first = state.rng().randrange(2)
+        data = ECardData.of(state)
+        if state.options["deal"] == "kaiji":
+            data.first_emperor = first
+        else:
+            data.chooser = first
+        return self._start_round(state)
+
+    def _start_round(self, state: State) -> list[Event]:
+        """Gather the ten cards, shuffle them and form two piles (or deal the Kaiji sides)."""
+        data = ECardData.of(state)
+        cards = [c for name in (*PILES, hand(0), hand(1), "played") for c in state.cards(name)]
+        for name in (*PILES, hand(0), hand(1), "played"):
+            state.zones[name].cards = []
+        state.shuffle(cards)
+        data.draws, data.emperor = 0, None
+        if state.options["deal"] == "kaiji":
+            return self._kaiji_deal(state, cards)
+        state.zones[PILES[0]].cards = cards[:5]
+        state.zones[PILES[1]].cards = cards[5:]
+        chooser = data.chooser if data.last_winner is None else data.last_winner
+        assert chooser is not None  # drawn at setup, then the last round's winner
+        data.chooser = chooser
+        state.phase = "choose"
+        state.to_act = [chooser]
+        return [event("piles_formed", round=state.round, chooser=chooser)]
+
+    def _kaiji_deal(self, state: State, cards: list[str]) -> list[Event]:
+        data = ECardData.of(state)
+        assert data.first_emperor is not None
+        block = (state.round - 1) // 3
+        emperor = (data.first_emperor + block) % 2
+        citizens = [c for c in cards if c not in (EMPEROR, SLAVE)]
+        state.zones[hand(emperor)].cards = [EMPEROR] + citizens[:4]
+        state.zones[hand(1 - emperor)].cards = [SLAVE] + citizens[4:]
+        events = [event("sides_dealt", round=state.round, emperor=emperor, slave=1 - emperor)]
+        return events + self._dealt(state) + self._open_duel(state)
+
+    def _dealt(self, state: State) -> list[Event]:
+        return [
+            event("dealt", seat=s, cards=list(state.cards(hand(s))), visible_to=[s])
+            for s in range(2)
+        ]
+
+    def _open_duel(self, state: State) -> list[Event]:
+        """The holder of the K commits first; the other commits once it has."""
+        data = ECardData.of(state)
+        data.emperor = 0 if EMPEROR in state.cards(hand(0)) else 1
+        state.phase = "play"
+        SEALED.open(state, [data.emperor], state.options["commit_seconds"])
+        return [event("duel_open", round=state.round, first=data.emperor)]
+
+    # -- the action table --------------------------------------------------------------
+    choose = ActionType(
+        "choose",
+        "take one of the two face-down piles; the other player takes the other",
+        phases=("choose",),
+        pile=Field("int", "which pile: 0 or 1", choices=(0, 1)),
+    )
+    play = ActionType(
+        "play", "commit one card of your hand, face down", phases=("play",), card=CARD
+    )
+
+    @choose.candidates
+    def _choices(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "choose", "pile": p} for p in (0, 1)]
+
+    @choose.handler
+    def _choose(self, state: State, seat: int, action: Action) -> list[Event]:
+        data = ECardData.of(state)
+        pile = action["pile"]
+        state.zones[hand(seat)].cards = sorted(state.cards(PILES[pile]), key=rank)
+        state.zones[hand(1 - seat)].cards = sorted(state.cards(PILES[1 - pile]), key=rank)
+        for name in PILES:
+            state.zones[name].cards = []
+        data.chooser = None
+        events = [event("pile_chosen", seat=seat, pile=pile)] + self._dealt(state)
+        for s in range(2):
+            if holds_both(state.cards(hand(s))):
+                events.append(event("automatic_loss", seat=s, round=state.round))
+                return events + self._end_round(state, 1 - s)
+        return events + self._open_duel(state)
+
+    @play.candidates
+    def _plays(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "play", "card": c} for c in state.cards(hand(seat))]
+
+    @play.refusal
+    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+        card = action["card"]
+        return None if card in state.cards(hand(seat)) else f"card {card} is not in your hand"
+
+    @play.handler
+    def _play(self, state: State, seat: int, action: Action) -> list[Event]:
+        events = SEALED.commit(state, seat, action["card"], hand(seat), then=1 - seat)
+        return events + (self._resolve(state) if SEALED.complete(state, (0, 1)) else [])
+
+    def on_timeout(self, state: State) -> list[Event]:
+        """The commit window closed: the seat to commit commits its default card."""
+        then = 1 - state.to_act[0]
+        hands = {s: hand(s) for s in range(2)}
+        events = SEALED.commit_defaults(state, hands, state.options["timeout_play"], then=then)
+        return events + (self._resolve(state) if SEALED.complete(state, (0, 1)) else [])
+
+    def _resolve(self, state: State) -> list[Event]:
+        """Reveal both cards at once; a draw goes on, otherwise the round is won."""
+        data = ECardData.of(state)
+        cards = SEALED.reveal(state, (0, 1), "played")
+        winner = duel_winner(cards)
+        data.last_reveal = {"cards": cards, "winner": winner}
+        events = [event("cards_revealed", round=state.round, cards=cards, winner=winner)]
+        if winner is None:
+            data.draws += 1
+            return events + self._open_duel(state)
+        return events + self._end_round(state, winner)
+
+    def _end_round(self, state: State, winner: int) -> list[Event]:
+        data = ECardData.of(state)
+        data.last_winner = winner
+        points = [0, 0]
+        points[winner] = 1
+        record_round(state, points)
+        events = [event("round_won", round=state.round, seat=winner)]
+        if len(state.rounds) >= state.options["rounds"]:
+            data.emperor = None
+            return events + end_match(state, highest(state.scores))
+        state.round += 1
+        return events + self._start_round(state)
+
+    # -- views -------------------------------------------------------------------------
+    def public_fields(self, state: State) -> dict:
+        data = ECardData.of(state)
+        return {
+            "chooser": data.chooser if state.phase == "choose" else None,
+            "emperor": data.emperor,
+            "committed": SEALED.flags(state),
+            "draws": data.draws,
+            "last_reveal": dict(data.last_reveal) if data.last_reveal else None,
+            "rounds_total": state.options["rounds"],
+        }
+
+    def private_fields(self, state: State, seat: int) -> dict:
+        return {"my_card": SEALED.card_of(state, seat)}
+
+
+register(ECard())

@@ -1,0 +1,374 @@
+"""Palacio (rules/palacio.txt): a climbing game of the Shithead / Palace family, two decks.
+
+Each player has a hand, three face-up and three face-down table cards. On a turn a player
+draws a card, then plays cards of one rank equal to or higher than the top of the pile
+(J = Q = K = 10); a 2 goes on anything and must be followed by another card; a 10, or three
+equal cards in a row, burns the pile. A player who cannot play picks the pile up and lays
+one card as the new pile. With an empty hand, the face-up cards are played, then the
+face-down ones blind. The first player to clear the table wins.
+
+Every decision where the text is silent, and each option, is in docs/games/palacio.md.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+
+from shared.engine import (
+    HIDDEN,
+    OWNER,
+    PUBLIC,
+    Action,
+    Event,
+    Game,
+    GameData,
+    Option,
+    State,
+    Variant,
+    english_deck,
+    event,
+    rank,
+    record_round,
+    register,
+)
+from shared.engine.actions import CARD, CARDS, ActionType, Field
+from shared.engine.kit import climbing
+from shared.engine.kit.dealing import deal_hands
+from shared.engine.kit.ending import end_match, lowest
+from shared.engine.kit.turns import DIRECTION, next_seat
+from shared.engine.kit.zones import hand, seat_zone
+
+TABLE_CARDS = 3
+WILD, BURNER = 2, 10
+
+
+def up(seat: int) -> str:
+    return seat_zone("up", seat)
+
+
+def down(seat: int) -> str:
+    return seat_zone("down", seat)
+
+
+@dataclass
+class PalacioData(GameData):
+    dealer: int = 0
+    must_follow: bool = False  # a 2 was played: the same player plays again from the same place
+    arranged: list[int] | None = None  # seats that have set their face-up cards
+    burned_by: int | None = None  # the last burn, for views
+    idle_turns: int = 0  # turns in a row without progress (see the option stalemate_turns)
+
+
+class Palacio(Game):
+    id = "palacio"
+    name = "Palacio"
+    rules_file = "palacio.txt"
+    players = (2, 8)
+    data_type = PalacioData
+    options = {
+        "ace": Option("high", "the ace ranks above the K, or as 1", choices=("high", "low")),
+        "burn_run": Option(
+            3, "equal ranks in a row on the pile that burn it", minimum=3, maximum=4
+        ),
+        "after_burn": Option(
+            "next",
+            "after a burn the next player leads, or the same player",
+            choices=("next", "same"),
+        ),
+        "ten_on_anything": Option(
+            False, "a 10 may be played on anything (otherwise it must be equal or higher too)"
+        ),
+        "stalemate_turns": Option(
+            100,
+            "with the stock empty, this many turns in a row without a burn or a table card "
+            "played end the game: the fewest cards left wins (0: never)",
+            minimum=0,
+            maximum=10000,
+        ),
+        "direction": DIRECTION,
+    }
+    variants = {
+        "base": Variant("base", "Two decks without jokers; 3 in hand, 3 face up, 3 face down."),
+    }
+
+    # -- values ------------------------------------------------------------------------
+    @staticmethod
+    def value(state: State, card: str) -> int:
+        """The strength for "equal or higher": J = Q = K = 10, the ace high (14) or low (1)."""
+        r = rank(card)
+        if r == 1:
+            return 14 if state.options["ace"] == "high" else 1
+        return min(r, 10)
+
+    # -- setup -----------------------------------------------------------------------
+    def deck(self, state: State) -> list[str]:
+        return english_deck(copies=2)
+
+    def setup(self, state: State) -> list[Event]:
+        stock = state.zone("stock", None, HIDDEN)
+        stock.cards = self.deck(state)
+        state.shuffle(stock.cards)
+        state.zone("pile", None, PUBLIC)
+        state.zone("burned", None, PUBLIC)
+        data = PalacioData.of(state)
+        data.dealer = state.rng().randrange(state.players)
+        order = [next_seat(state, data.dealer, i) for i in range(1, state.players + 1)]
+        for s in range(state.players):
+            state.zone(hand(s), s, OWNER)
+            state.zone(up(s), s, PUBLIC)
+            state.zone(down(s), s, HIDDEN)
+        for s in order:
+            state.cards(down(s)).extend(stock.cards.pop() for _ in range(TABLE_CARDS))
+            state.cards(up(s)).extend(stock.cards.pop() for _ in range(TABLE_CARDS))
+        events = [event("table_dealt", dealer=data.dealer)]
+        events += deal_hands(state, order, TABLE_CARDS)
+        first = state.move_top("stock", "pile")
+        events.append(event("pile_started", face_up=first))
+        state.phase = "arrange"
+        state.to_act = list(range(state.players))
+        data.arranged = []
+        return events
+
+    # -- the action table --------------------------------------------------------------
+    arrange = ActionType(
+        "arrange", "choose which 3 of your hand and face-up cards lie face up",
+        phases=("arrange",), up=CARDS,
+    )  # fmt: skip
+    play = ActionType(
+        "play", "play cards of one rank from your hand (or, with it empty, your face-up cards)",
+        phases=("play",), cards=CARDS,
+    )  # fmt: skip
+    blind = ActionType(
+        "blind", "turn over one of your face-down cards and play it", phases=("play",),
+        slot=Field("int", "which face-down card, from 0", minimum=0),
+    )  # fmt: skip
+    pickup = ActionType("pickup", "take the whole pile into your hand", phases=("play",))
+    lay = ActionType("lay", "lay one card of your hand as the new pile", phases=("lay",), card=CARD)
+
+    @arrange.candidates
+    def _arrangements(self, state: State, seat: int) -> list[Action]:
+        pool = sorted(state.cards(hand(seat)) + state.cards(up(seat)))
+        combos = dict.fromkeys(itertools.combinations(pool, TABLE_CARDS))
+        return [{"type": "arrange", "up": list(c)} for c in combos]
+
+    @arrange.refusal
+    def _arrange_refused(self, state: State, seat: int, action: Action) -> str | None:
+        pool = Counter(state.cards(hand(seat)) + state.cards(up(seat)))
+        if len(action["up"]) != TABLE_CARDS:
+            return f"choose exactly {TABLE_CARDS} cards to lie face up"
+        chosen: list[str] = action["up"]
+        if Counter(chosen) - pool:
+            return "choose the face-up cards among your hand and your face-up cards"
+        return None
+
+    @arrange.handler
+    def _arrange(self, state: State, seat: int, action: Action) -> list[Event]:
+        data = PalacioData.of(state)
+        pool = state.cards(hand(seat)) + state.cards(up(seat))
+        for c in action["up"]:
+            pool.remove(c)
+        state.zones[up(seat)].cards = list(action["up"])
+        state.zones[hand(seat)].cards = pool
+        assert data.arranged is not None
+        data.arranged.append(seat)
+        state.to_act.remove(seat)
+        events = [event("arranged", seat=seat, face_up=list(action["up"]))]
+        if state.to_act:
+            return events
+        data.arranged = None
+        return events + self._start_turn(state, next_seat(state, data.dealer))
+
+    @play.candidates
+    def _plays(self, state: State, seat: int) -> list[Action]:
+        source = self._source(state, seat)
+        if source == "down":
+            return []
+        sets = climbing.set_choices(state.cards(source), rank)
+        return [{"type": "play", "cards": s} for s in sets]
+
+    @play.refusal
+    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+        cards: list[str] = action["cards"]
+        source = self._source(state, seat)
+        if source == "down":
+            return "your hand and face-up cards are empty: turn over a face-down card (blind)"
+        where = "hand" if source == hand(seat) else "face-up cards"
+        if not cards or Counter(cards) - Counter(state.cards(source)):
+            return f"play cards from your {where}" + (
+                " (your hand comes first)" if source == hand(seat) else ""
+            )
+        if not climbing.is_set(cards, rank):
+            return "play cards of one rank only"
+        if not self._playable(state, cards[0]):
+            top = state.cards("pile")[-1]
+            return f"a {cards[0][:-1]} is lower than the {top[:-1]} on the pile"
+        return None
+
+    @play.handler
+    def _play(self, state: State, seat: int, action: Action) -> list[Event]:
+        source = self._source(state, seat)
+        for c in action["cards"]:
+            state.move(c, source, "pile")
+        kind = "hand" if source == hand(seat) else "up"
+        events = [event("played", seat=seat, cards=list(action["cards"]), source=kind)]
+        return events + self._after_play(state, seat, source)
+
+    @blind.candidates
+    def _blinds(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "blind", "slot": i} for i in range(len(state.cards(down(seat))))]
+
+    @blind.refusal
+    def _blind_refused(self, state: State, seat: int, action: Action) -> str | None:
+        if self._source(state, seat) != "down":
+            return "face-down cards are played only once your hand and face-up cards are empty"
+        n = len(state.cards(down(seat)))
+        return None if action["slot"] < n else f"you have {n} face-down card(s)"
+
+    @blind.handler
+    def _blind(self, state: State, seat: int, action: Action) -> list[Event]:
+        card = state.cards(down(seat)).pop(action["slot"])
+        if self._playable(state, card):
+            state.cards("pile").append(card)
+            events = [event("played", seat=seat, cards=[card], source="down")]
+            return events + self._after_play(state, seat, down(seat))
+        state.cards(hand(seat)).append(card)
+        PalacioData.of(state).idle_turns = 0
+        events = [event("blind_failed", seat=seat, face_up=card)]
+        return events + self._pick_up(state, seat)
+
+    @pickup.candidates
+    def _pickups(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "pickup"}]
+
+    @pickup.refusal
+    def _pickup_refused(self, state: State, seat: int, action: Action) -> str | None:
+        source = self._source(state, seat)
+        if source == "down":
+            return "turn over a face-down card first (blind)"
+        if PalacioData.of(state).must_follow or any(
+            self._playable(state, c) for c in state.cards(source)
+        ):
+            return "you can play: the pile is picked up only when no card of yours goes on it"
+        return None
+
+    @pickup.handler
+    def _pickup(self, state: State, seat: int, action: Action) -> list[Event]:
+        return self._pick_up(state, seat)
+
+    @lay.candidates
+    def _lays(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "lay", "card": c} for c in sorted(set(state.cards(hand(seat))))]
+
+    @lay.refusal
+    def _lay_refused(self, state: State, seat: int, action: Action) -> str | None:
+        ok = action["card"] in state.cards(hand(seat))
+        return None if ok else f"card {action['card']} is not in your hand"
+
+    @lay.handler
+    def _lay(self, state: State, seat: int, action: Action) -> list[Event]:
+        state.move(action["card"], hand(seat), "pile")
+        events = [event("laid", seat=seat, face_up=action["card"])]
+        return events + self._end_turn(state, seat)
+
+    # -- turns ---------------------------------------------------------------------------
+    def _start_turn(self, state: State, seat: int) -> list[Event]:
+        """The player draws first (only with cards in hand and in the stock), then plays."""
+        state.phase, state.to_act = "play", [seat]
+        PalacioData.of(state).must_follow = False
+        events = [event("turn", seat=seat)]
+        if state.cards("stock"):
+            PalacioData.of(state).idle_turns = 0
+        if state.cards(hand(seat)) and state.cards("stock"):
+            card = state.move_top("stock", hand(seat))
+            events.append(event("drew", seat=seat, card=card, visible_to=[seat]))
+        return events
+
+    def _after_play(self, state: State, seat: int, source: str) -> list[Event]:
+        """Burns, the 2's follow-up, the win, or the next turn."""
+        data = PalacioData.of(state)
+        pile = state.cards("pile")
+        top = rank(pile[-1])
+        data.must_follow = False
+        if source != hand(seat):
+            data.idle_turns = 0  # a table card left the table: progress
+        if self._cleared(state, seat):
+            return self._win(state, seat)
+        if top == BURNER or climbing.burns(pile, rank, state.options["burn_run"]):
+            climbing.clear_pile(state, "pile", "burned")
+            data.burned_by, data.idle_turns = seat, 0
+            events = [event("burned", seat=seat, reason="ten" if top == BURNER else "run")]
+            if state.options["after_burn"] == "same":
+                state.to_act = [seat]
+                return events
+            return events + self._end_turn(state, seat)
+        if top == WILD and state.cards(source):
+            data.must_follow = True
+            return [event("must_follow", seat=seat)]
+        return self._end_turn(state, seat)
+
+    def _pick_up(self, state: State, seat: int) -> list[Event]:
+        taken = climbing.clear_pile(state, "pile", hand(seat))
+        state.phase = "lay"
+        PalacioData.of(state).must_follow = False
+        return [event("picked_up", seat=seat, count=len(taken))]
+
+    def _end_turn(self, state: State, seat: int) -> list[Event]:
+        data = PalacioData.of(state)
+        data.idle_turns += 1
+        limit = state.options["stalemate_turns"]
+        if limit and data.idle_turns >= limit:
+            return self._stalemate(state)
+        return self._start_turn(state, next_seat(state, seat))
+
+    def _win(self, state: State, seat: int) -> list[Event]:
+        record_round(state, [int(s == seat) for s in range(state.players)])
+        return end_match(state, [seat], winner=seat, reason="cleared")
+
+    def _stalemate(self, state: State) -> list[Event]:
+        """No progress for too long: the players with the fewest cards left share the win."""
+        left = [
+            sum(len(state.cards(z)) for z in (hand(s), up(s), down(s)))
+            for s in range(state.players)
+        ]
+        winners = lowest(left)
+        record_round(state, [int(s in winners) for s in range(state.players)])
+        return end_match(state, winners, reason="stalemate", cards_left=left)
+
+    # -- rules as questions -------------------------------------------------------------
+    def _source(self, state: State, seat: int) -> str:
+        """Where the player plays from: the hand, else the face-up cards, else face down."""
+        if state.cards(hand(seat)):
+            return hand(seat)
+        return up(seat) if state.cards(up(seat)) else "down"
+
+    def _playable(self, state: State, card: str) -> bool:
+        """A 2 goes on anything; on an empty pile, a 2, or after a 2 anything goes; otherwise
+        equal or higher (a 10 too, unless ``ten_on_anything``)."""
+        pile = state.cards("pile")
+        r = rank(card)
+        if r == WILD or not pile or rank(pile[-1]) == WILD or PalacioData.of(state).must_follow:
+            return True
+        if r == BURNER and state.options["ten_on_anything"]:
+            return True
+        return climbing.equal_or_beat(self.value(state, card), self.value(state, pile[-1]))
+
+    @staticmethod
+    def _cleared(state: State, seat: int) -> bool:
+        return not (state.cards(hand(seat)) or state.cards(up(seat)) or state.cards(down(seat)))
+
+    # -- views -------------------------------------------------------------------------
+    def public_fields(self, state: State) -> dict:
+        data = PalacioData.of(state)
+        pile = state.cards("pile")
+        return {
+            "dealer": data.dealer,
+            "top_value": self.value(state, pile[-1]) if pile else None,
+            "must_follow": data.must_follow,
+            "arranged": list(data.arranged) if data.arranged is not None else None,
+            "last_burn_by": data.burned_by,
+        }
+
+
+register(Palacio())

@@ -1,0 +1,426 @@
+"""Presidente (rules/presidente.txt): a climbing game for 4 over 5 rounds.
+
+Players play sets of equal value onto a pile, each meeting or beating the one below;
+an 8 clears the pile, the 3 of clubs clears a single 2, four equal values in a row start
+a revolution that reverses the order. The first out is President, the last Esclavo.
+From round 2 the Esclavo gives the President their best cards, the President gives back
+their worst, and the two Ciudadanos swap cards in a sealed simultaneous exchange. The
+President of the last round wins. Variant ``comodines``: two jokers above the 2.
+
+Every decision where the text is silent, and each option, is in docs/games/presidente.md.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass, field
+
+from shared.engine import (
+    HIDDEN,
+    JOKER,
+    OWNER,
+    PUBLIC,
+    Action,
+    Event,
+    Game,
+    GameData,
+    Option,
+    State,
+    Variant,
+    english_deck,
+    event,
+    rank,
+    record_round,
+    register,
+)
+from shared.engine.actions import CARDS, ActionType
+from shared.engine.kit import climbing
+from shared.engine.kit.dealing import deal_hands
+from shared.engine.kit.ending import end_match
+from shared.engine.kit.turns import DIRECTION, next_seat, seats_from
+from shared.engine.kit.zones import hand, seat_zone
+
+CLUBS_THREE = "3C"
+EIGHT, TWO, JOKER_VALUE = 8, 15, 16
+PRESIDENT, CITIZEN, SLAVE = "presidente", "ciudadano", "esclavo"
+RANK_POINTS = {PRESIDENT: 2, CITIZEN: 1, SLAVE: 0}
+HAND_SIZE = 13
+REVOLUTION_RUN = 4
+
+
+def value(card: str) -> int:
+    """The strength of a card in the normal order: 3 = 3 … K = 13, A = 14, 2 = 15, joker 16."""
+    if card == JOKER:
+        return JOKER_VALUE
+    r = rank(card)
+    return {1: 14, 2: 15}.get(r, r)
+
+
+def keep_key(card: str) -> tuple[int, int, str]:
+    """Weakest first; the 3 of clubs counts above the other 3s (it is the one worth keeping)."""
+    return (value(card), card == CLUBS_THREE, card)
+
+
+def label(v: int) -> str:
+    return {11: "J", 12: "Q", 13: "K", 14: "A", 15: "2", JOKER_VALUE: "joker"}.get(v, str(v))
+
+
+@dataclass
+class PresidenteData(GameData):
+    dealer: int = 0
+    top: dict | None = None  # the play to meet: {"seat", "value", "count"}
+    passed: list[int] = field(default_factory=list)  # out of the current pile until it clears
+    finished: list[int] = field(default_factory=list)  # this round's order of going out
+    blocked: list[int] = field(default_factory=list)  # a deposed president (capital fall)
+    revolution: bool = False
+    ranks: list[str] | None = None  # each seat's title from the last round
+    presidents: list[int] = field(default_factory=list)  # the President of each round
+
+
+class Presidente(Game):
+    id = "presidente"
+    name = "Presidente"
+    rules_file = "presidente.txt"
+    players = (4, 4)
+    data_type = PresidenteData
+    options = {
+        "jokers": Option(0, "jokers in the deck (above the 2)", choices=(0, 2)),
+        "rounds": Option(5, "rounds in a match", minimum=1, maximum=20),
+        "eight": Option(
+            "any",
+            "an 8 clears the pile: played on anything (any), or only as a legal beat (beat)",
+            choices=("any", "beat"),
+        ),
+        "joker_in_revolution": Option(
+            "strongest",
+            "in a revolution the joker stays the strongest card, or becomes the weakest",
+            choices=("strongest", "weakest"),
+        ),
+        "exchange_cards": Option(
+            3, "cards given in each exchange of rounds 2 on", minimum=1, maximum=6
+        ),
+        "swap_seconds": Option(
+            60.0, "seconds the citizens have to commit their swap", minimum=1.0, maximum=3600.0
+        ),
+        "direction": DIRECTION,
+    }
+    variants = {
+        "base": Variant("base", "52 cards, 13 each, 5 rounds."),
+        "comodines": Variant(
+            "comodines", "54 cards: two jokers above the 2; the Esclavo is dealt 15 cards.",
+            {"jokers": 2},
+        ),
+    }  # fmt: skip
+
+    # -- setup -----------------------------------------------------------------------
+    def deck(self, state: State) -> list[str]:
+        return english_deck(jokers=state.options["jokers"])
+
+    def setup(self, state: State) -> list[Event]:
+        for s in range(state.players):
+            state.zone(hand(s), s, OWNER)
+            state.zone(seat_zone("swap", s), s, HIDDEN)
+        state.zone("stock", None, HIDDEN).cards = self.deck(state)
+        state.zone("pile", None, PUBLIC)
+        state.zone("discard", None, PUBLIC)
+        data = PresidenteData.of(state)
+        data.dealer = state.rng().randrange(state.players)
+        return self._deal(state)
+
+    def _deal(self, state: State) -> list[Event]:
+        """Shuffle every card, deal (the Esclavo takes the cards beyond 13 each), then exchange or play."""
+        data = PresidenteData.of(state)
+        stock = state.cards("stock")
+        for name, zone in state.zones.items():
+            if name != "stock":
+                stock.extend(zone.cards)
+                zone.cards = []
+        state.shuffle(stock)
+        order = seats_from(state, next_seat(state, data.dealer))
+        counts = dict.fromkeys(order, HAND_SIZE)
+        extra = len(stock) - HAND_SIZE * state.players
+        if data.ranks is None:  # the first round: the cards beyond 13 each go round from the left
+            for s in order[:extra]:
+                counts[s] += 1
+        else:
+            counts[data.ranks.index(SLAVE)] += extra
+        events = [event("round_started", round=state.round, dealer=data.dealer)]
+        for s in order:
+            events += deal_hands(state, [s], counts[s])
+        data.top, data.passed, data.finished, data.blocked = None, [], [], []
+        data.revolution = False
+        if data.ranks is None:
+            return events + self._start_play(state, order[0])
+        return events + self._exchange(state)
+
+    def _exchange(self, state: State) -> list[Event]:
+        """The forced exchange between Esclavo and President, then the citizens' sealed swap."""
+        data = PresidenteData.of(state)
+        assert data.ranks is not None
+        n = state.options["exchange_cards"]
+        president, slave = data.ranks.index(PRESIDENT), data.ranks.index(SLAVE)
+        best = sorted(state.cards(hand(slave)), key=keep_key)[-n:]
+        worst = sorted(state.cards(hand(president)), key=keep_key)[:n]
+        events = []
+        for giver, taker, cards in ((slave, president, best), (president, slave, worst)):
+            for c in cards:
+                state.move(c, hand(giver), hand(taker))
+            events.append(event("exchanged", seat=giver, to=taker, cards=cards,
+                                visible_to=[giver, taker]))  # fmt: skip
+        state.phase = "swap"
+        state.to_act = self._citizens(state)
+        state.deadline = {"kind": "commit", "seconds": float(state.options["swap_seconds"])}
+        return events + [event("swap_open", seats=list(state.to_act), count=n)]
+
+    def _start_play(self, state: State, leader: int) -> list[Event]:
+        state.phase = "play"
+        state.to_act = [leader]
+        return [event("lead", seat=leader)]
+
+    # -- the action table --------------------------------------------------------------
+    swap = ActionType(
+        "swap", "give cards to the other citizen, sealed until both have chosen",
+        phases=("swap",), cards=CARDS,
+    )  # fmt: skip
+    play = ActionType(
+        "play", "play a set of cards of one value onto the pile", phases=("play",), cards=CARDS
+    )
+    pass_ = ActionType("pass", "stay out of the pile until it clears", phases=("play",))
+
+    @swap.candidates
+    def _swaps(self, state: State, seat: int) -> list[Action]:
+        cards = sorted(state.cards(hand(seat)))
+        combos = dict.fromkeys(itertools.combinations(cards, state.options["exchange_cards"]))
+        return [{"type": "swap", "cards": list(c)} for c in combos]
+
+    @swap.refusal
+    def _swap_refused(self, state: State, seat: int, action: Action) -> str | None:
+        n = state.options["exchange_cards"]
+        if len(action["cards"]) != n:
+            return f"the citizens swap exactly {n} cards"
+        return self._not_held(state, seat, action["cards"])
+
+    @swap.handler
+    def _swap(self, state: State, seat: int, action: Action) -> list[Event]:
+        events = self._commit(state, seat, action["cards"])
+        return events + (self._resolve_swap(state) if not state.to_act else [])
+
+    def _commit(
+        self, state: State, seat: int, cards: list[str], forced: bool = False
+    ) -> list[Event]:
+        for c in cards:
+            state.move(c, hand(seat), seat_zone("swap", seat))
+        state.to_act.remove(seat)
+        return [event("swap_committed", seat=seat, cards=list(cards), timeout=forced,
+                      visible_to=[seat])]  # fmt: skip
+
+    def on_timeout(self, state: State) -> list[Event]:
+        """The swap deadline passed: a citizen who has not chosen gives their lowest cards."""
+        events: list[Event] = []
+        n = state.options["exchange_cards"]
+        for s in sorted(state.to_act):
+            events += self._commit(state, s, sorted(state.cards(hand(s)), key=keep_key)[:n], True)
+        return events + self._resolve_swap(state)
+
+    def _resolve_swap(self, state: State) -> list[Event]:
+        """Both citizens have committed: each takes the other's cards, at once."""
+        state.deadline = None
+        a, b = self._citizens(state)
+        events = []
+        for giver, taker in ((a, b), (b, a)):
+            cards = list(state.cards(seat_zone("swap", giver)))
+            state.zones[seat_zone("swap", giver)].cards = []
+            state.cards(hand(taker)).extend(cards)
+            events.append(event("swapped", seat=giver, to=taker, cards=cards, visible_to=[a, b]))
+        ranks = PresidenteData.of(state).ranks
+        assert ranks is not None
+        return events + self._start_play(state, ranks.index(PRESIDENT))
+
+    @play.candidates
+    def _plays(self, state: State, seat: int) -> list[Action]:
+        held = state.cards(hand(seat))
+        sets = climbing.set_choices(held, value, keep_last=keep_key)
+        if CLUBS_THREE in held:
+            sets.append([CLUBS_THREE])
+        unique = dict.fromkeys(tuple(s) for s in sets)
+        return [{"type": "play", "cards": list(s)} for s in unique]
+
+    @play.refusal
+    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+        cards = action["cards"]
+        problem = self._not_held(state, seat, cards)
+        if problem:
+            return problem
+        if not climbing.is_set(cards, value):
+            return "a play is one or more cards of the same value"
+        top = PresidenteData.of(state).top
+        if top is None:
+            return None
+        if len(cards) != top["count"]:
+            return f"the pile is played with {top['count']} card(s) at a time"
+        v = value(cards[0])
+        if v == EIGHT and state.options["eight"] == "any":
+            return None
+        if self._clubs_three_clears(state, cards) or self._meets(state, v, top["value"]):
+            return None
+        order = "or lower (revolution)" if PresidenteData.of(state).revolution else "or higher"
+        name = label(v)
+        article = "an" if name in ("A", "8") else "a"
+        return f"{article} {name} does not meet the {label(top['value'])} on the pile: play equal {order}"
+
+    @play.handler
+    def _play(self, state: State, seat: int, action: Action) -> list[Event]:
+        data = PresidenteData.of(state)
+        cards = action["cards"]
+        clubs_three = self._clubs_three_clears(state, cards)
+        for c in cards:
+            state.move(c, hand(seat), "pile")
+        v = value(cards[0])
+        data.top = {"seat": seat, "value": v, "count": len(cards)}
+        events = [event("played", seat=seat, cards=list(cards), value=label(v))]
+        if self._new_run(state, len(cards)):
+            data.revolution = not data.revolution
+            events.append(event("revolution", on=data.revolution))
+        if not state.cards(hand(seat)):
+            events += self._went_out(state, seat)
+        if self._round_over(state):
+            return events + self._end_round(state)
+        if v == EIGHT or clubs_three:
+            reason = "eight" if v == EIGHT else "three_of_clubs"
+            return events + self._clear(state, seat, reason)
+        return events + self._next_turn(state, seat)
+
+    @staticmethod
+    def _new_run(state: State, played: int) -> bool:
+        """The play just completed a run of four equal values on the pile."""
+        pile = state.cards("pile")
+        run = climbing.run_on_top(pile, value)
+        return run >= REVOLUTION_RUN and run - played < REVOLUTION_RUN
+
+    @pass_.candidates
+    def _passes(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "pass"}]
+
+    @pass_.refusal
+    def _pass_refused(self, state: State, seat: int, action: Action) -> str | None:
+        return "you lead: play a set of cards" if PresidenteData.of(state).top is None else None
+
+    @pass_.handler
+    def _pass(self, state: State, seat: int, action: Action) -> list[Event]:
+        PresidenteData.of(state).passed.append(seat)
+        return [event("passed", seat=seat)] + self._next_turn(state, seat)
+
+    # -- turns, clearing and the end of a round ----------------------------------------
+    def _active(self, state: State) -> list[int]:
+        """Seats still playing this round: cards in hand and not deposed."""
+        blocked = PresidenteData.of(state).blocked
+        return [s for s in range(state.players) if state.cards(hand(s)) and s not in blocked]
+
+    def _next_turn(self, state: State, seat: int) -> list[Event]:
+        """The next seat that has not passed; when everyone else has passed, the pile clears."""
+        data = PresidenteData.of(state)
+        assert data.top is not None
+        contest = [s for s in self._active(state) if s not in data.passed]
+        if not [s for s in contest if s != data.top["seat"]]:
+            return self._clear(state, data.top["seat"], "all_passed")
+        nxt = next_seat(state, seat, skip=[s for s in range(state.players) if s not in contest])
+        state.to_act = [nxt]
+        return []
+
+    def _clear(self, state: State, seat: int, reason: str) -> list[Event]:
+        """The pile goes to the discard; ``seat`` leads, or the next seat still playing."""
+        data = PresidenteData.of(state)
+        climbing.clear_pile(state, "pile", "discard")
+        data.top, data.passed = None, []
+        active = self._active(state)
+        leader = seat if seat in active else next_seat(state, seat, skip=self._out(state))
+        return [event("pile_cleared", reason=reason, seat=seat)] + self._start_play(state, leader)
+
+    def _out(self, state: State) -> list[int]:
+        active = self._active(state)
+        return [s for s in range(state.players) if s not in active]
+
+    def _went_out(self, state: State, seat: int) -> list[Event]:
+        data = PresidenteData.of(state)
+        data.finished.append(seat)
+        events = [event("went_out", seat=seat, place=len(data.finished))]
+        if data.ranks is not None and len(data.finished) == 1:
+            president = data.ranks.index(PRESIDENT)
+            if seat != president:
+                data.blocked.append(president)
+                events.append(event("capital_fall", seat=president))
+        return events
+
+    def _round_over(self, state: State) -> bool:
+        return len(self._active(state)) <= 1
+
+    def _end_round(self, state: State) -> list[Event]:
+        data = PresidenteData.of(state)
+        order = data.finished + self._active(state) + data.blocked
+        ranks = [CITIZEN] * state.players
+        ranks[order[0]], ranks[order[-1]] = PRESIDENT, SLAVE
+        data.ranks = ranks
+        data.presidents.append(order[0])
+        record_round(state, [RANK_POINTS[r] for r in ranks])
+        events = [event("round_over", round=state.round, order=order, ranks=list(ranks))]
+        if state.round >= state.options["rounds"]:
+            return events + end_match(state, [order[0]], president=order[0])
+        state.round += 1
+        data.dealer = next_seat(state, data.dealer)
+        return events + self._deal(state)
+
+    # -- rules as questions -------------------------------------------------------------
+    @staticmethod
+    def _not_held(state: State, seat: int, cards: list[str]) -> str | None:
+        if Counter(cards) - Counter(state.cards(hand(seat))):
+            return f"not in your hand: {sorted(Counter(cards) - Counter(state.cards(hand(seat))))}"
+        return None
+
+    @staticmethod
+    def _citizens(state: State) -> list[int]:
+        ranks = PresidenteData.of(state).ranks
+        assert ranks is not None
+        return [s for s, r in enumerate(ranks) if r == CITIZEN]
+
+    @staticmethod
+    def _clubs_three_clears(state: State, cards: list[str]) -> bool:
+        """The 3 of clubs alone on a single 2 (or a single joker) takes the pile."""
+        top = PresidenteData.of(state).top
+        return (
+            cards == [CLUBS_THREE]
+            and top is not None
+            and top["count"] == 1
+            and top["value"] in (TWO, JOKER_VALUE)
+        )
+
+    @staticmethod
+    def _meets(state: State, new: int, top: int) -> bool:
+        """Equal or beat under the current order; the joker keeps its place by option."""
+        revolution = PresidenteData.of(state).revolution
+        strongest = state.options["joker_in_revolution"] == "strongest"
+        if revolution and strongest and JOKER_VALUE in (new, top):
+            return new == JOKER_VALUE
+        return climbing.equal_or_beat(new, top, revolution)
+
+    # -- views -------------------------------------------------------------------------
+    def public_fields(self, state: State) -> dict:
+        data = PresidenteData.of(state)
+        top = data.top
+        return {
+            "dealer": data.dealer,
+            "top": {**top, "value": label(top["value"])} if top else None,
+            "revolution": data.revolution,
+            "passed": sorted(data.passed),
+            "finished": list(data.finished),
+            "blocked": list(data.blocked),
+            "ranks": list(data.ranks) if data.ranks else None,
+            "presidents": list(data.presidents),
+            "committed": [bool(state.cards(seat_zone("swap", s))) for s in range(state.players)],
+        }
+
+    def private_fields(self, state: State, seat: int) -> dict:
+        return {"my_swap": list(state.cards(seat_zone("swap", seat)))}
+
+
+register(Presidente())

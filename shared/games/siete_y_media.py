@@ -1,0 +1,427 @@
+"""Siete y Media (rules/siete-y-media.txt): every player against the house, 40-card deck.
+
+Cards 1-7 are worth their number, the Sota, Caballo and Rey half a point each. Each
+player gets one card face down, the house one card face up. In turn, each player takes
+cards (face up) until they stand; going over 7½ ends their turn at once (a bust). When
+every player is done, the house plays by itself: it draws while its total is under 4
+and stands at 4 or more. A player wins with a total over the house's and not over 7½
+(7½ from any cards is "siete y media"); a tie goes to the house.
+
+The house is an automated actor without a seat: its cards come from the match's shuffled
+stock, and its play happens inside the engine when the players are done, so a match
+replays like any other. Variants: ``con-apuestas`` (chips: an ante, one raise, 1:1 and
+3:1 for 7½, several rounds) and ``con-descarte`` (up to 3 extra cards, then one discard).
+
+Every decision where the text is silent is in docs/games/siete-y-media.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from shared.engine import (
+    HIDDEN,
+    OWNER,
+    PUBLIC,
+    Action,
+    Event,
+    Game,
+    GameData,
+    Option,
+    State,
+    Variant,
+    event,
+    rank,
+    register,
+    spanish_deck,
+)
+from shared.engine.actions import CARD, ActionType, Field
+from shared.engine.kit.dealing import deal_hands
+from shared.engine.kit.ending import end_match, highest
+from shared.engine.kit.turns import DIRECTION, seats_from
+from shared.engine.kit.zones import hand, seat_zone
+
+SIETE_Y_MEDIA = 15  # totals are kept in half points: 7½ is 15
+HOUSE_STANDS_AT = 8  # 4 points
+ANTE = 1
+OUT, IN, STOOD, BUSTED = "out", "in", "stood", "busted"
+WON, WON_7_5, LOST = "won", "won-siete-y-media", "lost"
+
+
+def halves(card: str) -> int:
+    """A card's value in half points: 1-7 their number, figures ½."""
+    r = rank(card)
+    return 2 * r if r <= 7 else 1
+
+
+def total(cards: list[str]) -> int:
+    return sum(halves(c) for c in cards)
+
+
+def points(half_points: int) -> float | int:
+    """Half points as the number players say: 15 -> 7.5, 8 -> 4."""
+    return half_points // 2 if half_points % 2 == 0 else half_points / 2
+
+
+def up(seat: int) -> str:
+    """A seat's face-up cards; its face-down first card is in ``hand:<seat>``."""
+    return seat_zone("up", seat)
+
+
+@dataclass
+class SieteYMediaData(GameData):
+    status: list[str] = field(default_factory=list)  # per seat: out, in, stood, busted
+    chips: list[int] = field(default_factory=list)  # per seat (con-apuestas)
+    stakes: list[int] = field(default_factory=list)  # this round's ante plus raise, per seat
+    first: int = 0  # who plays first this round
+    queue: list[int] = field(default_factory=list)  # seats still to discard or to raise
+    last_round: dict | None = None  # the house's total and each seat's outcome
+
+
+class SieteYMedia(Game):
+    id = "siete-y-media"
+    name = "Siete y Media"
+    rules_file = "siete-y-media.txt"
+    players = (2, 8)
+    data_type = SieteYMediaData
+    options = {
+        "direction": DIRECTION,
+        "chips": Option(0, "chips each player starts with (0: no betting)", minimum=0,
+                        maximum=1000),
+        "max_raise": Option(3, "the most chips a player may add in the one raise", minimum=0,
+                            maximum=1000),
+        "siete_y_media_pays": Option(3, "what a win with 7½ pays per chip staked (1:1 otherwise)",
+                                     minimum=1, maximum=10),
+        "rounds": Option(1, "rounds in the match", minimum=1, maximum=100),
+        "until_a_winner": Option(
+            True, "without chips: while the house has beaten every player, deal another round"
+        ),
+        "max_rounds": Option(20, "the most rounds dealt while waiting for a winner", minimum=1,
+                             maximum=100),
+        "max_extra_cards": Option(0, "cards a player may take after the first (0: no limit)",
+                                  minimum=0, maximum=39),
+        "discard": Option(False, "before the house plays, each player may discard one card"),
+        "house_hole_card": Option(
+            False, "the house's second card is dealt face down at the start instead of drawn later"
+        ),
+    }  # fmt: skip
+    variants = {
+        "base": Variant("base", "Siete y Media against the house: beat its total without going over 7½."),
+        "con-apuestas": Variant(
+            "con-apuestas",
+            "10 chips each: an ante of 1, one raise, 1:1 (3:1 with 7½); 5 rounds, the most chips wins.",
+            {"chips": 10, "rounds": 5},
+        ),
+        "con-descarte": Variant(
+            "con-descarte",
+            "Up to 3 extra cards; before the house plays each player may discard one card.",
+            {"max_extra_cards": 3, "discard": True},
+        ),
+    }  # fmt: skip
+
+    # -- setup -----------------------------------------------------------------------
+    def deck(self, state: State) -> list[str]:
+        return spanish_deck(40)
+
+    def setup(self, state: State) -> list[Event]:
+        for s in range(state.players):
+            state.zone(hand(s), s, OWNER)
+            state.zone(up(s), s, PUBLIC)
+        state.zone("house", None, PUBLIC)
+        state.zone("house:hole", None, HIDDEN)
+        state.zone("discard", None, PUBLIC)
+        state.zone("stock", None, HIDDEN).cards = self.deck(state)
+        data = SieteYMediaData.of(state)
+        data.status = [IN] * state.players
+        data.stakes = [0] * state.players
+        if state.options["chips"]:
+            data.chips = [state.options["chips"]] * state.players
+            self._owned(state)
+        data.first = state.rng().randrange(state.players)
+        return self._deal(state)
+
+    def _deal(self, state: State) -> list[Event]:
+        """Collect and shuffle every card, take the antes, deal one card to each player and the house."""
+        data = SieteYMediaData.of(state)
+        stock = state.cards("stock")
+        for name, zone in state.zones.items():
+            if name != "stock":
+                stock.extend(zone.cards)
+                zone.cards = []
+        state.shuffle(stock)
+        seated = seats_from(state, data.first)
+        events: list[Event] = [event("round_started", round=state.round, first=data.first)]
+        for s in range(state.players):
+            broke = bool(data.chips) and data.chips[s] < ANTE
+            data.status[s] = OUT if broke else IN
+            data.stakes[s] = 0
+            if data.chips and not broke:
+                data.chips[s] -= ANTE
+                data.stakes[s] = ANTE
+        if data.chips:
+            self._owned(state)
+            events.append(event("antes", stakes=list(data.stakes)))
+        events += deal_hands(state, [s for s in seated if data.status[s] == IN], 1)
+        card = state.move_top("stock", "house")
+        events.append(event("house_card", card=card, total=points(self._house_total(state))))
+        if state.options["house_hole_card"]:
+            state.move_top("stock", "house:hole")
+            events.append(event("house_card_face_down"))
+        state.phase = "play"
+        return events + self._next_player(state, None)
+
+    # -- the action table --------------------------------------------------------------
+    hit = ActionType("hit", "take the top card of the stock, face up", phases=("play",))
+    stand = ActionType("stand", "keep your total and end your turn", phases=("play",))
+    discard = ActionType(
+        "discard", "discard one of your cards face up; you score with the rest",
+        phases=("discard",), card=CARD,
+    )  # fmt: skip
+    raise_ = ActionType(
+        "raise", "add chips to your stake, once, before the house plays",
+        phases=("raise",), chips=Field("int", "how many chips to add", minimum=1),
+    )  # fmt: skip
+    keep = ActionType(
+        "keep", "discard nothing (discard phase) or keep your stake (raise phase)",
+        phases=("discard", "raise"),
+    )  # fmt: skip
+
+    @hit.candidates
+    def _hits(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "hit"}]
+
+    @hit.refusal
+    def _hit_refused(self, state: State, seat: int, action: Action) -> str | None:
+        limit = state.options["max_extra_cards"]
+        if limit and len(state.cards(up(seat))) >= limit:
+            return f"you may take at most {limit} cards after your first one"
+        if not state.cards("stock"):
+            return "the stock is empty: you can only stand"
+        return None
+
+    @hit.handler
+    def _hit(self, state: State, seat: int, action: Action) -> list[Event]:
+        card = state.move_top("stock", up(seat))
+        events = [event("hit", seat=seat, card=card)]
+        if self._seat_total(state, seat) > SIETE_Y_MEDIA:
+            SieteYMediaData.of(state).status[seat] = BUSTED
+            events.append(event("busted", seat=seat))
+            return events + self._next_player(state, seat)
+        return events
+
+    @stand.candidates
+    def _stands(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "stand"}]
+
+    @stand.handler
+    def _stand(self, state: State, seat: int, action: Action) -> list[Event]:
+        SieteYMediaData.of(state).status[seat] = STOOD
+        return [event("stood", seat=seat)] + self._next_player(state, seat)
+
+    @discard.candidates
+    def _discards(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "discard", "card": c} for c in self._cards(state, seat)]
+
+    @discard.refusal
+    def _discard_refused(self, state: State, seat: int, action: Action) -> str | None:
+        cards = self._cards(state, seat)
+        if action["card"] not in cards:
+            return f"card {action['card']} is not one of yours"
+        if len(cards) < 2:
+            return "you have only one card: you must keep it"
+        return None
+
+    @discard.handler
+    def _discard(self, state: State, seat: int, action: Action) -> list[Event]:
+        card = action["card"]
+        source = hand(seat) if card in state.cards(hand(seat)) else up(seat)
+        state.move(card, source, "discard")
+        face_down = source == hand(seat)
+        return [event("discarded", seat=seat, card=card, face_down_card=face_down)] + (
+            self._next_in_queue(state)
+        )
+
+    @raise_.candidates
+    def _raises(self, state: State, seat: int) -> list[Action]:
+        most = min(state.options["max_raise"], SieteYMediaData.of(state).chips[seat])
+        return [{"type": "raise", "chips": n} for n in range(1, most + 1)]
+
+    @raise_.refusal
+    def _raise_refused(self, state: State, seat: int, action: Action) -> str | None:
+        chips, limit = SieteYMediaData.of(state).chips[seat], state.options["max_raise"]
+        if action["chips"] > limit:
+            return f"a raise is at most {limit} chips"
+        if action["chips"] > chips:
+            return f"you have only {chips} chips left"
+        return None
+
+    @raise_.handler
+    def _raise(self, state: State, seat: int, action: Action) -> list[Event]:
+        data = SieteYMediaData.of(state)
+        data.chips[seat] -= action["chips"]
+        data.stakes[seat] += action["chips"]
+        self._owned(state)
+        raised = event("raised", seat=seat, chips=action["chips"], stake=data.stakes[seat])
+        return [raised] + self._next_in_queue(state)
+
+    @keep.candidates
+    def _keeps(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "keep"}]
+
+    @keep.handler
+    def _keep(self, state: State, seat: int, action: Action) -> list[Event]:
+        return [event("kept", seat=seat, phase=state.phase)] + self._next_in_queue(state)
+
+    # -- the order of a round ----------------------------------------------------------
+    def _next_player(self, state: State, after: int | None) -> list[Event]:
+        """The next player still to take cards, or the phases after the players' turns."""
+        data = SieteYMediaData.of(state)
+        order = seats_from(state, data.first)
+        rest = order if after is None else order[order.index(after) + 1 :]
+        for s in rest:
+            if data.status[s] == IN:
+                state.to_act = [s]
+                return []
+        return self._after_turns(state, "play")
+
+    def _after_turns(self, state: State, done: str) -> list[Event]:
+        """Open the next phase that has someone to act: discard, then raise; then the house."""
+        data = SieteYMediaData.of(state)
+        order = [s for s in seats_from(state, data.first) if data.status[s] != OUT]
+        phases = ["discard", "raise"]
+        for phase in phases[phases.index(done) + 1 if done in phases else 0 :]:
+            if phase == "discard" and state.options["discard"]:
+                data.queue = list(order)
+            elif phase == "raise" and data.chips:
+                data.queue = [
+                    s for s in order
+                    if data.chips[s] > 0 and state.options["max_raise"] > 0
+                    and (data.status[s] != BUSTED or state.options["discard"])
+                ]  # fmt: skip
+            else:
+                continue
+            if data.queue:
+                state.phase, state.to_act = phase, [data.queue[0]]
+                return [event("phase_started", phase=phase)]
+        return self._house_plays(state)
+
+    def _next_in_queue(self, state: State) -> list[Event]:
+        data = SieteYMediaData.of(state)
+        data.queue.pop(0)
+        if data.queue:
+            state.to_act = [data.queue[0]]
+            return []
+        return self._after_turns(state, state.phase)
+
+    def _house_plays(self, state: State) -> list[Event]:
+        """The house's automated play: reveal, draw below 4, stand at 4 or more; then score."""
+        state.to_act, state.phase = [], "house"
+        events: list[Event] = []
+        hole = state.cards("house:hole")
+        if hole:
+            card = state.move_top("house:hole", "house")
+            events.append(
+                event("house_revealed", card=card, total=points(self._house_total(state)))
+            )
+        while self._house_total(state) < HOUSE_STANDS_AT and state.cards("stock"):
+            card = state.move_top("stock", "house")
+            events.append(event("house_card", card=card, total=points(self._house_total(state))))
+        house = self._house_total(state)
+        busted = house > SIETE_Y_MEDIA
+        events.append(event("house_busted" if busted else "house_stood", total=points(house)))
+        return events + self._score(state)
+
+    def _score(self, state: State) -> list[Event]:
+        """Show every hand, settle each player against the house, then end or deal again."""
+        data = SieteYMediaData.of(state)
+        house = self._house_total(state)
+        events: list[Event] = []
+        outcomes: list[str | None] = [None] * state.players
+        line = [0] * state.players
+        for s in seats_from(state, data.first):
+            if data.status[s] == OUT:
+                continue
+            for card in reversed(state.cards(hand(s))):
+                state.cards(up(s)).insert(0, card)
+            state.cards(hand(s)).clear()
+            mine = self._seat_total(state, s)
+            events.append(event("hand_shown", seat=s, cards=list(state.cards(up(s))),
+                                total=points(mine)))  # fmt: skip
+            if mine > SIETE_Y_MEDIA or (mine <= house <= SIETE_Y_MEDIA):
+                outcomes[s] = LOST
+            else:
+                outcomes[s] = WON_7_5 if mine == SIETE_Y_MEDIA else WON
+            if data.chips:
+                stake = data.stakes[s]
+                if outcomes[s] == LOST:
+                    line[s] = -stake
+                else:
+                    pays = state.options["siete_y_media_pays"] if outcomes[s] == WON_7_5 else 1
+                    data.chips[s] += stake + stake * pays
+                    line[s] = stake * pays
+            else:
+                line[s] = 0 if outcomes[s] == LOST else 1
+        state.rounds.append(line)
+        data.stakes = [0] * state.players
+        if data.chips:
+            self._owned(state)
+        else:
+            state.scores = [a + b for a, b in zip(state.scores, line, strict=True)]
+        data.last_round = {"house": points(house), "outcomes": list(outcomes)}
+        events.append(event("round_scored", round=state.round, house=points(house),
+                            outcomes=list(outcomes), points=list(line)))  # fmt: skip
+        if self._match_over(state):
+            return events + end_match(state, highest(state.scores))
+        state.round += 1
+        data.first = seats_from(state, data.first)[1]
+        return events + self._deal(state)
+
+    def _match_over(self, state: State) -> bool:
+        data = SieteYMediaData.of(state)
+        if data.chips:
+            in_play = sum(1 for c in data.chips if c >= ANTE)
+            return state.round >= state.options["rounds"] or in_play <= 1
+        if state.round < state.options["rounds"]:
+            return False
+        nobody_won = max(state.scores) == 0 and state.options["until_a_winner"]
+        return not nobody_won or state.round >= state.options["max_rounds"]
+
+    # -- rules as questions -------------------------------------------------------------
+    @staticmethod
+    def _owned(state: State) -> None:
+        """With chips, a seat's score is what it owns: the chips in hand and those staked."""
+        data = SieteYMediaData.of(state)
+        state.scores = [c + s for c, s in zip(data.chips, data.stakes, strict=True)]
+
+    @staticmethod
+    def _cards(state: State, seat: int) -> list[str]:
+        return state.cards(hand(seat)) + state.cards(up(seat))
+
+    def _seat_total(self, state: State, seat: int) -> int:
+        return total(self._cards(state, seat))
+
+    @staticmethod
+    def _house_total(state: State) -> int:
+        """The house's face-up cards only: a face-down card counts once it is revealed."""
+        return total(state.cards("house"))
+
+    # -- views -------------------------------------------------------------------------
+    def public_fields(self, state: State) -> dict:
+        data = SieteYMediaData.of(state)
+        return {
+            "house_total": points(self._house_total(state)),
+            "showing": [points(total(state.cards(up(s)))) for s in range(state.players)],
+            "status": list(data.status),
+            "chips": list(data.chips),
+            "stakes": list(data.stakes),
+            "first": data.first,
+            "last_round": dict(data.last_round) if data.last_round else None,
+        }
+
+    def private_fields(self, state: State, seat: int) -> dict:
+        if SieteYMediaData.of(state).status[seat] == OUT:
+            return {"my_total": None}
+        return {"my_total": points(self._seat_total(state, seat))}
+
+
+register(SieteYMedia())

@@ -1,0 +1,385 @@
+"""Solitario Español: a one-player Clock-style patience on a face-down grid (rules/solitario-espanol.txt).
+
+The shuffled deck lies face down in four rows, one column per rank (1 to Rey). Each row
+takes the suit of its first face-up card. The player pays a token to turn any card; a
+card already in its place stays, any other is carried to its place, whose face-down
+card is taken up and carried in turn, for free, until a card belongs in the cell where
+the chain began. Six tokens; the game is won when every card lies in its place and lost
+when cards stay face down with no token left. Variants ``mazo-reducido`` (40 cards,
+4×10), ``reyes-perdidos`` (no Rey column: four starter cards, and the game is lost when
+the fourth Rey comes up first) and ``intercambio-revelado`` (four face-up cards in hand,
+the player chooses which to place). Every decision is in docs/games/solitario-espanol.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from shared.engine import (
+    HIDDEN,
+    PUBLIC,
+    SPANISH_SUITS,
+    Action,
+    BadSetup,
+    Event,
+    Game,
+    GameData,
+    InvalidState,
+    Option,
+    State,
+    Variant,
+    event,
+    rank,
+    record_round,
+    register,
+    spanish_deck,
+    suit,
+)
+from shared.engine.actions import CARD, ActionType, Field
+from shared.engine.cards import REY
+from shared.engine.kit.ending import end_match
+from shared.engine.kit.tables import SPANISH_SEQUENCE_40, SPANISH_SEQUENCE_48
+from shared.engine.kit.zones import hand
+
+ROWS = 4
+HAND = hand(0)
+STARTERS = "starters"
+KINGS = "kings"
+TOKENS, LOST_KINGS, OPEN_EXCHANGE = "tokens", "lost-kings", "open-exchange"
+SUIT_NAMES = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
+
+
+def cell(row: int, column: int) -> str:
+    """The zone of a grid cell; rows 1..4 and columns 1..N, as the player counts them."""
+    return f"cell:{row}:{column}"
+
+
+@dataclass
+class SolitarioData(GameData):
+    rows: list[str | None] = field(default_factory=lambda: [None] * ROWS)  # each row's suit
+    tokens: int = 0
+    start: list[int] | None = None  # [row, column] of the empty cell where a chain began
+
+
+class SolitarioEspanol(Game):
+    id = "solitario-espanol"
+    name = "Solitario Español"
+    rules_file = "solitario-espanol.txt"
+    players = (1, 1)
+    data_type = SolitarioData
+    options = {
+        "deck_size": Option(48, "cards in the deck (40: no 8s and 9s)", choices=(48, 40)),
+        "mode": Option(
+            TOKENS,
+            "tokens: pay to turn a card; lost-kings: starter cards and a Rey column; "
+            "open-exchange: four face-up cards in hand",
+            choices=(TOKENS, LOST_KINGS, OPEN_EXCHANGE),
+        ),
+        "tokens": Option(6, "tokens at the start (tokens mode)", minimum=1, maximum=48),
+        "reveal_at_end": Option(
+            False,
+            "when the game is decided, the cards still face down are turned: if all lie "
+            "in their places the game is won",
+        ),
+    }
+    variants = {
+        "base": Variant("base", "48 cards in a 4×12 face-down grid, 6 tokens."),
+        "mazo-reducido": Variant(
+            "mazo-reducido", "40 cards (no 8s and 9s) in a 4×10 grid.", {"deck_size": 40}
+        ),
+        "reyes-perdidos": Variant(
+            "reyes-perdidos",
+            "No Rey column: four face-down starter cards, no tokens; lost when the fourth "
+            "Rey comes up before the grid is done.",
+            {"mode": LOST_KINGS, "reveal_at_end": True},
+        ),
+        "intercambio-revelado": Variant(
+            "intercambio-revelado",
+            "No Rey column: four face-up cards in hand, the player chooses which to place; "
+            "lost when the hand holds the four Reyes.",
+            {"mode": OPEN_EXCHANGE, "reveal_at_end": True},
+        ),
+    }
+
+    # -- the grid's shape --------------------------------------------------------------
+    @staticmethod
+    def columns(state: State) -> int:
+        if state.options["mode"] != TOKENS:
+            return 11
+        return 12 if state.options["deck_size"] == 48 else 10
+
+    @staticmethod
+    def column_of(state: State, card: str) -> int | None:
+        """The column of a card's rank (1..N); None for a Rey when the grid has no Rey column."""
+        if state.options["mode"] != TOKENS and rank(card) == REY:
+            return None
+        if state.options["deck_size"] == 40:
+            return SPANISH_SEQUENCE_40[rank(card)] + 1
+        return SPANISH_SEQUENCE_48[rank(card)] + 1
+
+    def cells(self, state: State) -> list[tuple[int, int]]:
+        return [(r, c) for r in range(1, ROWS + 1) for c in range(1, self.columns(state) + 1)]
+
+    # -- setup -----------------------------------------------------------------------
+    def deck(self, state: State) -> list[str]:
+        return spanish_deck(state.options["deck_size"])
+
+    def setup(self, state: State) -> list[Event]:
+        mode, data = state.options["mode"], SolitarioData.of(state)
+        if mode != TOKENS and state.options["deck_size"] != 48:
+            raise BadSetup(f"the {mode} mode is played with the 48-card deck")
+        cards = self.deck(state)
+        state.shuffle(cards)
+        for r, c in self.cells(state):
+            state.zone(cell(r, c), None, HIDDEN).cards = [cards.pop()]
+        state.zone(HAND, 0, PUBLIC)
+        if mode == LOST_KINGS:
+            state.zone(STARTERS, None, HIDDEN).cards = cards
+            state.zone(KINGS, None, PUBLIC)
+            state.phase = "reveal"
+        elif mode == OPEN_EXCHANGE:
+            state.cards(HAND).extend(cards)
+            state.phase = "place"
+        else:
+            data.tokens = state.options["tokens"]
+            state.phase = "flip"
+        state.to_act = [0]
+        return [event("laid_out", rows=ROWS, columns=self.columns(state), tokens=data.tokens)]
+
+    # -- the action table --------------------------------------------------------------
+    flip = ActionType(
+        "flip",
+        "pay a token and turn a face-down card of the grid",
+        phases=("flip",),
+        row=Field("int", "row, from 1", minimum=1, maximum=ROWS),
+        column=Field("int", "column, from 1", minimum=1, maximum=12),
+    )
+    reveal = ActionType("reveal", "turn the next starter card", phases=("reveal",))
+    place = ActionType(
+        "place",
+        "put a card of your hand in its column, in the row of its suit (or a free row)",
+        phases=("place",),
+        card=CARD,
+        row=Field("int", "row, from 1", minimum=1, maximum=ROWS),
+    )
+
+    @flip.candidates
+    def _flips(self, state: State, seat: int) -> list[Action]:
+        return [
+            {"type": "flip", "row": r, "column": c}
+            for r, c in self.cells(state)
+            if self._face_down(state, r, c)
+        ]
+
+    @flip.refusal
+    def _flip_refused(self, state: State, seat: int, action: Action) -> str | None:
+        r, c = action["row"], action["column"]
+        if c > self.columns(state):
+            return f"the grid has columns 1 to {self.columns(state)}"
+        if not self._face_down(state, r, c):
+            return f"the card in row {r}, column {c} is already face up"
+        return None
+
+    @flip.handler
+    def _flip(self, state: State, seat: int, action: Action) -> list[Event]:
+        data = SolitarioData.of(state)
+        r, c = action["row"], action["column"]
+        data.tokens -= 1
+        card = state.cards(cell(r, c))[0]
+        events = [event("flipped", row=r, column=c, card=card, tokens=data.tokens)]
+        if self._fits(state, card, r, c):
+            self._lay(state, card, r, c)
+            return events + [event("stays", row=r, column=c, card=card)] + self._turn_over(state)
+        state.move(card, cell(r, c), HAND)
+        data.start = [r, c]
+        return events + self._chain(state)
+
+    @reveal.candidates
+    def _reveals(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "reveal"}]
+
+    @reveal.handler
+    def _reveal(self, state: State, seat: int, action: Action) -> list[Event]:
+        card = state.move_top(STARTERS, HAND)
+        return [event("revealed", card=card)] + self._chain(state)
+
+    @place.candidates
+    def _places(self, state: State, seat: int) -> list[Action]:
+        return [
+            {"type": "place", "card": card, "row": r}
+            for card in dict.fromkeys(state.cards(HAND))
+            if self.column_of(state, card) is not None
+            for r in self.rows_for(state, card)
+        ]
+
+    @place.refusal
+    def _place_refused(self, state: State, seat: int, action: Action) -> str | None:
+        card, r = action["card"], action["row"]
+        if card not in state.cards(HAND):
+            return f"card {card} is not in your hand"
+        if self.column_of(state, card) is None:
+            return "a Rey has no column on this grid"
+        rows = self.rows_for(state, card)
+        if r in rows:
+            return None
+        name = SUIT_NAMES[suit(card)]
+        if len(rows) == 1 and SolitarioData.of(state).rows[rows[0] - 1] == suit(card):
+            return f"{name} go in row {rows[0]}, the row of {name}"
+        return f"row {r} belongs to another suit; {name} may go in rows {rows}"
+
+    @place.handler
+    def _place(self, state: State, seat: int, action: Action) -> list[Event]:
+        events = self._put(state, action["card"], action["row"])
+        if state.options["mode"] == OPEN_EXCHANGE:
+            return events + self._turn_over(state)
+        return events + self._chain(state)
+
+    # -- the chain -----------------------------------------------------------------------
+    def _chain(self, state: State) -> list[Event]:
+        """Carry the card in hand to its place, for free, until the chain ends or a choice
+        of row is the player's."""
+        events: list[Event] = []
+        while state.cards(HAND):
+            card = state.cards(HAND)[0]
+            if self.column_of(state, card) is None:  # a Rey, with no column on this grid
+                state.move(card, HAND, KINGS)
+                events.append(event("rey_out", card=card, reyes=len(state.cards(KINGS))))
+                break
+            rows = self.rows_for(state, card)
+            if len(rows) > 1:
+                state.phase = "place"
+                return events
+            events += self._put(state, card, rows[0])
+        return events + self._turn_over(state)
+
+    def _put(self, state: State, card: str, r: int) -> list[Event]:
+        """Lay ``card`` in its cell of row ``r``; the face-down card there comes to hand."""
+        data = SolitarioData.of(state)
+        c = self.column_of(state, card)
+        assert c is not None
+        target = state.cards(cell(r, c))
+        took = target.pop() if target else None
+        state.move(card, HAND, cell(r, c))
+        self._lay(state, card, r, c)
+        if took is None:
+            data.start = None
+            return [event("placed", card=card, row=r, column=c, chain_over=True)]
+        state.cards(HAND).append(took)
+        return [event("placed", card=card, row=r, column=c, took=took)]
+
+    def _lay(self, state: State, card: str, r: int, c: int) -> None:
+        """``card`` lies face up in its place; the first card of a row gives it its suit."""
+        rows = SolitarioData.of(state).rows
+        state.zones[cell(r, c)].visibility = PUBLIC
+        if rows[r - 1] is None:
+            rows[r - 1] = suit(card)
+        self.check_rows(state)
+
+    # -- the end -------------------------------------------------------------------------
+    def _turn_over(self, state: State) -> list[Event]:
+        """After a flip, a chain or a placement: won, lost, or the next move."""
+        mode = state.options["mode"]
+        state.phase = {TOKENS: "flip", LOST_KINGS: "reveal", OPEN_EXCHANGE: "place"}[mode]
+        if not self._face_down_cells(state):
+            return self._end(state, True, "every card is in its place")
+        if mode == TOKENS and SolitarioData.of(state).tokens == 0:
+            return self._decide(state, "no tokens left")
+        if mode == LOST_KINGS and (
+            len(state.cards(KINGS)) == len(SPANISH_SUITS) or not state.cards(STARTERS)
+        ):
+            return self._decide(state, "the fourth Rey came up")
+        if mode == OPEN_EXCHANGE and all(
+            self.column_of(state, c) is None for c in state.cards(HAND)
+        ):
+            return self._decide(state, "the hand holds the four Reyes")
+        return []
+
+    def _decide(self, state: State, reason: str) -> list[Event]:
+        """No move left: lost, unless (``reveal_at_end``) every card still face down
+        turns out to lie in its place already."""
+        if not state.options["reveal_at_end"]:
+            return self._end(state, False, reason)
+        shown = []
+        for r, c in self._face_down_cells(state):
+            state.zones[cell(r, c)].visibility = PUBLIC
+            shown.append({"row": r, "column": c, "card": state.cards(cell(r, c))[0]})
+        events = [event("turned_up", cells=shown)]
+        if self._solved(state):
+            return events + self._end(state, True, "the cards left face down were in place")
+        return events + self._end(state, False, reason)
+
+    def _end(self, state: State, won: bool, reason: str) -> list[Event]:
+        placed = sum(
+            1 for r, c in self.cells(state) if state.zones[cell(r, c)].visibility == PUBLIC
+        )
+        record_round(state, [placed])
+        return end_match(state, [0] if won else [], won=won, reason=reason)
+
+    # -- rules as questions ----------------------------------------------------------------
+    def _face_down(self, state: State, r: int, c: int) -> bool:
+        zone = state.zones.get(cell(r, c))
+        return zone is not None and bool(zone.cards) and zone.visibility == HIDDEN
+
+    def _face_down_cells(self, state: State) -> list[tuple[int, int]]:
+        return [(r, c) for r, c in self.cells(state) if self._face_down(state, r, c)]
+
+    def _fits(self, state: State, card: str, r: int, c: int) -> bool:
+        """A turned card stays where it is: its column, and its row's suit (or a row
+        without suit while no other row has taken the card's suit)."""
+        return self.column_of(state, card) == c and r in self.rows_for(state, card)
+
+    def rows_for(self, state: State, card: str) -> list[int]:
+        """The rows ``card`` may go in: its suit's row, or else every row with no suit yet."""
+        rows = SolitarioData.of(state).rows
+        own = [i + 1 for i, s in enumerate(rows) if s == suit(card)]
+        if own:
+            return own
+        free = [i + 1 for i, s in enumerate(rows) if s is None]
+        if not free:
+            raise InvalidState(
+                f"rows and suits no longer match up: {SUIT_NAMES[suit(card)]} have no row "
+                f"and every row has a suit ({rows})"
+            )
+        return free
+
+    def check_rows(self, state: State) -> None:
+        """Four rows, four suits: no suit has two rows and every face-up card lies in the row
+        of its suit and the column of its rank."""
+        rows = SolitarioData.of(state).rows
+        named = [s for s in rows if s is not None]
+        if len(named) != len(set(named)):
+            raise InvalidState(f"rows and suits no longer match up: a suit has two rows ({rows})")
+        for r, c in self.cells(state):
+            zone = state.zones[cell(r, c)]
+            if zone.visibility == PUBLIC and zone.cards:
+                card = zone.cards[0]
+                if rows[r - 1] != suit(card) or self.column_of(state, card) != c:
+                    raise InvalidState(
+                        f"rows and suits no longer match up: {card} lies in row {r}, column {c}"
+                    )
+
+    def _solved(self, state: State) -> bool:
+        """Every cell holds its column's rank and every row one suit, each row its own."""
+        suits = []
+        for r in range(1, ROWS + 1):
+            row = [state.cards(cell(r, c))[0] for c in range(1, self.columns(state) + 1)]
+            if any(self.column_of(state, card) != c for c, card in enumerate(row, start=1)):
+                return False
+            if len({suit(card) for card in row}) != 1:
+                return False
+            suits.append(suit(row[0]))
+        return len(set(suits)) == ROWS
+
+    # -- views -------------------------------------------------------------------------------
+    def public_fields(self, state: State) -> dict:
+        data = SolitarioData.of(state)
+        return {
+            "rows": list(data.rows),
+            "columns": self.columns(state),
+            "tokens": data.tokens,
+            "chain_start": list(data.start) if data.start else None,
+            "face_down": len(self._face_down_cells(state)),
+        }
+
+
+register(SolitarioEspanol())

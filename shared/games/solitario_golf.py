@@ -1,0 +1,175 @@
+"""Solitario Golf (rules/solitario-golf.txt): clear seven columns onto one waste pile.
+
+A one-player patience with a 52-card English deck. Seven columns (six of 5 cards and one
+of 4, 34 cards) lie on the table; 18 cards form the stock, and its top card starts the
+waste. The free card of a column (its last) goes onto the waste when it is one rank above
+or below the waste's top card, suits ignored, K and A being consecutive. When no column
+card can go down, the next stock card is turned onto the waste. Won when every column is
+empty; lost when the stock is used up and no card can go down. ``revelado`` deals every
+card face up. The decisions taken where the text is silent are in docs/games/solitario-golf.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shared.engine import (
+    HIDDEN,
+    PUBLIC,
+    TOP,
+    Action,
+    Event,
+    Game,
+    GameData,
+    Option,
+    State,
+    Variant,
+    english_deck,
+    event,
+)
+from shared.engine.actions import CARD, ActionType
+from shared.engine.game import register
+from shared.engine.kit.solitaire import (
+    adjacent,
+    column_names,
+    deal_columns,
+    draw,
+    end_solitaire,
+    exposed,
+)
+
+COLUMNS = column_names(7)
+SIZES = (5, 5, 5, 5, 5, 5, 4)
+TABLEAU = sum(SIZES)  # 34
+STOCK, WASTE = "stock", "waste"
+
+
+@dataclass
+class GolfData(GameData):
+    won: bool | None = None  # None while the match is on
+    reason: str | None = None  # why it ended
+
+
+class SolitarioGolf(Game):
+    id = "solitario-golf"
+    name = "Solitario Golf"
+    rules_file = "solitario-golf.txt"
+    players = (1, 1)
+    data_type = GolfData
+    options = {
+        "face_up": Option(False, "every card of the columns is dealt face up (revelado)"),
+        "wrap": Option(True, "K and A are consecutive: a K goes on an A and an A on a K"),
+        "draw_any_time": Option(
+            False, "the stock may be drawn even while a column card could go down"
+        ),
+    }
+    variants = {
+        "base": Variant("base", "Only the free card of each column is face up."),
+        "revelado": Variant("revelado", "Every card of the columns is face up.", {"face_up": True}),
+    }
+
+    # -- setup -----------------------------------------------------------------------
+    def deck(self, state: State) -> list[str]:
+        return english_deck()
+
+    def setup(self, state: State) -> list[Event]:
+        cards = self.deck(state)
+        state.shuffle(cards)
+        deal_columns(state, COLUMNS, SIZES, cards, PUBLIC if state.options["face_up"] else TOP)
+        state.zone(STOCK, None, HIDDEN).cards = cards  # its top is the end of the list
+        state.zone(WASTE, None, PUBLIC)
+        first = draw(state, STOCK, WASTE)
+        state.phase = "play"
+        state.to_act = [0]
+        return [
+            event("deal", columns=list(SIZES), stock=len(state.cards(STOCK))),
+            event("drawn", seat=0, card=first[0]),
+        ]
+
+    # -- the action table --------------------------------------------------------------
+    play = ActionType(
+        "play", "put the free card of a column onto the waste", phases=("play",), card=CARD
+    )
+    draw_card = ActionType("draw", "turn the next stock card onto the waste", phases=("play",))
+
+    @play.candidates
+    def _plays(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "play", "card": card} for _column, card in exposed(state, COLUMNS)]
+
+    @play.refusal
+    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+        card, free = action["card"], [c for _col, c in exposed(state, COLUMNS)]
+        if card not in free:  # the same words whether or not the card lies face down
+            return f"{card} is not a free card of the columns; free: {', '.join(free) or 'none'}"
+        top = state.cards(WASTE)[-1]
+        if not adjacent(card, top, state.options["wrap"]):
+            return f"{card} is not one rank above or below {top}, the top of the waste"
+        return None
+
+    @play.handler
+    def _play(self, state: State, seat: int, action: Action) -> list[Event]:
+        card = action["card"]
+        column = next(col for col, c in exposed(state, COLUMNS) if c == card)
+        state.move_top(column, WASTE)
+        left = state.cards(column)
+        shown = left[-1] if left else None  # the card freed is turned face up: public now
+        return [event("played", seat=0, card=card, column=column, exposed=shown)] + self._settle(
+            state
+        )
+
+    @draw_card.candidates
+    def _draws(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "draw"}]
+
+    @draw_card.refusal
+    def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
+        if not state.cards(STOCK):
+            return "the stock is used up, and the waste is never turned over"
+        if not state.options["draw_any_time"]:
+            playable = self._playable(state)
+            if playable:
+                return f"{playable[0]} can still go down: draw only when no column card can"
+        return None
+
+    @draw_card.handler
+    def _draw(self, state: State, seat: int, action: Action) -> list[Event]:
+        card = draw(state, STOCK, WASTE)[0]
+        return [event("drawn", seat=0, card=card)] + self._settle(state)
+
+    # -- rules as questions ------------------------------------------------------------
+    def _playable(self, state: State) -> list[str]:
+        top, wrap = state.cards(WASTE)[-1], state.options["wrap"]
+        return [c for _col, c in exposed(state, COLUMNS) if adjacent(c, top, wrap)]
+
+    @staticmethod
+    def _left(state: State) -> int:
+        return sum(len(state.cards(col)) for col in COLUMNS)
+
+    def _settle(self, state: State) -> list[Event]:
+        """End the match once the columns are empty (won) or nothing is left to do (lost)."""
+        if not self._left(state):
+            return self._end(state, True, "every column is cleared")
+        if not self.legal_actions(state, 0):
+            return self._end(state, False, "the stock is used up and no column card can go down")
+        return []
+
+    def _end(self, state: State, won: bool, reason: str) -> list[Event]:
+        data = GolfData.of(state)
+        data.won, data.reason = won, reason
+        left = self._left(state)
+        return end_solitaire(
+            state, won, TABLEAU - left, reason=reason, cards_left=left,
+            stock_left=len(state.cards(STOCK)),
+        )  # fmt: skip
+
+    # -- views -------------------------------------------------------------------------
+    def public_fields(self, state: State) -> dict:
+        data = GolfData.of(state)
+        return {
+            "cards_left": self._left(state),
+            "won": data.won,
+            "reason": data.reason,
+        }
+
+
+register(SolitarioGolf())
