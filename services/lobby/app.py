@@ -292,6 +292,7 @@ def create_lobby_app(
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)
     def _redis_down(exc: redis.RedisError):
+        current_app.logger.warning("the match store failed: %r", exc)
         return error_response(503, "unavailable", "the match store does not answer; try again")
 
     return app

@@ -153,15 +153,23 @@ def rules_errors() -> Iterator[None]:
         raise Unavailable(str(exc), code="rules_unavailable") from exc
 
 
+REDIS_CONNECTIONS = 100  # per process; a request past them waits for one (a feed process
+REDIS_POOL_WAIT_SECONDS = 5  # opening thousands of streams at once queues here, never fails)
+
+
 def redis_client(url: str) -> redis.Redis:
-    """A pooled client whose socket outlives the longest long-poll."""
-    return redis.Redis.from_url(
+    """A pooled client whose socket outlives the longest long-poll; past ``REDIS_CONNECTIONS``
+    busy connections a caller waits for a free one instead of failing."""
+    pool = redis.BlockingConnectionPool.from_url(
         url,
+        max_connections=REDIS_CONNECTIONS,
+        timeout=REDIS_POOL_WAIT_SECONDS,
         decode_responses=True,
         socket_timeout=MAX_WAIT_SECONDS + 5,
         socket_connect_timeout=2,
         health_check_interval=30,
     )
+    return redis.Redis(connection_pool=pool)
 
 
 class Lobby:
