@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from shared.bots import choose
-from shared.engine import apply, new_match, view
+from shared.bots import UnknownStrategy, all_strategies, choose, strategies
+from shared.engine import UnknownGame, apply, new_match, view
 from tests.playouts import variant_cases
 
 
@@ -24,11 +24,33 @@ def play_match(game, variant, players, seed, strategies):
     return state
 
 
-@pytest.mark.parametrize("case", variant_cases(), ids=lambda c: f"{c[0]}/{c[1]}/{c[2]}p")
-def test_bots_finish_every_game_choosing_only_legal_actions(case):
+CASES = [(case, name) for case in variant_cases() for name in strategies(case[0])]
+
+
+@pytest.mark.parametrize(
+    ("case", "strategy"), CASES, ids=[f"{c[0]}/{c[1]}/{c[2]}p/{s}" for c, s in CASES]
+)
+def test_bots_finish_every_game_choosing_only_legal_actions(case, strategy):
     game, variant, players = case
-    state = play_match(game, variant, players, "bots", ["greedy"] * players)
+    state = play_match(game, variant, players, "bots", [strategy] * players)
     assert state.finished and state.result is not None
+
+
+def test_every_game_has_random_and_brisca_also_greedy():
+    assert strategies("brisca") == ["random", "greedy"]
+    assert strategies("escoba") == ["random"]
+    assert all_strategies() == ["random", "greedy"]
+
+
+def test_a_strategy_the_game_does_not_have_is_refused_not_replaced():
+    state, _ = new_match("escoba", "base", 2, seed="nope")
+    seen = view(state, state.to_act[0])
+    with pytest.raises(UnknownStrategy, match=r"game escoba has no bot strategy 'greedy'"):
+        choose(seen, "greedy", random.Random(1))
+    with pytest.raises(UnknownStrategy, match=r"strategies: \['random'\]"):
+        choose(seen, "clever", random.Random(1))
+    with pytest.raises(UnknownGame):
+        strategies("no-such-game")
 
 
 def test_greedy_brisca_beats_random_play():
@@ -40,10 +62,12 @@ def test_greedy_brisca_beats_random_play():
 
 
 def test_greedy_tute_sings_when_it_can():
+    from shared.games.brisca import BriscaData
     from tests.rigging import rig
 
     state, _ = new_match("brisca", "tute", 2, seed="sing")
     rig(state, {"hand:0": ["12O", "11O", "1C", "4E", "5E", "6E"], "trump": ["3B"]})
-    state.data["trump"] = "B"
-    state.to_act, state.data["may_sing"] = [0], 0
+    data = BriscaData.of(state)
+    data.trump = "B"
+    state.to_act, data.may_sing = [0], 0
     assert choose(view(state, 0), "greedy", random.Random(1)) == {"type": "sing", "suit": "O"}

@@ -17,10 +17,11 @@ from shared.engine import (
     new_match,
 )
 from shared.engine.data import absent_when_none
-from shared.engine.kit.dealing import deal_hands, deal_round_robin
+from shared.engine.kit.dealing import deal_hands, deal_round_robin, gather_and_shuffle
 from shared.engine.kit.ending import end_match, highest, lowest
 from shared.engine.kit.tables import SPANISH_COUNT, value_of
 from shared.engine.kit.turns import next_seat, seats_from
+from shared.engine.kit.zones import card_actions, hand, not_in_hand
 
 
 # -- options ---------------------------------------------------------------------------------
@@ -144,3 +145,20 @@ def test_game_data_round_trips_and_a_later_key_stays_out_until_set():
 def test_game_data_refuses_unknown_or_missing_fields(doc, message):
     with pytest.raises(InvalidState, match=message):
         Sample.from_json(doc)
+
+
+def test_a_new_deal_gathers_every_card_into_the_stock_and_shuffles_it():
+    state, _ = new_match("brisca", players=2, seed="kit")
+    before = sorted(state.all_cards())
+    stock = gather_and_shuffle(state)
+    assert sorted(stock) == before and all(
+        not z.cards for n, z in state.zones.items() if n != "stock"
+    )
+
+
+def test_a_card_not_held_is_refused_in_one_wording():
+    state, _ = new_match("raj", players=3, seed="kit")
+    held = state.cards(hand(0))[0]
+    assert not_in_hand(state, 0, held) is None
+    assert not_in_hand(state, 1, held) == f"card {held} is not in your hand"
+    assert card_actions("bid", ["AS"]) == [{"type": "bid", "card": "AS"}]

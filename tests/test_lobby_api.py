@@ -309,6 +309,23 @@ def test_a_bot_gets_a_seat_and_a_token_no_client_ever_sees(
     assert everything(redis_client) == before
 
 
+def test_a_bot_strategy_the_game_does_not_have_is_refused(http: Http, redis_client: redis.Redis):
+    ana = http.player("Ana")
+    match = http.match(ana, game="escoba", players=2, autostart=False)
+    bots = f"/v1/matches/{match['id']}/bots"
+    before = everything(redis_client)
+    error = error_of(
+        http.post(bots, ana["token"], json={"seat": 1, "strategy": "greedy"}),
+        400,
+        "unknown_strategy",
+    )
+    assert "game escoba has no bot strategy 'greedy'" in error["message"]
+    assert error["details"] == {"strategies": ["random"]}
+    assert everything(redis_client) == before
+    reply = http.post(bots, ana["token"], json={"seat": 1, "strategy": "random"})
+    assert reply.status == 200 and reply.body["seats"][1]["bot"] == "random"
+
+
 def test_bots_fill_a_match_that_then_starts_itself(http: Http):
     ana = http.player()
     match = http.match(ana, game="brisca", players=3)
@@ -391,7 +408,7 @@ def test_action_refusals_write_nothing(http: Http, redis_client: redis.Redis):
         http.act(me, match["id"], {"type": "play", "card": "5X"}, version), 422, "illegal_action"
     )
     assert illegal["details"]["legal_actions"] == view["view"]["legal_actions"]
-    assert "hand" in illegal["message"]
+    assert "card must be a card code" in illegal["message"]
     error_of(http.act(me, match["id"], {"type": "dance"}, version), 422)
     error_of(http.act(me, match["id"], {}, version), 422)
     for body in [

@@ -43,6 +43,13 @@ def test_catalog_lists_games_with_variants_and_options(client):
     assert brisca["options"]["arrastre"]["choices"] == ["follow", "montar"]
 
 
+def test_catalog_lists_each_games_bot_strategies(client):
+    games = {g["id"]: g for g in client.get("/v1/games").json["games"]}
+    assert games["brisca"]["strategies"] == ["random", "greedy"]
+    assert games["escoba"]["strategies"] == ["random"]
+    assert client.get("/v1/games/truco").json["strategies"] == ["random"]
+
+
 def test_game_detail_has_the_rule_text(client):
     r = client.get("/v1/games/brisca")
     assert r.status_code == 200 and "BRISCA" in r.json["rules"]
@@ -114,7 +121,7 @@ def test_illegal_action_is_422_with_reason_and_legal_actions(client):
         json={"state": state, "seat": seat, "action": {"type": "play", "card": "5X"}},
     )
     err = error_of(r, 422, "illegal_action")
-    assert "not in your hand" in err["message"] and err["details"]["legal_actions"]
+    assert "card must be a card code" in err["message"] and err["details"]["legal_actions"]
 
 
 def test_action_out_of_turn_is_422_not_your_turn(client):

@@ -19,6 +19,7 @@ from typing import Any
 import requests
 
 from services.settings import Settings
+from shared.bots import strategies
 
 WAIT_S = 10.0  # each long-poll
 IDLE_LIMIT_S = 60.0  # no move for this long: the bots are not running
@@ -71,10 +72,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="brisca")
     parser.add_argument("--variant", default="base")
     parser.add_argument("--players", type=int, default=None, help="default: the variant's least")
-    parser.add_argument("--strategy", default="greedy", choices=("greedy", "random"))
+    parser.add_argument(
+        "--strategy", default=None, help="default: greedy where the game has it, else random"
+    )
     parser.add_argument("--lobby", default=settings.lobby_url)
     parser.add_argument("--history", default=settings.history_url)
     args = parser.parse_args(argv)
+    if args.strategy is None:
+        args.strategy = "greedy" if "greedy" in strategies(args.game) else "random"
     platform = Platform(args.lobby, args.history)
     try:
         return play(platform, args)

@@ -154,7 +154,10 @@ class Bots(MethodView):
     @matches.response(200, schemas.MatchOut)
     @refusals(400, 403, 404, 409)
     def post(self, body: dict, match_id: str):
-        """Seat a bot (strategy random or greedy); the creator or a seated player may."""
+        """Seat a bot; the creator or a seated player may.
+
+        The strategy must be one of its game's, as the rules catalog lists them; others: 400.
+        """
         return lobby().add_bot(caller(), match_id, body["seat"], body["strategy"])
 
 

@@ -360,6 +360,7 @@ class Lobby:
 
         def change(snap: Snapshot) -> Snapshot:
             rules_of.check_may_manage(snap.match, player)
+            rules_of.check_bot_strategy(snap.match, strategy)
             rules_of.check_seat_free(snap.match, seat)  # refuse before making a bot player
             if not made:
                 made.append(self._make_bot(match_id, seat, strategy))

@@ -11,13 +11,14 @@ import copy
 from typing import Any
 
 from services.errors import BadRequest, Conflict, Forbidden
+from shared.bots import all_strategies, strategies
 from shared.engine import BadSetup, UnknownGame, get_game, redact, resolve_options
 
 from .players import Player
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 STATUSES = (OPEN, RUNNING, FINISHED)
-BOT_STRATEGIES = ("random", "greedy")
+BOT_STRATEGIES = tuple(all_strategies())  # each game has some of them: check_bot_strategy
 
 # What a caller sees of a log entry besides its redacted events (see public_entry).
 PUBLIC_ENTRY_FIELDS = (
@@ -165,6 +166,17 @@ def check_running(match: Match) -> None:
 def _expect_open(match: Match, message: str) -> None:
     if match["status"] != OPEN:
         raise Conflict(message, code="match_not_open")
+
+
+def check_bot_strategy(match: Match, strategy: str) -> None:
+    """Refuse a bot strategy that the match's game does not have."""
+    offered = strategies(match["game"])
+    if strategy not in offered:
+        raise BadRequest(
+            f"game {match['game']} has no bot strategy {strategy!r}; strategies: {offered}",
+            code="unknown_strategy",
+            details={"strategies": offered},
+        )
 
 
 # -- options -----------------------------------------------------------------------------

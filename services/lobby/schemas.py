@@ -77,7 +77,13 @@ class Join(Strict):
 
 class NewBot(Strict):
     seat = fields.Integer(strict=True, required=True, validate=validate.Range(min=0))
-    strategy = fields.String(required=True, validate=validate.OneOf(BOT_STRATEGIES))
+    strategy = fields.String(
+        required=True,
+        validate=validate.OneOf(BOT_STRATEGIES),
+        metadata={
+            "description": "one of the game's strategies (its rules catalog entry lists them)"
+        },
+    )
 
 
 class NewAction(Strict):

@@ -11,7 +11,9 @@ from flask.views import MethodView
 
 from services.http import Blueprint, ErrorSchema, create_app, direct
 from services.settings import Settings
+from shared.bots import strategies
 from shared.engine import (
+    Game,
     InvalidState,
     State,
     all_games,
@@ -48,12 +50,18 @@ def load_state(game_id: str, doc: dict) -> State:
     return state
 
 
+def entry(game: Game) -> dict:
+    """A game's catalog entry: what the engine describes, and the bot strategies it offers
+    (the bot registry sits above the engine, so the engine does not list them itself)."""
+    return {**game.describe(), "strategies": strategies(game.id)}
+
+
 @blp.route("")
 class Catalog(MethodView):
     @blp.response(200, schemas.Catalog)
     def get(self):
-        """The catalog: every game with its players, variants and options."""
-        return {"games": [g.describe() for g in all_games()]}
+        """The catalog: every game with its players, variants, options and bot strategies."""
+        return {"games": [entry(g) for g in all_games()]}
 
 
 @blp.route("/<game_id>")
@@ -63,7 +71,7 @@ class GameDetail(MethodView):
     def get(self, game_id: str):
         """One game's catalog entry with its rule text."""
         game = get_game(game_id)
-        return {**game.describe(), "rules": game.rules_text()}
+        return {**entry(game), "rules": game.rules_text()}
 
 
 @blp.route("/<game_id>/setup")

@@ -82,6 +82,10 @@ class GameEntry(ma.Schema):
         fields.Nested(ActionTypeEntry),
         metadata={"description": "the game's action types with their fields (its action table)"},
     )
+    strategies = fields.List(
+        fields.String(),
+        metadata={"description": "the bot strategies that play this game (for a lobby's bots)"},
+    )
 
 
 class GameDetail(GameEntry):

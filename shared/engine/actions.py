@@ -94,6 +94,8 @@ class Field:
             )
         if self.choices is not None and value not in self.choices:
             return f"{name} must be one of {list(self.choices)}"
+        if self.minimum is None and self.maximum is None:
+            return None
         numbers = value if kind == "ints" else [value] if kind == "int" else []
         if self.minimum is not None and any(v < self.minimum for v in numbers):
             return f"{name} must be at least {self.minimum}"
@@ -176,7 +178,8 @@ class ActionType:
 
     # -- declaring the functions (decorators on the game's methods) ---------------------
     def candidates(self, fn: Candidates) -> Candidates:
-        """Every well-formed action of this type worth checking (the refusal filters them)."""
+        """Every well-formed action of this type worth checking (the refusal filters them).
+        Not needed for an action type without fields: its one candidate is ``{"type": ...}``."""
         self._candidates = fn
         return fn
 
@@ -201,15 +204,24 @@ class ActionType:
 
     def shape_problem(self, action: Action, players: int) -> str | None:
         """Unknown, missing or ill-typed fields, said once for every game."""
+        fields = self.fields
         for name in action:
-            if name != "type" and name not in self.fields:
-                return f"{self.type} has no field {name!r}; fields: {sorted(self.fields) or 'none'}"
-        for name, spec in self.fields.items():
+            if name != "type" and name not in fields:
+                return f"{self.type} has no field {name!r}; fields: {sorted(fields) or 'none'}"
+        for name, spec in fields.items():
             if name not in action:
                 if spec.optional:
                     continue
                 return f"{self.type} needs the field {name!r} ({spec.description or spec.kind})"
-            problem = spec.problem(name, action[name], players)
+            value = action[name]
+            # The commonest fields, a plain card or a string of fixed choices, are accepted
+            # here without the general check (this runs for every action applied).
+            if spec.choices is None:
+                if spec.kind == "card" and is_card(value):
+                    continue
+            elif spec.kind == "str" and isinstance(value, str) and value in spec.choices:
+                continue
+            problem = spec.problem(name, value, players)
             if problem:
                 return problem
         return None
@@ -222,14 +234,20 @@ class ActionType:
             return list(self._enumerate(game, state, seat))
         return self.filtered(game, state, seat)
 
+    def candidate_list(self, game: Any, state: State, seat: int) -> Iterable[Action]:
+        """The declared candidates; an action type without fields has one, ``{"type": ...}``."""
+        if self._candidates is not None:
+            return self._candidates(game, state, seat)
+        if self.fields:
+            raise TypeError(f"action {self.type} has fields but declares no candidates")
+        return [{"type": self.type}]
+
     def filtered(self, game: Any, state: State, seat: int) -> list[Action]:
         """The candidates the refusal accepts (what ``enumerate`` must agree with)."""
-        if self._candidates is None:
-            raise TypeError(f"action {self.type} declares neither candidates nor enumerate")
         refuse = self._refusal
         return [
             a
-            for a in self._candidates(game, state, seat)
+            for a in self.candidate_list(game, state, seat)
             if refuse is None or refuse(game, state, seat, a) is None
         ]
 

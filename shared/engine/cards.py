@@ -10,7 +10,7 @@ SPANISH_SUITS = ("O", "C", "E", "B")  # oros, copas, espadas, bastos
 ENGLISH_SUITS = ("S", "H", "D", "C")  # spades, hearts, diamonds, clubs
 ENGLISH_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 JOKER = "JK"
-SOTA, CABALLO, REY = 10, 11, 12
+CABALLO, REY = 11, 12  # the figures some rules name (the sota is rank 10)
 
 _LETTER_RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
 

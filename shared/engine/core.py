@@ -93,10 +93,9 @@ def apply(state: State, seat: int | None, action: Action) -> list[Event]:
         check_seat(state, seat)
         if seat not in state.to_act:
             raise NotYourTurn(f"seat {seat} is not to act now; to act: {sorted(state.to_act)}")
-        if not game.is_legal(state, seat, action):
-            raise IllegalAction(
-                game.why_illegal(state, seat, action), game.legal_actions(state, seat)
-            )
+        reason = game.refusal(state, seat, action)
+        if reason is not None:
+            raise IllegalAction(reason, game.legal_actions(state, seat))
     events = game.apply(state, seat, action)
     state.moves += 1
     return events

@@ -77,6 +77,8 @@ class Game:
     data_type: type[GameData] | None = None
     #: Every action type, in declaration order, collected from the class attributes.
     action_table: dict[str, ActionType] = {}
+    #: Per phase, the listing functions of the action types open in it (filled on first use).
+    _listers: dict[str, list[tuple[Any, Any, Any, ActionType]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -86,6 +88,7 @@ class Game:
                 if isinstance(value, ActionType):
                     table[value.type] = value
         cls.action_table = table
+        cls._listers = {}
 
     # -- metadata ----------------------------------------------------------------
     def player_range(self, variant: str) -> tuple[int, int]:
@@ -160,29 +163,47 @@ class Game:
     # -- derived from the action table ---------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, concretely (the core already checked it is to act)."""
-        phase = state.phase
+        # Called for every request and every bot move: the action types open in each phase
+        # are found once, and each type's listing is inlined here (see ActionType.legal).
+        listers = self._listers.get(state.phase)
+        if listers is None:
+            listers = self._listers[state.phase] = [
+                (k._enumerate, k._candidates, k._refusal, k)
+                for k in self.action_table.values()
+                if k.open_in(state.phase)
+            ]
         actions: list[Action] = []
-        for kind in self.action_table.values():
-            if kind.open_in(phase):
-                actions.extend(kind.legal(self, state, seat))
+        for enumerate_, candidates, refuse, kind in listers:  # what kind.legal does, inlined
+            if enumerate_ is not None:
+                actions.extend(enumerate_(self, state, seat))
+            elif candidates is None and not kind.fields:  # its one action, {"type": ...}
+                if refuse is None or refuse(self, state, seat, {"type": kind.type}) is None:
+                    actions.append({"type": kind.type})
+            elif candidates is None or refuse is None:
+                actions.extend(kind.filtered(self, state, seat))
+            else:
+                for action in candidates(self, state, seat):
+                    if refuse(self, state, seat, action) is None:
+                        actions.append(action)
         return actions
 
     def refusal(self, state: State, seat: int, action: Action) -> str | None:
         """Why ``action`` is illegal now, or None: type, phase and fields first, then the game's rule."""
-        if not self.action_table:  # a game still listing its actions by hand
-            legal = self.legal_actions(state, seat)
-            ok = action in legal or canonical(action) in {canonical(a) for a in legal}
-            return None if ok else f"{describe_action(action)} is not a legal action now"
         kind = self.action_table.get(action["type"])
         if kind is None:
             return f"unknown action type {action['type']!r}; {self.id} has {self._type_list()}"
-        if not kind.open_in(state.phase):
+        if kind.phases is not None and state.phase not in kind.phases:
             open_now = [k.type for k in self.action_table.values() if k.open_in(state.phase)]
             return (
                 f"{kind.type} is not possible in phase {state.phase!r}; "
                 f"possible now: {', '.join(open_now) or 'nothing'}"
             )
-        return kind.shape_problem(action, state.players) or kind.refuse(self, state, seat, action)
+        problem = (
+            kind.shape_problem(action, state.players) if len(action) > 1 or kind.fields else None
+        )
+        if problem or kind._refusal is None:
+            return problem
+        return kind._refusal(self, state, seat, action)  # what kind.refuse does, inlined
 
     def _type_list(self) -> str:
         return "actions " + ", ".join(self.action_table) if self.action_table else "no actions"
@@ -241,11 +262,12 @@ def register(game: Game) -> Game:
 
 
 def get_game(game_id: str) -> Game:
-    _load_games()
-    try:
-        return _REGISTRY[game_id]
-    except KeyError:
-        raise UnknownGame(f"no game {game_id!r}; games: {sorted(_REGISTRY)}") from None
+    if not _games_loaded:  # on every action: a flag check, not a call
+        _load_games()
+    game = _REGISTRY.get(game_id)
+    if game is None:
+        raise UnknownGame(f"no game {game_id!r}; games: {sorted(_REGISTRY)}")
+    return game
 
 
 def all_games() -> list[Game]:

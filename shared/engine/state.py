@@ -110,11 +110,7 @@ class State:
     def shuffle(self, cards: list[str]) -> None:
         self.rng().shuffle(cards)
 
-    # -- turn order --------------------------------------------------------------
-    def next_seat(self, seat: int, step: int = 1) -> int:
-        """The seat ``step`` places after ``seat`` in the direction of play (clockwise by default)."""
-        return (seat + step * self.data.get("direction", 1)) % self.players
-
+    # -- teams -----------------------------------------------------------------------
     def team_of(self, seat: int) -> list[int]:
         if self.teams:
             for team in self.teams:

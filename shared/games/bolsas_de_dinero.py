@@ -36,7 +36,7 @@ from shared.engine.kit.dealing import deal_hands
 from shared.engine.kit.ending import end_match, highest
 from shared.engine.kit.majority import category_points
 from shared.engine.kit.turns import next_seat
-from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.kit.zones import hand, not_in_hand, seat_zone
 from shared.engine.state import HIDDEN
 
 PILES = (0, 1, 2)
@@ -307,7 +307,7 @@ class BolsasDeDinero(Game):
 
     @staticmethod
     def _not_held(state: State, seat: int, card: str) -> str | None:
-        return None if card in state.cards(hand(seat)) else f"card {card} is not in your hand"
+        return not_in_hand(state, seat, card)
 
     # -- views -------------------------------------------------------------------------
     def public_fields(self, state: State) -> dict:

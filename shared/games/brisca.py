@@ -1,67 +1,66 @@
-"""Brisca, Tute and Tute en parejas (rules/brisca.txt, RULINGS.md 2.10).
+"""Brisca, Tute and Tute en parejas (rules/brisca.txt).
 
-Trick-taking "ace-ten" games with a 40-card Spanish deck. Card strength
-1 > 3 > R > C > S > 7 > 6 > 5 > 4 > 2; the highest trump wins a trick, else the
-highest card of the suit led. Each player holds 3 cards (Tute: 6; Tute en
-parejas: all 10) and, while the stock lasts, draws one after every trick, the
-trick winner first and the face-up trump last. A match is 4 deals; their points
-are summed.
+Trick-taking "ace-ten" games with the 40-card Spanish deck: the highest trump takes a
+trick, else the highest card of the suit led; players draw from the stock after every
+trick, and once it is gone they must follow suit (arrastre). A match is 4 deals whose
+card points are summed. Tute adds cantes (rey and caballo of a suit) and the last
+trick's ten; Tute en parejas deals every card to two partnerships.
 
-Decisions where the text is silent or ambiguous (each an option where RULINGS names alternatives):
-* 3 players: the 2 de bastos is removed (39 cards, 13 tricks, still 120 points);
-  option ``three_player_removal`` = ``all-twos`` removes every 2 (36 cards).
-* 4 players play individually; ``partnerships`` makes teams [0, 2] and [1, 3]
-  (always on in Tute en parejas). Team members share their team's points.
-* Arrastre (once stock and face-up trump are gone): follow suit if able, else
-  trump if able, else anything. ``arrastre = "montar"`` also demands beating the
-  best card where able.
-* Exchanges: the trump 7 takes the face-up card; the trump 2 takes the 7 once the
-  7 is face up. Only on one's own turn, after having won a trick this deal, while
-  the face-up card is still on the table. Each of the two exchanges happens at most once a
-  deal (otherwise a 7 and a 2 could swap back and forth for ever).
-* Play is clockwise (seat + 1); ``direction`` = ``counterclockwise`` for the
-  traditional Spanish order. The first dealer is drawn by chance; each later deal
-  is led by the winner of the previous deal's last trick.
-* Won tricks lie face up (public): every card in them was seen when played.
-* Tute (seed): A and 3 are worth 10, everything else 0; a pareja (R + C of a
-  suit) sings 20, 40 in trumps, only by the winner of the trick just won, before
-  leading, one cante per trick and each suit once per deal; the last trick is
-  worth 10. ``tute_wins_deal`` adds the standard "tute": holding all four Reyes
-  or Caballos, sung at the same moment, takes every point of the deal.
-* Tute en parejas: 10 cards each (13 is impossible with 40 cards); the trump is
-  the dealer's last card, shown to all; arrastre from the first trick. When a
-  player plays a R or C, their partner may claim the pareja (holding the other
-  card) on their next turn, before playing; the claim scores as a cante.
-* Final tie: the higher score in the last deal wins, else the win is shared.
+The decisions where the text is silent or ambiguous, each with its option and default,
+are in docs/games/brisca.md.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from shared.engine import (
     HIDDEN,
     OWNER,
     PUBLIC,
     Action,
+    BadSetup,
     Event,
     Game,
+    GameData,
     Option,
     State,
     Variant,
     event,
-    finish,
     rank,
     record_round,
     register,
     spanish_deck,
     suit,
 )
+from shared.engine.actions import CARD, ActionType, choice
+from shared.engine.cards import CABALLO, REY, SPANISH_SUITS
+from shared.engine.kit import tricks, turns
+from shared.engine.kit.ending import end_match
+from shared.engine.kit.tables import BRISCA_POINTS, BRISCA_STRENGTH
+from shared.engine.kit.zones import card_actions, hand, seat_zone
 
-STRENGTH = {1: 10, 3: 9, 12: 8, 11: 7, 10: 6, 7: 5, 6: 4, 5: 3, 4: 2, 2: 1}
-CARD_POINTS = {
-    "standard": {1: 11, 3: 10, 12: 4, 11: 3, 10: 2},
-    "aces-and-threes": {1: 10, 3: 10},
-}
-CABALLO, REY = 11, 12
+#: Card points by option ``card_points``: Brisca's, or the Tute seed's (A and 3 worth 10).
+CARD_POINTS = {"standard": BRISCA_POINTS, "aces-and-threes": {1: 10, 3: 10}}
+TUTE = "tute"  # the "suit" of a sung tute (all four reyes or caballos)
+#: Per trump suit, the cards that may be exchanged for the face-up card: its 7 and its 2.
+EXCHANGES = {s: (f"7{s}", f"2{s}") for s in SPANISH_SUITS}
+
+
+@dataclass
+class BriscaData(GameData):
+    direction: int = 1  # +1 clockwise, -1 counterclockwise (kept in stored states)
+    trump: str = ""  # the trump suit of this deal
+    trump_card: str = ""  # the card that showed it
+    dealer: int = 0
+    trick_seats: list[int] = field(default_factory=list)  # who played each card of the trick
+    tricks_won: list[int] = field(default_factory=list)  # per seat, this deal
+    cantes: list[dict] = field(default_factory=list)  # {"seat", "suit", "points"} this deal
+    sung: list[list[str]] = field(default_factory=list)  # per seat, the suits it sang
+    may_sing: int | None = None  # the seat that just won a trick and has not led yet
+    claimable: list[list[str]] = field(default_factory=list)  # per seat, parejas to claim
+    last_trick: int | None = None  # who won the last trick
+    exchanged: list[str] = field(default_factory=list)  # the trumps exchanged this deal
 
 
 class Brisca(Game):
@@ -69,6 +68,7 @@ class Brisca(Game):
     name = "Brisca"
     rules_file = "brisca.txt"
     players = (2, 4)
+    data_type = BriscaData
     options = {
         "hand_size": Option(3, "cards in each hand while the stock lasts", choices=(3, 6, 10)),
         "card_points": Option(
@@ -92,9 +92,7 @@ class Brisca(Game):
             "2B", "cards removed for 3 players", choices=("2B", "all-twos")
         ),
         "deals": Option(4, "deals per match", minimum=1, maximum=20),
-        "direction": Option(
-            "clockwise", "direction of play", choices=("clockwise", "counterclockwise")
-        ),
+        "direction": turns.DIRECTION,
     }
     variants = {
         "base": Variant("base", "Brisca: 3 cards, 4 deals, 120 points a deal."),
@@ -138,241 +136,278 @@ class Brisca(Game):
     def setup(self, state: State) -> list[Event]:
         opts = state.options
         if state.players * opts["hand_size"] > len(self.deck(state)):
-            from shared.engine import BadSetup
-
             raise BadSetup(
                 f"{opts['hand_size']} cards for {state.players} players do not fit the deck"
             )
-        state.data["direction"] = 1 if opts["direction"] == "clockwise" else -1
+        BriscaData.of(state).direction = turns.direction(state)
         if opts["partnerships"] and state.players == 4:
             state.teams = [[0, 2], [1, 3]]
         dealer = state.rng().randrange(state.players)
-        return self._deal(state, state.next_seat(dealer))
+        return self._deal(state, turns.next_seat(state, dealer))
 
     def _deal(self, state: State, leader: int) -> list[Event]:
         n, opts = state.players, state.options
         cards = self.deck(state)
         state.shuffle(cards)
         for s in range(n):
-            state.zone(f"hand:{s}", s, OWNER)
-            state.zone(f"won:{s}", s, PUBLIC)
+            state.zone(hand(s), s, OWNER)
+            state.zone(seat_zone("won", s), s, PUBLIC)
         state.zone("trick", None, PUBLIC)
         stock = state.zone("stock", None, HIDDEN)
         face_up = state.zone("trump", None, PUBLIC)
         events = []
-        order = [state.next_seat(leader, i) for i in range(n)]
+        order = turns.seats_from(state, leader)
         size = opts["hand_size"]
         for s in order:
-            state.zones[f"hand:{s}"].cards = cards[:size]
+            state.zones[hand(s)].cards = cards[:size]
             del cards[:size]
         if cards:
             face_up.cards = [cards.pop(0)]
             stock.cards = cards[::-1]  # the top of the stock is the end of the list
             trump_card = face_up.cards[0]
         else:  # everything dealt: the dealer's last card shows the trump
-            trump_card = state.cards(f"hand:{order[-1]}")[-1]
-        state.data.update(
-            trump=suit(trump_card),
-            trump_card=trump_card,
-            dealer=state.next_seat(leader, -1),
-            trick_seats=[],
-            tricks_won=[0] * n,
-            cantes=[],
-            sung=[[] for _ in range(n)],
-            may_sing=None,
-            claimable=[[] for _ in range(n)],
-            last_trick=None,
-            exchanged=[],
-        )
+            trump_card = state.cards(hand(order[-1]))[-1]
+        data = BriscaData.of(state)
+        data.trump = suit(trump_card)
+        data.trump_card = trump_card
+        data.dealer = turns.next_seat(state, leader, -1)
+        data.trick_seats = []
+        data.tricks_won = [0] * n
+        data.cantes = []
+        data.sung = [[] for _ in range(n)]
+        data.may_sing = None
+        data.claimable = [[] for _ in range(n)]
+        data.last_trick = None
+        data.exchanged = []
         state.to_act = [leader]
-        events.append(event("deal", round=state.round, dealer=state.data["dealer"], leader=leader,
+        events.append(event("deal", round=state.round, dealer=data.dealer, leader=leader,
                             trump_card=trump_card))  # fmt: skip
         for s in order:
-            events.append(
-                event("dealt", seat=s, cards=list(state.cards(f"hand:{s}")), visible_to=[s])
-            )
+            events.append(event("dealt", seat=s, cards=list(state.cards(hand(s))), visible_to=[s]))
         return events
 
-    # -- legal actions -----------------------------------------------------------------
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        hand = state.zones[f"hand:{seat}"].cards
-        actions: list[Action] = [{"type": "play", "card": c} for c in self._playable(state, hand)]
-        data, opts = state.data, state.options
-        trump = data["trump"]
-        face_up = state.zones["trump"].cards
-        if face_up and self._has_won(state, seat):
-            seven, two = f"7{trump}", f"2{trump}"
-            done = data["exchanged"]
-            if seven in hand and seven not in done:
-                actions.append({"type": "exchange", "card": seven})
-            if two in hand and two not in done and face_up[0] == seven:
-                actions.append({"type": "exchange", "card": two})
-        if opts["cantes"] and data["may_sing"] == seat:
-            sung = self._team_sung(state, seat)
-            for s in "OCEB":
-                if s not in sung and f"{REY}{s}" in hand and f"{CABALLO}{s}" in hand:
-                    actions.append({"type": "sing", "suit": s})
-            if opts["tute_wins_deal"] and self._tute(hand):
-                actions.append({"type": "sing", "suit": "tute"})
-        for s in data["claimable"][seat]:
-            if s not in self._team_sung(state, seat):
-                actions.append({"type": "claim", "suit": s})
-        return actions
+    # -- the action table --------------------------------------------------------------
+    play = ActionType("play", "play a card of your hand to the trick", phases=("play",), card=CARD)
+    exchange = ActionType(
+        "exchange",
+        "give the 7 of trumps for the face-up card (or the 2 of trumps for a face-up 7)",
+        phases=("play",),
+        card=CARD,
+    )
+    sing = ActionType(
+        "sing",
+        "sing a pareja (rey and caballo of a suit) right after winning a trick, or a tute",
+        phases=("play",),
+        suit=choice(*SPANISH_SUITS, TUTE, description="the pareja's suit, or tute"),
+    )
+    claim = ActionType(
+        "claim",
+        "claim the pareja of the rey or caballo your partner just played",
+        phases=("play",),
+        suit=choice(*SPANISH_SUITS, description="the suit of the card your partner played"),
+    )
 
-    def _playable(self, state: State, hand: list[str]) -> list[str]:
-        trick = state.zones["trick"].cards
-        if not trick or state.zones["stock"].cards or state.zones["trump"].cards:
-            return list(hand)
-        trump, led = state.data["trump"], suit(trick[0])
-        best = self._winning_index(trick, trump)
-        follow = [c for c in hand if suit(c) == led]
-        if follow:
-            if state.options["arrastre"] == "montar" and suit(trick[best]) == led:
-                over = [c for c in follow if STRENGTH[rank(c)] > STRENGTH[rank(trick[best])]]
-                return over or follow
-            return follow
-        trumps = [c for c in hand if suit(c) == trump]
-        if trumps:
-            if state.options["arrastre"] == "montar" and suit(trick[best]) == trump:
-                over = [c for c in trumps if STRENGTH[rank(c)] > STRENGTH[rank(trick[best])]]
-                return over or trumps
-            return trumps
-        return list(hand)
+    @play.candidates
+    def _plays(self, state: State, seat: int) -> list[Action]:
+        return card_actions("play", state.cards(hand(seat)))
 
-    def why_illegal(self, state: State, seat: int, action: Action) -> str:
-        kind, hand = action.get("type"), state.cards(f"hand:{seat}")
-        card = action.get("card")
-        if kind == "play":
-            if card not in hand:
-                return f"card {card} is not in your hand"
+    @play.enumerate
+    def _playable_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly: under arrastre one pass over the hand instead of one per card."""
+        zones = state.zones
+        cards = zones[hand(seat)].cards
+        if zones["trick"].cards and not zones["stock"].cards and not zones["trump"].cards:
+            cards = self._playable(state, cards)  # arrastre
+        return [{"type": "play", "card": c} for c in cards]
+
+    @play.refusal
+    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+        card, cards = action["card"], state.cards(hand(seat))
+        if card not in cards:
+            return f"card {card} is not in your hand"
+        if self._arrastre(state) and card not in self._playable(state, cards):
             return "the stock is empty: follow the suit led, else play a trump" + (
                 ", beating the best card where you can"
                 if state.options["arrastre"] == "montar"
                 else ""
             )
-        if kind == "exchange":
-            if not state.zones["trump"].cards:
-                return "the face-up trump is no longer on the table"
-            if not self._has_won(state, seat):
-                return "you must have won a trick before exchanging"
-            return (
-                "only the 7 of trumps, or the 2 of trumps for a face-up 7, can be exchanged,"
-                " each once a deal"
-            )
-        if kind in ("sing", "claim"):
-            return "a pareja is sung right after winning a trick (or claimed on your partner's R or C), once a suit"
-        return f"unknown action type {kind!r}; actions: play, exchange, sing, claim"
+        return None
 
-    # -- applying ----------------------------------------------------------------------
-    def apply(self, state: State, seat: int | None, action: Action) -> list[Event]:
-        assert seat is not None
-        kind = action["type"]
-        if kind == "play":
-            return self._play(state, seat, action["card"])
-        if kind == "exchange":
-            return self._exchange(state, seat, action["card"])
-        if kind == "sing":
-            return self._sing(state, seat, action["suit"])
-        return self._claim(state, seat, action["suit"])
-
-    def _exchange(self, state: State, seat: int, card: str) -> list[Event]:
-        face_up = state.zones["trump"].cards
-        taken = face_up[0]
-        hand = state.cards(f"hand:{seat}")
-        hand[hand.index(card)] = taken
-        face_up[0] = card
-        state.data["exchanged"].append(card)
-        return [event("exchanged", seat=seat, gave=card, took=taken)]
-
-    def _sing(self, state: State, seat: int, which: str) -> list[Event]:
-        data = state.data
-        data["may_sing"] = None
-        if which == "tute":
-            return self._end_deal(state, tute=seat)
-        points = 40 if which == data["trump"] else 20
-        data["sung"][seat].append(which)
-        data["cantes"].append({"seat": seat, "suit": which, "points": points})
-        return [
-            event(
-                "sang",
-                seat=seat,
-                suit=which,
-                points=points,
-                shown=[f"{REY}{which}", f"{CABALLO}{which}"],
-            )
-        ]
-
-    def _claim(self, state: State, seat: int, which: str) -> list[Event]:
-        data = state.data
-        data["claimable"][seat].remove(which)
-        points = 40 if which == data["trump"] else 20
-        data["sung"][seat].append(which)
-        data["cantes"].append({"seat": seat, "suit": which, "points": points})
-        return [event("claimed", seat=seat, suit=which, points=points)]
-
-    def _play(self, state: State, seat: int, card: str) -> list[Event]:
-        data, n = state.data, state.players
-        state.move(card, f"hand:{seat}", "trick")
-        data["trick_seats"].append(seat)
-        data["may_sing"] = None
-        data["claimable"][seat] = []
+    @play.handler
+    def _play(self, state: State, seat: int, action: Action) -> list[Event]:
+        card = action["card"]
+        data, n = BriscaData.of(state), state.players
+        state.move(card, hand(seat), "trick")
+        data.trick_seats.append(seat)
+        data.may_sing = None
+        data.claimable[seat] = []
         events = [event("played", seat=seat, card=card)]
         if state.options["partner_claim"] and rank(card) in (CABALLO, REY) and state.teams:
             partner = next(s for s in state.team_of(seat) if s != seat)
-            if suit(card) not in data["claimable"][partner]:
-                data["claimable"][partner].append(suit(card))
+            if suit(card) not in data.claimable[partner]:
+                data.claimable[partner].append(suit(card))
         trick = state.zones["trick"].cards
         if len(trick) < n:
-            state.to_act = [state.next_seat(seat)]
+            state.to_act = [turns.next_seat(state, seat)]
             return events
-        winner = data["trick_seats"][self._winning_index(trick, data["trump"])]
+        winner = data.trick_seats[self._winning_index(trick, data.trump)]
         won = list(trick)
-        state.zones[f"won:{winner}"].cards.extend(won)
+        state.zones[seat_zone("won", winner)].cards.extend(won)
         trick.clear()
-        data["trick_seats"] = []
-        data["tricks_won"][winner] += 1
-        data["last_trick"] = winner
+        data.trick_seats = []
+        data.tricks_won[winner] += 1
+        data.last_trick = winner
         events.append(event("trick_won", seat=winner, cards=won, points=self._points(state, won)))
-        if not any(state.zones[f"hand:{s}"].cards for s in range(n)):
+        if not any(state.zones[hand(s)].cards for s in range(n)):
             return events + self._end_deal(state)
         events.extend(self._draw(state, winner))
         state.to_act = [winner]
         if state.options["cantes"]:
-            data["may_sing"] = winner
+            data.may_sing = winner
         return events
 
+    @exchange.candidates
+    def _exchanges(self, state: State, seat: int) -> list[Action]:
+        if not state.zones["trump"].cards:
+            return []  # nothing to check: the refusal says why
+        data = BriscaData.of(state)
+        if not data.tricks_won[seat]:
+            return []
+        cards = state.zones[hand(seat)].cards
+        seven, two = EXCHANGES[data.trump]
+        if seven not in cards and two not in cards:
+            return []
+        return [{"type": "exchange", "card": c} for c in (seven, two) if c in cards]
+
+    @exchange.refusal
+    def _exchange_refused(self, state: State, seat: int, action: Action) -> str | None:
+        face_up = state.zones["trump"].cards
+        if not face_up:
+            return "the face-up trump is no longer on the table"
+        if not self._has_won(state, seat):
+            return "you must have won a trick before exchanging"
+        card, data = action["card"], BriscaData.of(state)
+        seven, two = f"7{data.trump}", f"2{data.trump}"
+        if card not in state.cards(hand(seat)):
+            return f"card {card} is not in your hand"
+        if card in data.exchanged or not (card == seven or (card == two and face_up[0] == seven)):
+            return (
+                "only the 7 of trumps, or the 2 of trumps for a face-up 7, can be exchanged,"
+                " each once a deal"
+            )
+        return None
+
+    @exchange.handler
+    def _exchange(self, state: State, seat: int, action: Action) -> list[Event]:
+        card = action["card"]
+        face_up = state.zones["trump"].cards
+        taken = face_up[0]
+        cards = state.cards(hand(seat))
+        cards[cards.index(card)] = taken
+        face_up[0] = card
+        BriscaData.of(state).exchanged.append(card)
+        return [event("exchanged", seat=seat, gave=card, took=taken)]
+
+    @sing.candidates
+    def _sings(self, state: State, seat: int) -> list[Action]:
+        if not state.options["cantes"] or BriscaData.of(state).may_sing != seat:
+            return []  # nothing to check: the refusal says why
+        cards = state.cards(hand(seat))
+        held = [s for s in SPANISH_SUITS if f"{REY}{s}" in cards and f"{CABALLO}{s}" in cards]
+        return [{"type": "sing", "suit": s} for s in (*held, TUTE)]
+
+    @sing.refusal
+    def _sing_refused(self, state: State, seat: int, action: Action) -> str | None:
+        opts, which = state.options, action["suit"]
+        if not opts["cantes"]:
+            return "this match is played without cantes (option cantes is off)"
+        if BriscaData.of(state).may_sing != seat:
+            return "a pareja is sung only right after winning a trick, before leading the next"
+        cards = state.cards(hand(seat))
+        if which == TUTE:
+            if not opts["tute_wins_deal"]:
+                return "a tute takes the deal only with option tute_wins_deal"
+            return None if self._tute(cards) else "a tute needs all four reyes or caballos"
+        if which in self._team_sung(state, seat):
+            return f"the pareja of {which} was already sung this deal"
+        if f"{REY}{which}" not in cards or f"{CABALLO}{which}" not in cards:
+            return f"singing {which} needs the rey and the caballo of {which} in your hand"
+        return None
+
+    @sing.handler
+    def _sing(self, state: State, seat: int, action: Action) -> list[Event]:
+        which, data = action["suit"], BriscaData.of(state)
+        data.may_sing = None
+        if which == TUTE:
+            return self._end_deal(state, tute=seat)
+        points = 40 if which == data.trump else 20
+        data.sung[seat].append(which)
+        data.cantes.append({"seat": seat, "suit": which, "points": points})
+        shown = [f"{REY}{which}", f"{CABALLO}{which}"]
+        return [event("sang", seat=seat, suit=which, points=points, shown=shown)]
+
+    @claim.candidates
+    def _claims(self, state: State, seat: int) -> list[Action]:
+        if not state.options["partner_claim"]:
+            return []  # nobody can claim: the refusal says why
+        suits = BriscaData.of(state).claimable[seat]
+        return [{"type": "claim", "suit": s} for s in suits]
+
+    @claim.refusal
+    def _claim_refused(self, state: State, seat: int, action: Action) -> str | None:
+        which = action["suit"]
+        if which not in BriscaData.of(state).claimable[seat]:
+            return (
+                "a pareja is claimed on your next turn after your partner plays its rey or caballo"
+            )
+        if which in self._team_sung(state, seat):
+            return f"the pareja of {which} was already sung this deal"
+        return None
+
+    @claim.handler
+    def _claim(self, state: State, seat: int, action: Action) -> list[Event]:
+        which, data = action["suit"], BriscaData.of(state)
+        data.claimable[seat].remove(which)
+        points = 40 if which == data.trump else 20
+        data.sung[seat].append(which)
+        data.cantes.append({"seat": seat, "suit": which, "points": points})
+        return [event("claimed", seat=seat, suit=which, points=points)]
+
+    # -- drawing and the end of a deal ----------------------------------------------------
     def _draw(self, state: State, first: int) -> list[Event]:
         stock, face_up = state.zones["stock"].cards, state.zones["trump"].cards
         events = []
         for i in range(state.players):
-            s = state.next_seat(first, i)
+            if not stock and not face_up:
+                break
+            s = turns.next_seat(state, first, i)
             if stock:
                 card = stock.pop()
                 events.append(event("drew", seat=s, card=card, visible_to=[s]))
-            elif face_up:
+            else:
                 card = face_up.pop()
                 events.append(event("drew", seat=s, card=card))
-            else:
-                break
-            state.zones[f"hand:{s}"].cards.append(card)
+            state.zones[hand(s)].cards.append(card)
         return events
 
     def _end_deal(self, state: State, tute: int | None = None) -> list[Event]:
-        data, n = state.data, state.players
+        data, n = BriscaData.of(state), state.players
         if tute is not None:  # a sung "tute" takes every point of the deal
             every = self._points(state, self.deck(state)) + state.options["last_trick_bonus"]
-            every += sum(c["points"] for c in data["cantes"])
+            every += sum(c["points"] for c in data.cantes)
             seat_points = [every if s in state.team_of(tute) else 0 for s in range(n)]
+            pile = state.zones[seat_zone("won", tute)].cards
             for s in range(n):  # the deal stops here: gather the cards back on the winner's pile
-                for name in (f"hand:{s}", "trick", "stock", "trump"):
-                    state.zones[f"won:{tute}"].cards.extend(state.zones[name].cards)
+                for name in (hand(s), "trick", "stock", "trump"):
+                    pile.extend(state.zones[name].cards)
                     state.zones[name].cards.clear()
-            data["last_trick"] = tute
+            data.last_trick = tute
         else:
-            seat_points = [self._points(state, state.cards(f"won:{s}")) for s in range(n)]
-            for c in data["cantes"]:
+            seat_points = [self._points(state, state.cards(seat_zone("won", s))) for s in range(n)]
+            for c in data.cantes:
                 seat_points[c["seat"]] += c["points"]
-            seat_points[data["last_trick"]] += state.options["last_trick_bonus"]
+            assert data.last_trick is not None
+            seat_points[data.last_trick] += state.options["last_trick_bonus"]
         points = [sum(seat_points[m] for m in state.team_of(s)) for s in range(n)]
         record_round(state, points)
         events = [event("deal_ended", round=state.round, points=points, tute=tute)]
@@ -382,26 +417,30 @@ class Brisca(Game):
             if len(winners) > 1:  # tie-break: the higher score in the last deal
                 last = max(points[s] for s in winners)
                 winners = [s for s in winners if points[s] == last]
-            finish(state, winners)
-            return events + [event("match_finished", result=state.result)]
+            return events + end_match(state, winners)
         state.round += 1
-        return events + self._deal(state, data["last_trick"])
+        assert data.last_trick is not None
+        return events + self._deal(state, data.last_trick)
 
     # -- rules as questions -------------------------------------------------------------
     @staticmethod
+    def _arrastre(state: State) -> bool:
+        """Whether suit is obligatory now: a trick is led and stock and face-up trump are gone."""
+        zones = state.zones
+        return bool(zones["trick"].cards) and not zones["stock"].cards and not zones["trump"].cards
+
+    @staticmethod
+    def _playable(state: State, cards: list[str]) -> list[str]:
+        """The cards of a hand that may follow the trick under arrastre."""
+        head = state.options["arrastre"] == "montar"
+        trick, trump = state.zones["trick"].cards, BriscaData.of(state).trump
+        return tricks.playable(cards, trick, BRISCA_STRENGTH, trump, head=head)
+
+    @staticmethod
     def _winning_index(trick: list[str], trump: str) -> int:
-        led = suit(trick[0])
-        best = 0
-        for i in range(1, len(trick)):
-            c, b = trick[i], trick[best]
-            cs, bs = suit(c), suit(b)
-            if (
-                (cs == bs and STRENGTH[rank(c)] > STRENGTH[rank(b)])
-                or (cs == trump != bs)
-                or (cs == led and bs not in (led, trump))
-            ):
-                best = i
-        return best
+        winner = tricks.trick_winner(trick, BRISCA_STRENGTH, trump)
+        assert winner is not None
+        return winner
 
     @staticmethod
     def _points(state: State, cards: list[str]) -> int:
@@ -410,27 +449,31 @@ class Brisca(Game):
 
     @staticmethod
     def _has_won(state: State, seat: int) -> bool:
-        return state.data["tricks_won"][seat] > 0
+        return BriscaData.of(state).tricks_won[seat] > 0
 
     @staticmethod
     def _team_sung(state: State, seat: int) -> set[str]:
-        return {s for m in state.team_of(seat) for s in state.data["sung"][m]}
+        sung = BriscaData.of(state).sung
+        return {s for m in state.team_of(seat) for s in sung[m]}
 
     @staticmethod
-    def _tute(hand: list[str]) -> bool:
-        return sum(rank(c) == REY for c in hand) == 4 or sum(rank(c) == CABALLO for c in hand) == 4
+    def _tute(cards: list[str]) -> bool:
+        return (
+            sum(rank(c) == REY for c in cards) == 4 or sum(rank(c) == CABALLO for c in cards) == 4
+        )
 
-    def view_fields(self, state: State, seat: int | None) -> dict:
-        data = state.data
+    # -- views -------------------------------------------------------------------------
+    def public_fields(self, state: State) -> dict:
+        data = BriscaData.of(state)
         return {
-            "trump": data["trump"],
-            "trump_card": data["trump_card"],
-            "dealer": data["dealer"],
-            "trick_seats": list(data["trick_seats"]),
-            "tricks_won": list(data["tricks_won"]),
-            "cantes": list(data["cantes"]),
+            "trump": data.trump,
+            "trump_card": data.trump_card,
+            "dealer": data.dealer,
+            "trick_seats": list(data.trick_seats),
+            "tricks_won": list(data.tricks_won),
+            "cantes": list(data.cantes),
             "deal_points": [
-                self._points(state, state.cards(f"won:{s}")) for s in range(state.players)
+                self._points(state, state.cards(seat_zone("won", s))) for s in range(state.players)
             ],
         }
 

@@ -42,7 +42,7 @@ from shared.engine.actions import CARD, ActionType, Field
 from shared.engine.kit import turns
 from shared.engine.kit.ending import end_match, highest
 from shared.engine.kit.melds import Melds
-from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.kit.zones import hand, not_in_hand, seat_zone
 
 TWOS = ("2S", "2H", "2D", "2C")
 WILDS = frozenset((*TWOS, JOKER))
@@ -279,10 +279,6 @@ class Canasta(Game):
         card=CARD,
     )
 
-    @draw.candidates
-    def _draws(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "draw"}]
-
     @draw.handler
     def _draw(self, state: State, seat: int, action: Action) -> list[Event]:
         got = [state.move_top("stock", hand(seat)) for _ in range(2) if state.cards("stock")]
@@ -464,7 +460,7 @@ class Canasta(Game):
     @discard.refusal
     def _discard_refused(self, state: State, seat: int, action: Action) -> str | None:
         card = action["card"]
-        return None if card in state.cards(hand(seat)) else f"card {card} is not in your hand"
+        return not_in_hand(state, seat, card)
 
     @discard.handler
     def _discard(self, state: State, seat: int, action: Action) -> list[Event]:

@@ -40,7 +40,7 @@ from shared.engine.kit import turns
 from shared.engine.kit.ending import end_match
 from shared.engine.kit.melds import Groups, Melds, arrangements, split
 from shared.engine.kit.tables import SPANISH_FACE
-from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.kit.zones import hand, not_in_hand, seat_zone
 
 HAND_SIZE = 7
 CHINCHON_SIZE = 7
@@ -278,7 +278,7 @@ class Chinchon(Game):
     @discard.refusal
     def _discard_refused(self, state: State, seat: int, action: Action) -> str | None:
         card = action["card"]
-        return None if card in state.cards(hand(seat)) else f"card {card} is not in your hand"
+        return not_in_hand(state, seat, card)
 
     @discard.handler
     def _discard(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -374,10 +374,6 @@ class Chinchon(Game):
         data.melds[group].append(card)
         data.laid_off.append({"seat": seat, "card": card, "group": group})
         return [event("laid_off", seat=seat, card=card, group=group)] + self._after_soltar(state)
-
-    @done.candidates
-    def _dones(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "done"}]
 
     @done.handler
     def _done(self, state: State, seat: int, action: Action) -> list[Event]:

@@ -36,11 +36,11 @@ from shared.engine import (
     suit,
 )
 from shared.engine.actions import CARD, ActionType
-from shared.engine.kit.dealing import deal_round_robin
+from shared.engine.kit.dealing import deal_round_robin, gather_and_shuffle
 from shared.engine.kit.ending import end_match
 from shared.engine.kit.rows import SPANISH_40, RowRule
 from shared.engine.kit.turns import DIRECTION, next_seat
-from shared.engine.kit.zones import hand
+from shared.engine.kit.zones import card_actions, hand
 
 OPENING_CARD = "5O"
 RULE = RowRule(SPANISH_40, start=5)
@@ -143,12 +143,7 @@ class Cinquillo(Game):
 
     def _deal(self, state: State) -> list[Event]:
         """Shuffle every card into the stock and deal it all; the 5 de oros opens."""
-        stock = state.cards("stock")
-        for name, zone in state.zones.items():
-            if name != "stock":
-                stock.extend(zone.cards)
-                zone.cards = []
-        state.shuffle(stock)
+        stock = gather_and_shuffle(state)
         n = state.players
         events = deal_round_robin(state, list(range(n)), len(stock) // n)
         holder = self._holder(state)
@@ -180,7 +175,7 @@ class Cinquillo(Game):
 
     @play.candidates
     def _plays(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "play", "card": c} for c in state.cards(hand(seat))]
+        return card_actions("play", state.cards(hand(seat)))
 
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
@@ -210,10 +205,6 @@ class Cinquillo(Game):
                 return events + [event("extra_play", seat=seat)]
             events.append(event("extra_play_lost", seat=seat))
         return events + self._next_turn(state, seat)
-
-    @pass_.candidates
-    def _passes(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "pass"}]
 
     @pass_.refusal
     def _pass_refused(self, state: State, seat: int, action: Action) -> str | None:

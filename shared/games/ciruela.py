@@ -154,10 +154,6 @@ class Ciruela(Game):
             return events + self._next(state, seat)  # nothing to add
         return events
 
-    @draw.candidates
-    def _draws(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "draw"}]
-
     @draw.refusal
     def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
         if self._can_open(state, seat):
@@ -170,10 +166,6 @@ class Ciruela(Game):
     def _draw(self, state: State, seat: int, action: Action) -> list[Event]:
         return shedding.draw(state, seat)
 
-    @pass_.candidates
-    def _passes(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "pass"}]
-
     @pass_.refusal
     def _pass_refused(self, state: State, seat: int, action: Action) -> str | None:
         if self._can_open(state, seat):
@@ -185,10 +177,6 @@ class Ciruela(Game):
     @pass_.handler
     def _pass(self, state: State, seat: int, action: Action) -> list[Event]:
         return [event("passed", seat=seat)] + self._next(state, seat)
-
-    @end.candidates
-    def _ends(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "end"}]
 
     @end.handler
     def _end(self, state: State, seat: int, action: Action) -> list[Event]:

@@ -152,10 +152,6 @@ class Coloretto(Game):
         suit=choice(*ENGLISH_SUITS, description="S, H, D or C"),
     )
 
-    @draw.candidates
-    def _draws(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "draw"}]
-
     @draw.refusal
     def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
         if not state.cards(STOCK):

@@ -28,10 +28,10 @@ from shared.engine import (
     record_round,
     register,
 )
-from shared.engine.actions import CARD, ActionType, Field
+from shared.engine.actions import ActionType, Field
 from shared.engine.kit.ending import end_match, highest
 from shared.engine.kit.sealed import POLICIES, RANDOM, Sealed
-from shared.engine.kit.zones import hand
+from shared.engine.kit.zones import hand, hand_card_action
 
 EMPEROR, SLAVE = "KS", "AS"
 CARDS = [EMPEROR, SLAVE] + [f"{r}S" for r in range(2, 10)]
@@ -166,9 +166,7 @@ class ECard(Game):
         phases=("choose",),
         pile=Field("int", "which pile: 0 or 1", choices=(0, 1)),
     )
-    play = ActionType(
-        "play", "commit one card of your hand, face down", phases=("play",), card=CARD
-    )
+    play = hand_card_action("play", "commit one card of your hand, face down", ("play",))
 
     @choose.candidates
     def _choices(self, state: State, seat: int) -> list[Action]:
@@ -189,15 +187,6 @@ class ECard(Game):
                 events.append(event("automatic_loss", seat=s, round=state.round))
                 return events + self._end_round(state, 1 - s)
         return events + self._open_duel(state)
-
-    @play.candidates
-    def _plays(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "play", "card": c} for c in state.cards(hand(seat))]
-
-    @play.refusal
-    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
-        card = action["card"]
-        return None if card in state.cards(hand(seat)) else f"card {card} is not in your hand"
 
     @play.handler
     def _play(self, state: State, seat: int, action: Action) -> list[Event]:

@@ -146,10 +146,6 @@ class El9(Game):
     decline = ActionType("decline", "give up the move a 9 grants", phases=("move",))
 
     # reveal
-    @reveal.candidates
-    def _reveals(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "reveal"}]
-
     @reveal.refusal
     def _reveal_refused(self, state: State, seat: int, action: Action) -> str | None:
         return None if state.cards(STOCK) else "the stock is used up"
@@ -249,10 +245,6 @@ class El9(Game):
         return [event("moved", seat=0, card=card, **{"from": source}, to=to)] + self._settle(state)
 
     # decline
-    @decline.candidates
-    def _declines(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "decline"}]
-
     @decline.handler
     def _decline(self, state: State, seat: int, action: Action) -> list[Event]:
         state.phase = "play"

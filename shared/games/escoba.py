@@ -1,50 +1,18 @@
-"""Escoba del 15 and Desescoba (rules/escoba.txt, RULINGS.md 2.12).
+"""Escoba del 15 and Desescoba (rules/escoba.txt).
 
-A fishing game with the 40-card Spanish deck. Values: 1-7 their number, Sota 8,
-Caballo 9, Rey 10. Each deal, every player gets 3 cards and 4 go face up to the
-table; when all hands are empty, 3 more each are dealt from the stock (never to
-the table) until it runs out. On a turn a player plays one card: together with
-any subset of table cards that sums to 15 with it, it is a capture (every such
-subset is a separate legal action); otherwise the card stays on the table.
-Clearing the table is an escoba (1 point). After the last card the last
-capturer takes what is left, and the deal scores: escobas, cartas (most cards),
-oros (most oros), 7 de oros, primera. Deals repeat until someone has 15.
+A fishing game with the 40-card Spanish deck: a player lays one card, and takes with it
+any set of table cards that makes 15 with it (every such set is its own action);
+clearing the table is an escoba. Deals of 3 cards each, 4 on the table, refills from the
+stock; the deal scores escobas, cartas, oros, the 7 de oros and the primera, until
+someone reaches 15. In Desescoba the same points are penalties.
 
-Decisions where the text is silent or ambiguous (options where RULINGS names alternatives):
-* Players: the text says "2+"; the deck bounds it at 12 (3 cards each plus the 4-card table).
-  When the stock cannot give everyone 3 (5 or 7+ players), it deals 3 at a time in turn order
-  until it runs out; players left without cards sit that hand out.
-* "El más joven" starts: option ``first_seat`` (default 0). Each later deal is started by the
-  next seat to the left; play is clockwise (``direction`` option). Refills are dealt from the
-  seat after the last player, who then plays on.
-* Capture is optional (RULINGS 2.12.1): ``{"type": "play"}`` lays any card. ``mandatory_capture``:
-  ``played-card`` (Desescoba default, as diclib describes it: a card that makes 15 must capture,
-  though one may choose a card that does not) or ``any-card`` (must capture if any card can).
-* "15 en mesa" (only an exact total of 15 on the 4 dealt table cards): the 4 cards go face up to
-  the claimant's pile and count as 4 escobas (4 points); the table starts empty. By default the
-  first player of the deal claims it (``fifteen_on_table = "first-player"``); ``race`` opens a
-  reaction window where every seat may ``claim`` and the first claim the server applies wins;
-  at the timeout with no claim the cards stay on the table. ``thirty_on_table`` also awards a
-  total of 30, worth twice. It counts as a capture for "last capture takes the rest".
-* "15 en mano" (3 cards summing 15): checked on each deal's first hands (``fifteen_in_hand =
-  "every-deal"`` also on refills). The 3 cards go face up to the pile as 3 escobas (3 points);
-  the player gets no hand and sits out until the next refill. It is not a table capture.
-* Captured piles are public: every card in them was seen face up when played or taken.
-* End of deal: the last capturer takes the leftover (not an escoba); with no capture at all it
-  stays unowned. The leftover always sums to 10 modulo 15 (the deck totals 220 and every capture,
-  15 en mesa and 15 en mano remove a multiple of 15; plays without capture only add to the table),
-  so it is never empty and the last play of a deal can never be an escoba. The engine checks this
-  instead of the text's "multiple of 5" penalty and refuses a state that breaks it.
-* Scoring (RULINGS 2.12.5-6): cartas, oros and primera score 0 on a tie. Primera: per suit the
-  highest numeric card (figures excluded); only a player with one in all four suits competes;
-  the sole highest sum scores 1, or 2 with 28 (four 7s).
-* Match end (2.12.7): checked after each deal; at ``target`` (15) or more the highest wins; a tie
-  at the top means another deal. Desescoba (2.12.8): the same points are penalties; when anyone
-  reaches the target the match ends and the lowest score wins (ties share the win). 15 en mesa
-  and 15 en mano apply there too ("mismas reglas"), as penalties.
+The decisions where the text is silent or ambiguous, each with its option and default,
+are in docs/games/escoba.md.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from shared.engine import (
     HIDDEN,
@@ -54,41 +22,61 @@ from shared.engine import (
     BadSetup,
     Event,
     Game,
+    GameData,
     InvalidState,
     Option,
     State,
     Variant,
     event,
-    finish,
     rank,
     record_round,
     register,
     spanish_deck,
     suit,
 )
+from shared.engine.actions import CARD, CARDS, ActionType
+from shared.engine.cards import SPANISH_SUITS
+from shared.engine.data import absent_when_none
+from shared.engine.kit import turns
+from shared.engine.kit.dealing import deal_hands
+from shared.engine.kit.ending import end_match, highest, lowest
+from shared.engine.kit.tables import SPANISH_COUNT
+from shared.engine.kit.zones import hand, seat_zone
 
-# Capture value by rank: numbers as printed, Sota (10) 8, Caballo (11) 9, Rey (12) 10.
-VALUE = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 10: 8, 11: 9, 12: 10}
 FIFTEEN = 15
 HAND_SIZE, TABLE_SIZE = 3, 4
 FIFTEEN_ON_TABLE_ESCOBAS, FIFTEEN_IN_HAND_ESCOBAS = 4, 3
 SEVEN_OF_OROS = "7O"
-SUITS = ("O", "C", "E", "B")
 PRIMERA_MAX = 28  # the four 7s score the primera double
 
 
+_VALUES = {card: SPANISH_COUNT[rank(card)] for card in spanish_deck(40)}
+
+
 def value(card: str) -> int:
-    return VALUE[rank(card)]
+    """A card's capture value: numbers as printed, sota 8, caballo 9, rey 10."""
+    return _VALUES[card]
 
 
 def combinations_to(target: int, table: list[str]) -> list[list[str]]:
-    """Every subset of ``table`` (each in table order) whose values sum to ``target``."""
-    values = [value(c) for c in table]
+    """Every subset of ``table`` (each in table order) whose values sum to ``target``.
+
+    A depth-first walk in table order; a branch stops as soon as the cards after it cannot
+    add up to what is missing (the sums of the table's tails are computed once).
+    """
+    if target <= 0:
+        return []
+    values = [_VALUES[c] for c in table]
+    tails = [0] * (len(values) + 1)
+    for i in range(len(values) - 1, -1, -1):
+        tails[i] = tails[i + 1] + values[i]
     found: list[list[str]] = []
     chosen: list[str] = []
 
     def walk(start: int, rest: int) -> None:
-        for i in range(start, len(table)):
+        for i in range(start, len(values)):
+            if tails[i] < rest:
+                return  # even every card left would not make it
             v = values[i]
             if v > rest:
                 continue
@@ -99,14 +87,28 @@ def combinations_to(target: int, table: list[str]) -> list[list[str]]:
                 walk(i + 1, rest - v)
             chosen.pop()
 
-    if target > 0:
-        walk(0, target)
+    walk(0, target)
     return found
+
+
+def reachable_sums(table: list[str]) -> int:
+    """A bitset of every total some cards of the table make (bit i: a subset sums to i):
+    whether a card must capture is one bit test, without listing the captures."""
+    sums = 1
+    for card in table:
+        sums |= sums << _VALUES[card]
+    return sums
+
+
+def can_capture(card: str, sums: int) -> bool:
+    """Whether ``card`` makes 15 with some table cards, given the table's ``reachable_sums``."""
+    need = FIFTEEN - _VALUES[card]
+    return need > 0 and bool(sums >> need & 1)
 
 
 def primera_sum(pile: list[str]) -> int | None:
     """The sum of the best numeric card of each suit, or None without one in every suit."""
-    best = dict.fromkeys(SUITS, 0)
+    best = dict.fromkeys(SPANISH_SUITS, 0)
     for card in pile:
         if rank(card) <= 7 and rank(card) > best[suit(card)]:
             best[suit(card)] = rank(card)
@@ -139,18 +141,27 @@ def score_deal(piles: list[list[str]], escobas: list[int]) -> tuple[list[int], d
     return points, {**breakdown, "primera_points": primera_points, "points": points}
 
 
+@dataclass
+class EscobaData(GameData):
+    direction: int = 1  # +1 clockwise, -1 counterclockwise (kept in stored states)
+    starter: int = 0  # who started this deal
+    escobas: list[int] = field(default_factory=list)  # per seat, this deal (bonuses included)
+    last_capturer: int | None = None  # who takes the leftover at the end of the deal
+    sitting_out: list[int] = field(default_factory=list)  # seats with no hand after 15 en mano
+    last_deal: dict | None = absent_when_none()  # the last deal's score breakdown, once scored
+
+
 class Escoba(Game):
     id = "escoba"
     name = "Escoba"
     rules_file = "escoba.txt"
     players = (2, 12)
+    data_type = EscobaData
     options = {
         "first_seat": Option(
             0, "seat of the youngest player, who starts the first deal", minimum=0, maximum=11
         ),
-        "direction": Option(
-            "clockwise", "direction of play", choices=("clockwise", "counterclockwise")
-        ),
+        "direction": turns.DIRECTION,
         "target": Option(15, "points that end the match", minimum=1, maximum=100),
         "mandatory_capture": Option(
             "never", "when capturing is compulsory", choices=("never", "played-card", "any-card")
@@ -186,10 +197,10 @@ class Escoba(Game):
         first = state.options["first_seat"]
         if first >= state.players:
             raise BadSetup(f"first_seat must be a seat from 0 to {state.players - 1}")
-        state.data["direction"] = 1 if state.options["direction"] == "clockwise" else -1
+        EscobaData.of(state).direction = turns.direction(state)
         for s in range(state.players):
-            state.zone(f"hand:{s}", s, OWNER)
-            state.zone(f"captured:{s}", s, PUBLIC)
+            state.zone(hand(s), s, OWNER)
+            state.zone(seat_zone("captured", s), s, PUBLIC)
         state.zone("table", None, PUBLIC)
         state.zone("stock", None, HIDDEN)
         return self._new_deal(state, first)
@@ -200,7 +211,7 @@ class Escoba(Game):
         cards = self.deck(state)
         state.shuffle(cards)
         state.zones["stock"].cards = cards  # the top of the stock is the end of the list
-        state.data["starter"] = starter
+        EscobaData.of(state).starter = starter
         events = [event("deal", round=state.round, starter=starter)]
         events += self._deal_hands(state, starter)
         table = state.zones["table"].cards
@@ -208,27 +219,22 @@ class Escoba(Game):
         events.append(event("table_dealt", cards=list(table)))
         return events + self.begin_deal(state)
 
-    def _deal_hands(self, state: State, first: int) -> list[Event]:
-        stock = state.zones["stock"].cards
-        events = []
-        for i in range(state.players):
-            if not stock:
-                break
-            s = state.next_seat(first, i)
-            hand = [stock.pop() for _ in range(min(HAND_SIZE, len(stock)))]
-            state.zones[f"hand:{s}"].cards.extend(hand)
-            events.append(event("dealt", seat=s, cards=hand, visible_to=[s]))
-        return events
+    @staticmethod
+    def _deal_hands(state: State, first: int) -> list[Event]:
+        """3 cards to each seat in turn from ``first`` while the stock lasts."""
+        return deal_hands(state, turns.seats_from(state, first), HAND_SIZE)
 
     def begin_deal(self, state: State) -> list[Event]:
         """Open play on dealt hands and table: reset the deal's tallies, then the 15 checks.
 
         Public so that tests can rig a deal and open it exactly as a real deal opens.
         """
-        data, opts = state.data, state.options
-        data.update(escobas=[0] * state.players, last_capturer=None, sitting_out=[])
+        data, opts = EscobaData.of(state), state.options
+        data.escobas = [0] * state.players
+        data.last_capturer = None
+        data.sitting_out = []
         state.deadline = None
-        starter = data["starter"]
+        starter = data.starter
         events = []
         if opts["fifteen_in_hand"] != "off":
             events += self._fifteen_in_hand(state, starter)
@@ -239,19 +245,19 @@ class Escoba(Game):
                 state.deadline = {"kind": "reaction", "seconds": float(opts["race_seconds"])}
                 return events + [event("fifteen_on_table_race", cards=list(state.cards("table")))]
             events += self._take_table(state, starter)
-        return events + self._next_turn(state, state.next_seat(starter, -1))
+        return events + self._next_turn(state, turns.next_seat(state, starter, -1))
 
     def _fifteen_in_hand(self, state: State, first: int) -> list[Event]:
+        data = EscobaData.of(state)
         events = []
-        for i in range(state.players):
-            s = state.next_seat(first, i)
-            hand = state.zones[f"hand:{s}"].cards
-            if len(hand) == HAND_SIZE and sum(value(c) for c in hand) == FIFTEEN:
-                state.zones[f"captured:{s}"].cards.extend(hand)
-                state.data["escobas"][s] += FIFTEEN_IN_HAND_ESCOBAS
-                state.data["sitting_out"].append(s)
-                events.append(event("fifteen_in_hand", seat=s, cards=list(hand)))
-                hand.clear()
+        for s in turns.seats_from(state, first):
+            cards = state.zones[hand(s)].cards
+            if len(cards) == HAND_SIZE and sum(value(c) for c in cards) == FIFTEEN:
+                state.zones[seat_zone("captured", s)].cards.extend(cards)
+                data.escobas[s] += FIFTEEN_IN_HAND_ESCOBAS
+                data.sitting_out.append(s)
+                events.append(event("fifteen_in_hand", seat=s, cards=list(cards)))
+                cards.clear()
         return events
 
     def _table_bonus(self, state: State) -> int:
@@ -265,13 +271,14 @@ class Escoba(Game):
         return 0
 
     def _take_table(self, state: State, seat: int) -> list[Event]:
+        data = EscobaData.of(state)
         escobas = self._table_bonus(state)
         table = state.zones["table"].cards
         taken = list(table)
-        state.zones[f"captured:{seat}"].cards.extend(taken)
+        state.zones[seat_zone("captured", seat)].cards.extend(taken)
         table.clear()
-        state.data["escobas"][seat] += escobas
-        state.data["last_capturer"] = seat
+        data.escobas[seat] += escobas
+        data.last_capturer = seat
         return [event("fifteen_on_table", seat=seat, cards=taken, escobas=escobas)]
 
     def _next_turn(self, state: State, after: int) -> list[Event]:
@@ -279,62 +286,58 @@ class Escoba(Game):
         events: list[Event] = []
         while True:
             for i in range(1, state.players + 1):
-                s = state.next_seat(after, i)
-                if state.zones[f"hand:{s}"].cards:
+                s = turns.next_seat(state, after, i)
+                if state.zones[hand(s)].cards:
                     state.phase, state.to_act = "play", [s]
                     return events
             if not state.zones["stock"].cards:
                 return events + self._end_deal(state)
-            first = state.next_seat(after)
-            state.data["sitting_out"] = []
+            first = turns.next_seat(state, after)
+            EscobaData.of(state).sitting_out = []
             events += self._deal_hands(state, first)
             if state.options["fifteen_in_hand"] == "every-deal":
                 events += self._fifteen_in_hand(state, first)
 
-    # -- legal actions -----------------------------------------------------------------
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if state.phase == "race":
-            return [{"type": "claim"}]
-        table, mode = state.cards("table"), state.options["mandatory_capture"]
-        captures: list[Action] = []
-        plays: list[Action] = []
-        for card in state.cards(f"hand:{seat}"):
-            takes = combinations_to(FIFTEEN - value(card), table)
-            captures += [{"type": "capture", "card": card, "take": take} for take in takes]
-            if not (takes and mode == "played-card"):
-                plays.append({"type": "play", "card": card})
-        if captures and mode == "any-card":
-            return captures
-        return captures + plays
+    # -- the action table --------------------------------------------------------------
+    capture = ActionType(
+        "capture",
+        "play a card of your hand and take table cards that make 15 with it",
+        phases=("play",),
+        card=CARD,
+        take=CARDS,
+    )
+    play = ActionType(
+        "play",
+        "lay a card of your hand on the table without capturing",
+        phases=("play",),
+        card=CARD,
+    )
+    claim = ActionType(
+        "claim", "claim a dealt table of 15 (the first claim takes it)", phases=("race",)
+    )
 
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
-        return self._problem(state, seat, action) is None
+    @capture.candidates
+    @capture.enumerate
+    def _captures(self, state: State, seat: int) -> list[Action]:
+        """The sets the subset-sum walk finds are exactly the legal captures, so they are also
+        listed directly, without asking the refusal about each (the shared suite checks both)."""
+        table = state.cards("table")
+        return [
+            {"type": "capture", "card": card, "take": take}
+            for card in state.cards(hand(seat))
+            for take in combinations_to(FIFTEEN - _VALUES[card], table)
+        ]
 
-    def why_illegal(self, state: State, seat: int, action: Action) -> str:
-        return self._problem(state, seat, action) or "this action is legal"
-
-    def _problem(self, state: State, seat: int, action: Action) -> str | None:
-        """Why ``action`` is refused, or None when legal (checked directly, never by listing)."""
-        kind = action.get("type")
-        if state.phase == "race":
-            if kind == "claim" and set(action) == {"type"}:
-                return None
-            return 'the dealt table makes 15: the only action now is {"type": "claim"}'
-        if kind not in ("play", "capture"):
-            return f"unknown action type {kind!r}; actions: play, capture"
-        fields = {"type", "card"} if kind == "play" else {"type", "card", "take"}
-        if set(action) != fields:
-            return f"a {kind} has exactly the fields {sorted(fields)}"
-        card, hand, table = action["card"], state.cards(f"hand:{seat}"), state.cards("table")
-        if not isinstance(card, str) or card not in hand:
+    @capture.refusal
+    def _capture_refused(self, state: State, seat: int, action: Action) -> str | None:
+        card, take = action["card"], action["take"]
+        if card not in state.cards(hand(seat)):
             return f"card {card!r} is not in your hand"
-        if kind == "play":
-            return self._capture_required(state, seat, card)
-        take = action["take"]
-        if not isinstance(take, list) or not take or not all(isinstance(c, str) for c in take):
+        if not take:
             return "take must be a non-empty list of table cards"
         if len(set(take)) != len(take):
             return "take lists a card twice"
+        table = state.cards("table")
         absent = [c for c in take if c not in table]
         if absent:
             return f"not on the table: {absent}"
@@ -343,38 +346,72 @@ class Escoba(Game):
             return f"{card} ({value(card)}) with {take} makes {total}, not 15"
         return None
 
+    @capture.handler
+    def _capture(self, state: State, seat: int, action: Action) -> list[Event]:
+        card, data = action["card"], EscobaData.of(state)
+        pile, table = seat_zone("captured", seat), state.zones["table"].cards
+        state.move(card, hand(seat), pile)
+        for c in action["take"]:
+            state.move(c, "table", pile)
+        data.last_capturer = seat
+        events = [
+            event("captured", seat=seat, card=card, take=list(action["take"]), escoba=not table)
+        ]
+        if not table:
+            data.escobas[seat] += 1
+        return events + self._next_turn(state, seat)
+
+    @play.candidates
+    def _plays(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "play", "card": card} for card in state.cards(hand(seat))]
+
+    @play.enumerate
+    def _plays_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly: without mandatory capture every card of the hand may be laid, so
+        most listings ask no question per card."""
+        cards = state.cards(hand(seat))
+        mode = state.options["mandatory_capture"]
+        if mode != "never":
+            sums = reachable_sums(state.cards("table"))
+            if mode == "played-card":
+                cards = [c for c in cards if not can_capture(c, sums)]
+            elif any(can_capture(c, sums) for c in cards):
+                cards = []
+        return [{"type": "play", "card": c} for c in cards]
+
+    @play.refusal
+    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+        card = action["card"]
+        if card not in state.cards(hand(seat)):
+            return f"card {card!r} is not in your hand"
+        return self._capture_required(state, seat, card)
+
+    @play.handler
+    def _play(self, state: State, seat: int, action: Action) -> list[Event]:
+        card = action["card"]
+        state.move(card, hand(seat), "table")
+        return [event("played", seat=seat, card=card)] + self._next_turn(state, seat)
+
+    @claim.handler
+    def _claim(self, state: State, seat: int, action: Action) -> list[Event]:
+        return self._close_race(state, seat)
+
+    def on_timeout(self, state: State) -> list[Event]:
+        """The race window closed with no claim: the dealt table stays where it is."""
+        return self._close_race(state, None)
+
     def _capture_required(self, state: State, seat: int, card: str) -> str | None:
         """Why laying ``card`` without capturing is refused under ``mandatory_capture``, or None."""
         mode = state.options["mandatory_capture"]
         if mode == "never":
             return None
-        candidates = [card] if mode == "played-card" else state.cards(f"hand:{seat}")
-        for c in candidates:
-            takes = combinations_to(FIFTEEN - value(c), state.cards("table"))
-            if takes:
-                return f"capture is mandatory: {c} makes 15 with {takes[0]}"
+        table = state.cards("table")
+        sums = reachable_sums(table)
+        for c in [card] if mode == "played-card" else state.cards(hand(seat)):
+            if can_capture(c, sums):
+                take = combinations_to(FIFTEEN - _VALUES[c], table)[0]
+                return f"capture is mandatory: {c} makes 15 with {take}"
         return None
-
-    # -- applying ----------------------------------------------------------------------
-    def apply(self, state: State, seat: int | None, action: Action) -> list[Event]:
-        kind = action["type"]
-        if seat is None or kind == "claim":
-            return self._close_race(state, seat)
-        card = action["card"]
-        if kind == "play":
-            state.move(card, f"hand:{seat}", "table")
-            return [event("played", seat=seat, card=card)] + self._next_turn(state, seat)
-        pile, table = f"captured:{seat}", state.zones["table"].cards
-        state.move(card, f"hand:{seat}", pile)
-        for c in action["take"]:
-            state.move(c, "table", pile)
-        state.data["last_capturer"] = seat
-        events = [
-            event("captured", seat=seat, card=card, take=list(action["take"]), escoba=not table)
-        ]
-        if not table:
-            state.data["escobas"][seat] += 1
-        return events + self._next_turn(state, seat)
 
     def _close_race(self, state: State, claimant: int | None) -> list[Event]:
         """The first claim applied takes the table; the timeout (seat None) leaves it unclaimed."""
@@ -383,30 +420,31 @@ class Escoba(Game):
             events = [event("fifteen_on_table_unclaimed")]
         else:
             events = self._take_table(state, claimant)
-        return events + self._next_turn(state, state.next_seat(state.data["starter"], -1))
+        starter = EscobaData.of(state).starter
+        return events + self._next_turn(state, turns.next_seat(state, starter, -1))
 
+    # -- the end of a deal and of the match ------------------------------------------------
     def _end_deal(self, state: State) -> list[Event]:
-        data, table = state.data, state.zones["table"].cards
+        data, table = EscobaData.of(state), state.zones["table"].cards
         leftover = sum(value(c) for c in table)
         if leftover % FIFTEEN != 10:
             raise InvalidState(f"the cards left on the table sum {leftover}, not 10 modulo 15")
         events = []
-        last = data["last_capturer"]
+        last = data.last_capturer
         if last is not None:
             events.append(event("took_leftover", seat=last, cards=list(table)))
-            state.zones[f"captured:{last}"].cards.extend(table)
+            state.zones[seat_zone("captured", last)].cards.extend(table)
             table.clear()
-        piles = [state.cards(f"captured:{s}") for s in range(state.players)]
-        points, breakdown = score_deal(piles, data["escobas"])
-        data["last_deal"] = breakdown
+        piles = [state.cards(seat_zone("captured", s)) for s in range(state.players)]
+        points, breakdown = score_deal(piles, data.escobas)
+        data.last_deal = breakdown
         record_round(state, points)
         events.append(event("deal_scored", round=state.round, **breakdown))
         winners = self._match_winners(state)
         if winners is not None:
-            finish(state, winners)
-            return events + [event("match_finished", result=state.result)]
+            return events + end_match(state, winners)
         state.round += 1
-        return events + self._new_deal(state, state.next_seat(data["starter"]))
+        return events + self._new_deal(state, turns.next_seat(state, data.starter))
 
     def _match_winners(self, state: State) -> list[int] | None:
         """Who wins once someone has reached the target; None while the match goes on."""
@@ -414,19 +452,20 @@ class Escoba(Game):
         if max(scores) < state.options["target"]:
             return None
         if state.options["reaching_target_loses"]:
-            return [s for s, x in enumerate(scores) if x == min(scores)]
-        leaders = [s for s, x in enumerate(scores) if x == max(scores)]
+            return lowest(scores)
+        leaders = highest(scores)
         return leaders if len(leaders) == 1 else None
 
-    def view_fields(self, state: State, seat: int | None) -> dict:
-        data = state.data
+    # -- views -------------------------------------------------------------------------
+    def public_fields(self, state: State) -> dict:
+        data = EscobaData.of(state)
         return {
-            "starter": data["starter"],
-            "escobas": list(data["escobas"]),
-            "last_capturer": data["last_capturer"],
-            "sitting_out": list(data["sitting_out"]),
+            "starter": data.starter,
+            "escobas": list(data.escobas),
+            "last_capturer": data.last_capturer,
+            "sitting_out": list(data.sitting_out),
             "table_sum": sum(value(c) for c in state.cards("table")),
-            "last_deal": data.get("last_deal"),
+            "last_deal": data.last_deal,
         }
 
 

@@ -38,7 +38,7 @@ from shared.engine.kit import turns
 from shared.engine.kit.dealing import deal_hands
 from shared.engine.kit.ending import end_match, highest
 from shared.engine.kit.tables import ENGLISH_ACE_HIGH
-from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.kit.zones import card_actions, hand, hand_card_action, seat_zone
 
 HAND_SIZE = 8
 FIGURES = (1, 11, 12, 13)  # A, J, Q, K
@@ -149,9 +149,7 @@ class Exploradores(Game):
     place = ActionType(
         "place", "put a card on your expedition of its suit", phases=("play",), card=CARD
     )
-    discard = ActionType(
-        "discard", "put a card on the discard pile of its suit", phases=("play",), card=CARD
-    )
+    discard = hand_card_action("discard", "put a card on the discard pile of its suit", ("play",))
     draw = ActionType(
         "draw",
         "take the top card of the stock or of a suit's discard pile; the turn ends",
@@ -161,7 +159,7 @@ class Exploradores(Game):
 
     @place.candidates
     def _places(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "place", "card": c} for c in state.cards(hand(seat))]
+        return card_actions("place", state.cards(hand(seat)))
 
     @place.refusal
     def _place_refused(self, state: State, seat: int, action: Action) -> str | None:
@@ -177,15 +175,6 @@ class Exploradores(Game):
         state.move(card, hand(seat), expedition(suit(card), seat))
         state.phase = "draw"
         return [event("placed", seat=seat, card=card)]
-
-    @discard.candidates
-    def _discards(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "discard", "card": c} for c in state.cards(hand(seat))]
-
-    @discard.refusal
-    def _discard_refused(self, state: State, seat: int, action: Action) -> str | None:
-        card = action["card"]
-        return None if card in state.cards(hand(seat)) else f"card {card} is not in your hand"
 
     @discard.handler
     def _discard(self, state: State, seat: int, action: Action) -> list[Event]:

@@ -31,11 +31,11 @@ from shared.engine import (
     register,
     suit,
 )
-from shared.engine.actions import CARD, ActionType
+from shared.engine.actions import ActionType
 from shared.engine.kit.ending import end_match, highest
 from shared.engine.kit.sealed import POLICIES, RANDOM, Sealed
 from shared.engine.kit.turns import DIRECTION, next_seat, seats_from
-from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.kit.zones import hand, hand_card_action, seat_zone
 
 SIGNS = ("S", "D", "C")  # scissors, paper, rock
 BEATS = {
@@ -173,9 +173,7 @@ class GenteiJanken(Game):
         phases=("challenge",),
         seat=SEAT,
     )
-    play = ActionType(
-        "play", "commit one card of your hand, face down", phases=("duel",), card=CARD
-    )
+    play = hand_card_action("play", "commit one card of your hand, face down", ("duel",))
 
     @challenge.candidates
     def _challenges(self, state: State, seat: int) -> list[Action]:
@@ -201,15 +199,6 @@ class GenteiJanken(Game):
         state.phase = "duel"
         SEALED.open(state, sorted(data.duel), state.options["commit_seconds"])
         return [event("challenged", seat=seat, opponent=action["seat"])]
-
-    @play.candidates
-    def _plays(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "play", "card": c} for c in state.cards(hand(seat))]
-
-    @play.refusal
-    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
-        card = action["card"]
-        return None if card in state.cards(hand(seat)) else f"card {card} is not in your hand"
 
     @play.handler
     def _play(self, state: State, seat: int, action: Action) -> list[Event]:

@@ -152,10 +152,6 @@ class LaGranja(Game):
         animal=choice(*ANIMALS, description="the animal whose sound you make"),
     )
 
-    @reveal.candidates
-    def _reveals(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "reveal"}]
-
     @reveal.refusal
     def _reveal_refused(self, state: State, seat: int, action: Action) -> str | None:
         data = GranjaData.of(state)

@@ -153,10 +153,6 @@ class LadronesDeTumbas(Game):
         tomb=choice(*ENGLISH_SUITS, description="the suit of the tomb's Ace"),
     )
 
-    @draw.candidates
-    def _draws(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "draw"}]
-
     @draw.refusal
     def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
         return None if state.cards("stock") else "the stock is empty"

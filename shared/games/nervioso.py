@@ -130,10 +130,6 @@ class Nervioso(Game):
         phases=("play", reaction.PHASE),
     )
 
-    @slap.candidates
-    def _slaps(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "slap"}]
-
     @slap.refusal
     def _slap_refused(self, state: State, seat: int, action: Action) -> str | None:
         return None if state.cards(PILE) else "there is no discard pile to slap yet"
@@ -152,10 +148,6 @@ class Nervioso(Game):
         if last:
             return events + self._take(state, seat, "last to slap")
         return events
-
-    @play.candidates
-    def _plays(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "play"}]
 
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> str | None:

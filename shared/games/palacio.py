@@ -238,10 +238,6 @@ class Palacio(Game):
         events = [event("blind_failed", seat=seat, face_up=card)]
         return events + self._pick_up(state, seat)
 
-    @pickup.candidates
-    def _pickups(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "pickup"}]
-
     @pickup.refusal
     def _pickup_refused(self, state: State, seat: int, action: Action) -> str | None:
         source = self._source(state, seat)

@@ -36,7 +36,7 @@ from shared.engine import (
 )
 from shared.engine.actions import CARDS, ActionType
 from shared.engine.kit import climbing
-from shared.engine.kit.dealing import deal_hands
+from shared.engine.kit.dealing import deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import end_match
 from shared.engine.kit.turns import DIRECTION, next_seat, seats_from
 from shared.engine.kit.zones import hand, seat_zone
@@ -131,12 +131,7 @@ class Presidente(Game):
     def _deal(self, state: State) -> list[Event]:
         """Shuffle every card, deal (the Esclavo takes the cards beyond 13 each), then exchange or play."""
         data = PresidenteData.of(state)
-        stock = state.cards("stock")
-        for name, zone in state.zones.items():
-            if name != "stock":
-                stock.extend(zone.cards)
-                zone.cards = []
-        state.shuffle(stock)
+        stock = gather_and_shuffle(state)
         order = seats_from(state, next_seat(state, data.dealer))
         counts = dict.fromkeys(order, HAND_SIZE)
         extra = len(stock) - HAND_SIZE * state.players
@@ -297,10 +292,6 @@ class Presidente(Game):
         pile = state.cards("pile")
         run = climbing.run_on_top(pile, value)
         return run >= REVOLUTION_RUN and run - played < REVOLUTION_RUN
-
-    @pass_.candidates
-    def _passes(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "pass"}]
 
     @pass_.refusal
     def _pass_refused(self, state: State, seat: int, action: Action) -> str | None:

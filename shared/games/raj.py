@@ -29,11 +29,11 @@ from shared.engine import (
     record_round,
     register,
 )
-from shared.engine.actions import CARD, ActionType, Field
+from shared.engine.actions import ActionType, Field
 from shared.engine.cards import ENGLISH_RANKS
 from shared.engine.kit.ending import end_match, highest
 from shared.engine.kit.sealed import Sealed
-from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.kit.zones import hand, hand_card_action, seat_zone
 
 SEALED = Sealed("bid", "bid_committed")
 
@@ -162,19 +162,10 @@ class Raj(Game):
         return [event("prize_revealed", prize_card=card, prize=self._prize(state))]
 
     # -- the action table --------------------------------------------------------------
-    bid = ActionType("bid", "commit one card of your hand, sealed", phases=("bid",), card=CARD)
+    bid = hand_card_action("bid", "commit one card of your hand, sealed", ("bid",))
     die = Field("int", "which die: 0 or 1", choices=DICE)
     reroll = ActionType("reroll", "roll one die again", phases=("dice",), die=die)
     force = ActionType("force", "set one die to the other's face", phases=("dice",), die=die)
-
-    @bid.candidates
-    def _bids(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "bid", "card": c} for c in state.cards(hand(seat))]
-
-    @bid.refusal
-    def _bid_refused(self, state: State, seat: int, action: Action) -> str | None:
-        card = action["card"]
-        return None if card in state.cards(hand(seat)) else f"card {card} is not in your hand"
 
     @bid.handler
     def _bid(self, state: State, seat: int, action: Action) -> list[Event]:

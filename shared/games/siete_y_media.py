@@ -36,7 +36,7 @@ from shared.engine import (
     spanish_deck,
 )
 from shared.engine.actions import CARD, ActionType, Field
-from shared.engine.kit.dealing import deal_hands
+from shared.engine.kit.dealing import deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import end_match, highest
 from shared.engine.kit.turns import DIRECTION, seats_from
 from shared.engine.kit.zones import hand, seat_zone
@@ -143,12 +143,7 @@ class SieteYMedia(Game):
     def _deal(self, state: State) -> list[Event]:
         """Collect and shuffle every card, take the antes, deal one card to each player and the house."""
         data = SieteYMediaData.of(state)
-        stock = state.cards("stock")
-        for name, zone in state.zones.items():
-            if name != "stock":
-                stock.extend(zone.cards)
-                zone.cards = []
-        state.shuffle(stock)
+        gather_and_shuffle(state)
         seated = seats_from(state, data.first)
         events: list[Event] = [event("round_started", round=state.round, first=data.first)]
         for s in range(state.players):
@@ -186,10 +181,6 @@ class SieteYMedia(Game):
         phases=("discard", "raise"),
     )  # fmt: skip
 
-    @hit.candidates
-    def _hits(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "hit"}]
-
     @hit.refusal
     def _hit_refused(self, state: State, seat: int, action: Action) -> str | None:
         limit = state.options["max_extra_cards"]
@@ -208,10 +199,6 @@ class SieteYMedia(Game):
             events.append(event("busted", seat=seat))
             return events + self._next_player(state, seat)
         return events
-
-    @stand.candidates
-    def _stands(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "stand"}]
 
     @stand.handler
     def _stand(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -263,10 +250,6 @@ class SieteYMedia(Game):
         self._owned(state)
         raised = event("raised", seat=seat, chips=action["chips"], stake=data.stakes[seat])
         return [raised] + self._next_in_queue(state)
-
-    @keep.candidates
-    def _keeps(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "keep"}]
 
     @keep.handler
     def _keep(self, state: State, seat: int, action: Action) -> list[Event]:

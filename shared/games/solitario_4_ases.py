@@ -161,10 +161,6 @@ class Solitario4Ases(Game):
     )
 
     # reveal
-    @reveal.candidates
-    def _reveals(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "reveal"}]
-
     @reveal.refusal
     def _reveal_refused(self, state: State, seat: int, action: Action) -> str | None:
         return None if state.cards(STOCK) else "the hand is empty: renew it from the revealed pile"
@@ -175,10 +171,6 @@ class Solitario4Ases(Game):
         return self._after(state, "reveal", [event("revealed", seat=0, cards=cards)])
 
     # renew
-    @renew.candidates
-    def _renewals(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "renew"}]
-
     @renew.refusal
     def _renew_refused(self, state: State, seat: int, action: Action) -> str | None:
         return None if self._may_renew(state) else self._why_no_renewal(state)

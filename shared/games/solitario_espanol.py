@@ -194,10 +194,6 @@ class SolitarioEspanol(Game):
         data.start = [r, c]
         return events + self._chain(state)
 
-    @reveal.candidates
-    def _reveals(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "reveal"}]
-
     @reveal.handler
     def _reveal(self, state: State, seat: int, action: Action) -> list[Event]:
         card = state.move_top(STARTERS, HAND)

@@ -117,10 +117,6 @@ class SolitarioGolf(Game):
             state
         )
 
-    @draw_card.candidates
-    def _draws(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "draw"}]
-
     @draw_card.refusal
     def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
         if not state.cards(STOCK):

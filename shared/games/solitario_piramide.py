@@ -143,10 +143,6 @@ class SolitarioPiramide(Game):
             event("removed", seat=0, cards=list(action["cards"]), turned=turned)
         ] + self._settle(state)
 
-    @draw_card.candidates
-    def _draws(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "draw"}]
-
     @draw_card.refusal
     def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
         if not state.cards(STOCK):

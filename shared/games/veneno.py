@@ -39,7 +39,7 @@ from shared.engine import (
     suit,
 )
 from shared.engine.actions import CARD, ActionType, Field
-from shared.engine.kit.dealing import deal_hands
+from shared.engine.kit.dealing import deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import end_match, highest
 from shared.engine.kit.turns import DIRECTION, next_seat, seats_from
 from shared.engine.kit.zones import hand, seat_zone
@@ -148,12 +148,7 @@ class Veneno(Game):
 
     def _deal(self, state: State) -> list[Event]:
         """Collect and shuffle every card, deal 3 to each player; the dealer's left plays first."""
-        stock = state.cards("stock")
-        for name, zone in state.zones.items():
-            if name != "stock":
-                stock.extend(zone.cards)
-                zone.cards = []
-        state.shuffle(stock)
+        gather_and_shuffle(state)
         dealer = VenenoData.of(state).dealer
         first = next_seat(state, dealer)
         state.phase = "play"

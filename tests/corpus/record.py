@@ -2,8 +2,8 @@
 
 Each file holds the match's setup and every step's seat, action, events and state hash, so
 ``tests/test_corpus.py`` can check that a change to the engine or a game leaves every stored
-match replaying to the same events and the same states. Run it only when a rule change is
-meant to change play (and say so in the commit): ``python -m tests.corpus.record``.
+match replaying to the same events and the same states. ``python -m tests.corpus.record`` records
+the variants that have no file yet, so a new game or variant joins the corpus.
 """
 
 from __future__ import annotations
@@ -55,7 +55,11 @@ def record(game: str, variant: str, players: int) -> dict:
 
 
 def main() -> None:
+    """Record the variants that have no file yet; a recorded file is never rewritten here
+    (delete it first, when a change of the rules is meant to change play)."""
     for game, variant, players in variant_cases():
+        if path_for(game, variant, players).exists():
+            continue
         doc = record(game, variant, players)
         data = json.loads(jsoncodec.dumps(doc))
         path_for(game, variant, players).write_bytes(

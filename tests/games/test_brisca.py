@@ -8,6 +8,7 @@ from itertools import pairwise
 import pytest
 
 from shared.engine import IllegalAction, apply, check_state, legal_actions, new_match, view
+from shared.games.brisca import BriscaData
 from tests.rigging import rig
 
 
@@ -15,12 +16,12 @@ def deal(variant="base", players=2, options=None, layout=None, leader=0, seed="f
     """A fresh deal with seat ``leader`` to lead and the given cards placed."""
     state, _ = new_match("brisca", variant, players, seed=seed, options=options)
     state.to_act = [leader]
-    state.data["dealer"] = (leader - 1) % players
+    BriscaData.of(state).dealer = (leader - 1) % players
     if layout:
         rig(state, layout)
         if "trump" in layout and layout["trump"]:
-            state.data["trump_card"] = layout["trump"][0]
-            state.data["trump"] = layout["trump"][0][-1]
+            BriscaData.of(state).trump_card = layout["trump"][0]
+            BriscaData.of(state).trump = layout["trump"][0][-1]
     check_state(state)
     return state
 
@@ -136,7 +137,7 @@ def test_montar_option_demands_beating_the_best_card_where_able():
 
 # -- exchanges ------------------------------------------------------------------------
 def won_a_trick(state, seat):
-    state.data["tricks_won"][seat] = 1
+    BriscaData.of(state).tricks_won[seat] = 1
 
 
 def test_seven_of_trumps_takes_the_face_up_card_after_winning_a_trick():
@@ -249,7 +250,7 @@ def test_the_next_deal_is_led_by_the_winner_of_the_last_trick():
         seat = s.to_act[0]
         events = apply(s, seat, rng.choice(legal_actions(s, seat)))
         last = next((e["seat"] for e in events if e["type"] == "trick_won"), last)
-    assert s.to_act == [last] and s.data["dealer"] == 1 - last
+    assert s.to_act == [last] and BriscaData.of(s).dealer == 1 - last
 
 
 def test_a_tie_is_broken_by_the_higher_score_in_the_last_deal():
@@ -337,10 +338,13 @@ def test_tute_option_four_kings_take_the_deal():
 def test_tute_parejas_deals_all_forty_cards_and_shows_the_dealers_last_card_as_trump():
     s, _ = new_match("brisca", "tute-parejas", 4, seed="parejas")
     assert all(len(s.cards(f"hand:{p}")) == 10 for p in range(4))
-    dealer = s.data["dealer"]
-    assert s.data["trump_card"] == s.cards(f"hand:{dealer}")[-1]
+    dealer = BriscaData.of(s).dealer
+    assert BriscaData.of(s).trump_card == s.cards(f"hand:{dealer}")[-1]
     assert not s.cards("stock") and not s.cards("trump")
-    assert view(s, None)["trump_card"] == s.data["trump_card"] and s.teams == [[0, 2], [1, 3]]
+    assert view(s, None)["trump_card"] == BriscaData.of(s).trump_card and s.teams == [
+        [0, 2],
+        [1, 3],
+    ]
 
 
 def test_tute_parejas_arrastre_applies_from_the_first_trick():
@@ -362,7 +366,7 @@ def test_partner_may_claim_the_pareja_when_a_rey_or_caballo_is_played():
               "hand:1": pool[18:28], "hand:3": pool[28:38]}  # fmt: skip
     rig(s, layout, spill="won:0")
     s.to_act = [0]
-    s.data["trump"] = "B" if s.data["trump"] == "O" else s.data["trump"]
+    BriscaData.of(s).trump = "B" if BriscaData.of(s).trump == "O" else BriscaData.of(s).trump
     play(s, 0, "12O")
     seat = s.to_act[0]
     play(s, seat, cards_of(legal_actions(s, seat))[0])
@@ -391,3 +395,34 @@ def test_brisca_partnership_option_with_four_players():
         seat = s.to_act[0]
         apply(s, seat, rng.choice(legal_actions(s, seat)))
     assert all(r[0] + r[1] == 120 and r[0] == r[2] for r in s.rounds)
+
+
+# -- refusals -------------------------------------------------------------------------------
+def refused(state, seat, action, reason):
+    before = state.to_json()
+    with pytest.raises(IllegalAction, match=reason):
+        apply(state, seat, action)
+    assert state.to_json() == before
+
+
+def test_bad_actions_are_refused_with_a_reason_and_change_nothing():
+    s = deal(layout={"hand:0": ["1O", "4C", "5C"], "hand:1": ["2B", "6C", "7C"], "trump": ["3B"]})
+    refused(s, 0, {"type": "dance"}, "unknown action type 'dance'; brisca has actions play")
+    refused(s, 0, {"type": "play"}, "play needs the field 'card'")
+    refused(s, 0, {"type": "play", "card": "2B"}, "card 2B is not in your hand")
+    refused(
+        s, 0, {"type": "sing", "suit": "X"}, r"suit must be one of \['O', 'C', 'E', 'B', 'tute'\]"
+    )
+    refused(s, 0, {"type": "sing", "suit": "O"}, "without cantes")
+    refused(s, 0, {"type": "claim", "suit": "O"}, "after your partner plays")
+
+
+def test_a_cante_needs_the_rey_and_the_caballo_in_hand():
+    layout = {"hand:0": ["12O", "11C", "1C", "4E", "5E", "6E"], "hand:1": ["2C", "3E", "7E", "4B", "5B", "6B"],
+              "trump": ["3B"]}  # fmt: skip
+    s = deal("tute", layout=layout)
+    refused(s, 0, {"type": "sing", "suit": "O"}, "right after winning a trick")
+    play(s, 0, "1C")
+    play(s, 1, "2C")
+    refused(s, 0, {"type": "sing", "suit": "O"}, "needs the rey and the caballo of O")
+    refused(s, 0, {"type": "sing", "suit": "tute"}, "only with option tute_wins_deal")

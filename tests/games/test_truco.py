@@ -1,4 +1,4 @@
-"""El Truco (rules/truco.txt, RULINGS.md 2.3): worked scenarios from fixed deals."""
+"""El Truco (rules/truco.txt, decisions in docs/games/truco.md): worked scenarios from fixed deals."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from shared.engine import (
 )
 from shared.games.truco import (
     STRENGTH,
+    TrucoData,
     envido_points,
     flor_points,
     hand_winner,
@@ -34,7 +35,7 @@ PIE_29 = ["5C", "4C", "2E"]  # envido 29, no flor
 def deal(mano_cards: list[str], pie_cards: list[str], **options) -> tuple[State, int, int]:
     """A fresh match whose first hand gives mano and pie these cards."""
     state, _ = new_match("truco", seed="fixed", options=options or None)
-    mano = state.data["mano"]
+    mano = TrucoData.of(state).mano
     pie = 1 - mano
     rig(state, {f"hand:{mano}": mano_cards, f"hand:{pie}": pie_cards}, spill="deck")
     check_state(state)
@@ -129,7 +130,9 @@ def test_envido_chain_accepted_pays_the_table_to_the_better_points(chain, accept
     won = of_type(events, "envido_won")[0]
     assert won["seat"] == mano
     assert won["points"] == (15 if accepted == "falta" else accepted)
-    assert state.data["points"][mano] == won["points"] and state.data["points"][pie] == 0
+    assert (
+        TrucoData.of(state).points[mano] == won["points"] and TrucoData.of(state).points[pie] == 0
+    )
     assert state.to_act == [mano] and state.phase == "play"  # back to whoever was to play
 
 
@@ -140,7 +143,7 @@ def test_envido_chain_refused_pays_the_last_caller(chain, _accepted, refusal):
     events = act(state, 1 - last, "no-quiero")
     won = of_type(events, "envido_won")[0]
     assert (won["seat"], won["points"], won["declared"]) == (last, refusal, [None, None])
-    assert state.data["points"][last] == refusal and state.data["points"][1 - last] == 0
+    assert TrucoData.of(state).points[last] == refusal and TrucoData.of(state).points[1 - last] == 0
 
 
 def test_envido_raises_follow_the_standard_order():
@@ -235,7 +238,7 @@ def test_only_the_side_that_accepted_may_raise():
     act(state, mano, "play", card="4B")
     call(state, pie, "retruco")  # pie accepted the truco, so pie may raise on its turn
     act(state, mano, "quiero")
-    assert (state.data["truco_level"], state.data["truco_owner"]) == (2, mano)
+    assert (TrucoData.of(state).truco_level, TrucoData.of(state).truco_owner) == (2, mano)
     assert state.to_act == [pie]  # play returns to whoever was to play
     refused(
         state,
@@ -249,7 +252,7 @@ def test_answering_with_a_raise_accepts_the_call():
     state, mano, pie = deal(MANO_33, PIE_29)
     call(state, mano, "truco")
     call(state, pie, "retruco")
-    assert (state.data["truco_level"], state.to_act) == (1, [mano])
+    assert (TrucoData.of(state).truco_level, state.to_act) == (1, [mano])
     call(state, mano, "vale-cuatro")
     refused(state, pie, {"type": "call", "call": "vale-cuatro"}, "vale cuatro is the highest call")
     act(state, pie, "quiero")
@@ -281,7 +284,11 @@ def test_a_hand_without_truco_is_worth_one_point_and_mano_alternates():
     events = act(state, pie, "play", card="6C")
     assert of_type(events, "hand_ended")[0]["won"] == 1
     assert state.rounds == [[1 if s == mano else 0 for s in (0, 1)]]
-    assert state.data["mano"] == pie and state.data["dealer"] == mano and state.to_act == [pie]
+    assert (
+        TrucoData.of(state).mano == pie
+        and TrucoData.of(state).dealer == mano
+        and state.to_act == [pie]
+    )
     assert len(state.cards("hand:0")) == len(state.cards("hand:1")) == 3
     check_state(state)
 
@@ -367,7 +374,7 @@ def test_flor_cancels_a_pending_envido_and_scores_three():
     assert legal_actions(state, pie) == [{"type": "flor"}]
     events = act(state, pie, "flor")
     assert of_type(events, "envido_cancelled") and state.to_act == [mano]
-    assert state.data["points"] == [0, 0]
+    assert TrucoData.of(state).points == [0, 0]
     assert {"type": "call", "call": E} not in legal_actions(state, mano)
     act(state, mano, "play", card="4B")
     events = act(state, pie, "play", card="1C")
@@ -482,21 +489,21 @@ def test_folding_pays_the_current_truco_level_to_the_opponent():
 def test_folding_waits_for_the_envido_answer():
     state, mano, pie = deal(MANO_33, PIE_29, fold=True)
     call(state, mano, E)
-    refused(state, pie, {"type": "fold"}, "answer the envido first")
+    refused(state, pie, {"type": "fold"}, "fold is not possible in phase 'envido'")
 
 
 # -- bad input -----------------------------------------------------------------------------
 def test_illegal_actions_are_refused_with_a_reason_and_change_nothing():
     state, mano, pie = deal(MANO_33, PIE_29)
     refused(state, mano, {"type": "play", "card": "1E"}, "not in your hand")
-    refused(state, mano, {"type": "quiero"}, "no call to answer")
-    refused(state, mano, {"type": "call", "call": "contra-flor"}, "unknown call")
-    refused(state, mano, {"type": "play"}, "exactly the keys")
+    refused(state, mano, {"type": "quiero"}, "quiero is not possible in phase 'play'")
+    refused(state, mano, {"type": "call", "call": "contra-flor"}, "call must be one of")
+    refused(state, mano, {"type": "play"}, "play needs the field 'card'")
     refused(state, mano, {"type": "dance"}, "unknown action type")
     refused(state, mano, {"type": "flor"}, "do not hold a flor")
     refused(state, pie, {"type": "play", "card": "5C"}, "not to act")
     call(state, mano, "truco")
-    refused(state, pie, {"type": "play", "card": "5C"}, "answer the truco first")
+    refused(state, pie, {"type": "play", "card": "5C"}, "play is not possible in phase 'truco'")
 
 
 def test_folding_while_answering_a_truco_pays_like_a_refusal():

@@ -10,6 +10,17 @@ from ..state import State
 from .zones import hand
 
 
+def gather_and_shuffle(state: State, stock: str = "stock") -> list[str]:
+    """A new deal: every card of every zone back into ``stock``, shuffled (the match's chance)."""
+    pile = state.zones[stock].cards
+    for name, zone in state.zones.items():
+        if name != stock:
+            pile.extend(zone.cards)
+            zone.cards = []
+    state.shuffle(pile)
+    return pile
+
+
 def deal_hands(
     state: State, seats: Iterable[int], count: int, stock: str = "stock", to: str = "hand"
 ) -> list[Event]:

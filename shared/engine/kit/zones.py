@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ..actions import CARD, ActionType
 from ..state import State, Zone
+
+MAX_SEATS = 16  # State.from_json's bound on players
 
 
 def seat_zone(kind: str, seat: int) -> str:
@@ -10,8 +15,30 @@ def seat_zone(kind: str, seat: int) -> str:
     return f"{kind}:{seat}"
 
 
-def hand(seat: int) -> str:
-    return f"hand:{seat}"
+#: ``hand(seat)`` is ``"hand:<seat>"``: a table lookup, since games ask for it on every action.
+hand: Callable[[int], str] = tuple(f"hand:{s}" for s in range(MAX_SEATS)).__getitem__
+
+
+def not_in_hand(state: State, seat: int, card: str) -> str | None:
+    """The refusal of a card the seat does not hold, or None when it holds it."""
+    return None if card in state.zones[hand(seat)].cards else f"card {card} is not in your hand"
+
+
+def card_actions(kind: str, cards: list[str]) -> list[dict]:
+    """One action of ``kind`` per card: the candidates of "play a card of your hand"."""
+    return [{"type": kind, "card": card} for card in cards]
+
+
+def hand_card_action(
+    kind: str, description: str, phases: tuple[str, ...] | None = None
+) -> ActionType:
+    """An action naming one card of the acting seat's hand, declared once: its candidates are
+    the hand's cards and a card not held is refused. The game adds the handler, and may give
+    a stricter refusal of its own (which then replaces this one)."""
+    action = ActionType(kind, description, phases=phases, card=CARD)
+    action.candidates(lambda game, state, seat: card_actions(kind, state.cards(hand(seat))))
+    action.refusal(lambda game, state, seat, act: not_in_hand(state, seat, act["card"]))
+    return action
 
 
 def seat_zones(state: State, kind: str, visibility: str) -> list[Zone]:

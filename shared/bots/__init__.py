@@ -1,0 +1,26 @@
+"""Bot strategies, by game: each picks an action from a seat's own view, never from the hidden state.
+
+A bot sees exactly what a person in its seat sees (the view the lobby serves it), so it
+cannot cheat. Strategies are registered by (game, name): ``random`` plays every game,
+``greedy`` plays Brisca and its Tute variants. ``strategies(game)`` lists what a game
+offers; ``choose`` refuses a strategy the game does not have instead of playing another.
+"""
+
+from __future__ import annotations
+
+from . import brisca, random_play  # noqa: F401  (each module registers its strategies)
+from .registry import (
+    ANY_GAME,
+    Strategy,
+    UnknownStrategy,
+    all_strategies,
+    choose,
+    register,
+    strategies,
+    strategy,
+)
+
+__all__ = [
+    "ANY_GAME", "Strategy", "UnknownStrategy", "all_strategies", "choose", "register",
+    "strategies", "strategy",
+]  # fmt: skip
