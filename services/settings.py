@@ -59,6 +59,11 @@ class Settings:
     lobby_url: str = DEFAULT_LOBBY_URL  # LOBBY_URL
     history_url: str = DEFAULT_HISTORY_URL  # HISTORY_URL (make demo only)
     feed_partitions: int = 1  # FEED_PARTITIONS: the same everywhere
+    # the streaming feed (the lobby app on gevent, gunicorn_feed_conf.py)
+    feed_workers: int = 1  # FEED_WORKERS: gunicorn workers of a feed process
+    feed_max_streams: int = 20000  # FEED_MAX_STREAMS: open streams per feed worker
+    feed_buffer: int = 256  # FEED_BUFFER: entries a stream may fall behind before it is dropped
+    feed_heartbeat_seconds: float = 15.0  # FEED_HEARTBEAT_SECONDS: a comment on idle streams
     # logs and metrics
     log_level: str = "INFO"  # LOG_LEVEL
     slow_request_ms: float = 250.0  # SLOW_REQUEST_MS
@@ -104,6 +109,12 @@ class Settings:
             lobby_url=env.get("LOBBY_URL", d.lobby_url),
             history_url=env.get("HISTORY_URL", d.history_url),
             feed_partitions=int(env.get("FEED_PARTITIONS", d.feed_partitions)),
+            feed_workers=int(env.get("FEED_WORKERS", d.feed_workers)),
+            feed_max_streams=int(env.get("FEED_MAX_STREAMS", d.feed_max_streams)),
+            feed_buffer=int(env.get("FEED_BUFFER", d.feed_buffer)),
+            feed_heartbeat_seconds=float(
+                env.get("FEED_HEARTBEAT_SECONDS", d.feed_heartbeat_seconds)
+            ),
             log_level=env.get("LOG_LEVEL", d.log_level),
             slow_request_ms=float(env.get("SLOW_REQUEST_MS", d.slow_request_ms)),
             prometheus_multiproc_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,

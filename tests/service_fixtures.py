@@ -29,6 +29,7 @@ from shared.redis_server import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN_CONF = ROOT / "services" / "gunicorn_conf.py"
+FEED_CONF = ROOT / "services" / "gunicorn_feed_conf.py"
 START_TIMEOUT_SECONDS = 30.0
 STOP_TIMEOUT_SECONDS = 15.0
 TEST_STATE_KEY = "tapete-test-state-key"
@@ -48,8 +49,10 @@ def stop_process(process: subprocess.Popen, timeout: float = STOP_TIMEOUT_SECOND
 class Service:
     """One gunicorn master with its workers, serving `app` on 127.0.0.1:`port`."""
 
-    def __init__(self, name: str, app: str, env: dict[str, str]) -> None:
-        self.name, self.app = name, app
+    def __init__(
+        self, name: str, app: str, env: dict[str, str], config: Path = GUNICORN_CONF
+    ) -> None:
+        self.name, self.app, self.config = name, app, config
         self.port = free_port()
         self.env = {**os.environ, "GUNICORN_WORKERS": "2", "GUNICORN_THREADS": "16", **env}
         self.log_path = Path(tempfile.mkstemp(prefix=f"tapete-{name}-", suffix=".log")[1])
@@ -61,7 +64,7 @@ class Service:
 
     def start(self) -> None:
         """Start and return once /readyz answers 200."""
-        command = [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF)]
+        command = [sys.executable, "-m", "gunicorn", "--config", str(self.config)]
         command += ["--bind", f"127.0.0.1:{self.port}", self.app]
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
@@ -108,6 +111,20 @@ def rules_service() -> Iterator[Service]:
 def lobby_service(redis_url: str, rules_service: Service) -> Iterator[Service]:
     env = {"REDIS_URL": redis_url, "RULES_URL": rules_service.url}
     service = Service("lobby", "services.lobby.wsgi:app", env)
+    service.start()
+    yield service
+    service.stop()
+
+
+def feed_process(redis_url: str, rules_service: Service, **env: str) -> Service:
+    """A feed process (the lobby app on gevent) on the session's Redis; not started."""
+    env = {"REDIS_URL": redis_url, "RULES_URL": rules_service.url, **env}
+    return Service("feed", "services.lobby.wsgi:app", env, config=FEED_CONF)
+
+
+@pytest.fixture(scope="session")
+def feed_service(redis_url: str, rules_service: Service) -> Iterator[Service]:
+    service = feed_process(redis_url, rules_service)
     service.start()
     yield service
     service.stop()

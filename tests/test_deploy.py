@@ -102,7 +102,7 @@ def containers(workload: dict) -> list[dict]:
 # -- the external tools --------------------------------------------------------------------
 def test_both_overlays_render_the_whole_platform(objects: list[dict], overlay: str) -> None:
     names = {o["metadata"]["name"] for o in objects if o["kind"] in WORKLOAD_KINDS}
-    expected = {"rules", "lobby", "history", "history-consumer", "dispatcher", "worker"}
+    expected = {"rules", "lobby", "feed", "history", "history-consumer", "dispatcher", "worker"}
     assert names == expected | ({"redis"} if overlay == "dev" else set())
     for kind in ("ConfigMap", "Ingress", "NetworkPolicy", "PodDisruptionBudget"):
         assert find(objects, kind), f"{overlay} renders no {kind}"
@@ -193,7 +193,7 @@ def test_workers_outlast_a_bot_job_and_everything_scales(objects: list[dict]) ->
     worker = one(objects, "Deployment", "worker")
     # rq's warm shutdown finishes the job in hand: a few seconds, plus a lobby call's timeouts.
     assert worker["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] >= 30
-    for name in ("rules", "lobby", "history", "worker"):
+    for name in ("rules", "lobby", "feed", "history", "worker"):
         hpa = one(objects, "HorizontalPodAutoscaler", name)
         assert hpa["spec"]["scaleTargetRef"]["name"] == name
         assert "replicas" not in one(objects, "Deployment", name)["spec"], "the HPA owns replicas"
@@ -280,6 +280,7 @@ def route(ingress: dict, path: str) -> str | None:
 
 
 def test_ingress_routes_the_public_paths_to_their_service(objects: list[dict]) -> None:
+    # (the stream's own Ingress, tapete-feed, is checked below)
     ingress = one(objects, "Ingress", "tapete")
     assert ingress["metadata"]["annotations"]["nginx.ingress.kubernetes.io/use-regex"] == "true"
     routed = {path: route(ingress, path) for path in PUBLIC_ROUTES}
@@ -288,6 +289,23 @@ def test_ingress_routes_the_public_paths_to_their_service(objects: list[dict]) -
         backend = path["backend"]["service"]
         assert backend["port"] == {"name": "http"}
         one(objects, "Service", backend["name"])
+
+
+def test_the_stream_goes_to_the_feed_unbuffered_with_long_reads(objects: list[dict]) -> None:
+    feed = one(objects, "Ingress", "tapete-feed")
+    api = one(objects, "Ingress", "tapete")
+    assert feed["spec"]["rules"][0]["host"] == api["spec"]["rules"][0]["host"]
+    notes = feed["metadata"]["annotations"]
+    assert notes["nginx.ingress.kubernetes.io/proxy-buffering"] == "off"
+    assert int(notes["nginx.ingress.kubernetes.io/proxy-read-timeout"]) >= 600
+    merged = {"spec": {"rules": [{"http": {"paths": [
+        *api["spec"]["rules"][0]["http"]["paths"], *feed["spec"]["rules"][0]["http"]["paths"]
+    ]}}]}}  # fmt: skip
+    assert route(merged, "/v1/matches/m1/stream") == "feed"
+    assert route(merged, "/v1/matches/m1/stream-ticket") == "lobby"
+    assert route(merged, "/v1/matches/m1/events") == "lobby"
+    hpa = one(objects, "HorizontalPodAutoscaler", "feed")
+    assert any(m["type"] == "Pods" for m in hpa["spec"]["metrics"]), "scales on open streams"
 
 
 # -- network policies ----------------------------------------------------------------------
@@ -374,6 +392,7 @@ def test_rules_and_redis_answer_only_from_inside(objects: list[dict], overlay: s
         (outsider, "worker"): False,
         (outsider, "dispatcher"): False,
         (edge, "lobby"): True,
+        (edge, "feed"): True,
         (edge, "history"): True,
         (edge, "rules"): True,  # the Ingress routes only the catalog there
         (edge, "worker"): False,
@@ -395,6 +414,7 @@ def test_rules_and_redis_answer_only_from_inside(objects: list[dict], overlay: s
             (edge, "redis"): False,
             ((NAMESPACE, "rules"), "redis"): False,
             ((NAMESPACE, "lobby"), "redis"): True,
+            ((NAMESPACE, "feed"), "redis"): True,
             ((NAMESPACE, "worker"), "redis"): True,
             ((NAMESPACE, "history-consumer"), "redis"): True,
         }
@@ -452,7 +472,7 @@ def test_compose_starts_in_order_with_healthchecks() -> None:
     assert redis["image"].startswith("redis:7")
     assert "--appendonly yes --appendfsync everysec" in " ".join(redis["command"])
     assert any(volume.endswith(":/data") for volume in redis["volumes"])
-    for name in ("redis", "rules", "lobby", "history", *METRICS_PORTS):
+    for name in ("redis", "rules", "lobby", "feed", "history", *METRICS_PORTS):
         assert "healthcheck" in services[name], name
     for name, service in services.items():
         for needed, condition in service.get("depends_on", {}).items():

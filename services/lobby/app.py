@@ -13,9 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 import redis
-from flask import Flask, current_app, g, request
+from flask import Flask, Response, current_app, g, request
 from flask.views import MethodView
 
+from services.errors import BadRequest
 from services.http import (
     Blueprint,
     ErrorSchema,
@@ -51,6 +52,12 @@ ERRORS = {
 players = Blueprint("players", __name__, url_prefix="/v1/players", description="Players and tokens")
 matches = Blueprint(
     "matches", __name__, url_prefix="/v1/matches", description="Matches, seats, actions and feed"
+)
+streams = Blueprint(
+    "streams",
+    __name__,
+    url_prefix="/v1/matches",
+    description="The streaming feed (Server-Sent Events), opened with a bearer token or a ticket",
 )
 
 
@@ -201,6 +208,64 @@ class Events(MethodView):
         return page
 
 
+@matches.route("/<match_id>/stream-ticket")
+class StreamTicket(MethodView):
+    @matches.response(200, schemas.StreamTicket)
+    @refusals(404)
+    def post(self, match_id: str):
+        """A single-use ticket, good for 30 s, to open this match's stream from a browser."""
+        return lobby().stream_ticket(caller(), match_id)
+
+
+@streams.route("/<match_id>/stream")
+class Stream(MethodView):
+    @streams.arguments(schemas.StreamQuery(), location="query")
+    @streams.doc(
+        security=[{}, {BEARER_SCHEME: []}],
+        responses={
+            "200": {
+                "description": "Server-Sent Events: one `entry` event per log entry after your "
+                "last version, redacted for you, its version as the event id; comments as "
+                "heartbeats; an `reconnect` event when the server goes away",
+                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            },
+            **{
+                str(status): {"description": ERRORS[status], "content": {"application/json": {
+                    "schema": ErrorSchema}}}
+                for status in (400, 401, 403, 404, 503)
+            },
+        },
+    )  # fmt: skip
+    def get(self, query: dict, match_id: str):
+        """Follow a match live: every entry after `after` (or `Last-Event-ID`) once, in order.
+
+        Authenticate with `?ticket=` (from `POST /v1/matches/{id}/stream-ticket`, for
+        browsers) or `Authorization: Bearer`. Resume after a cut with the last id you got.
+        """
+        service = lobby()
+        if query["ticket"]:
+            player = service.tickets.redeem(query["ticket"], match_id)
+        else:
+            player = service.authenticate(bearer_token(request.headers.get("Authorization")))
+        after = last_event_id(request.headers.get("Last-Event-ID"), query["after"])
+        heartbeat = current_app.extensions["feed_heartbeat"]
+        chunks = service.open_stream(player, match_id, after, heartbeat)
+        return Response(
+            chunks,
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+
+def last_event_id(header: str | None, after: int) -> int:
+    """Where to resume: the browser's Last-Event-ID on a reconnect, else ``after``."""
+    if header is None or header == "":
+        return after
+    if not header.isdigit() or len(header) > 12:
+        raise BadRequest("Last-Event-ID must be a version number")
+    return int(header)
+
+
 def create_lobby_app(
     config: dict | None = None, service: Lobby | None = None, settings: Settings | None = None
 ) -> Flask:
@@ -213,12 +278,13 @@ def create_lobby_app(
     app = create_app(
         "lobby",
         "Tapete lobby service",
-        [players, matches],
+        [players, matches, streams],
         ready=service.ready,
         config={**spec_options, **(config or {})},
         settings=settings,
     )
     app.extensions["lobby"] = service
+    app.extensions["feed_heartbeat"] = settings.feed_heartbeat_seconds
     # Long-polls waiting at once per process (LOBBY_MAX_WAITING): the other threads stay free
     # for moves and views whatever the clients do.
     app.extensions["lobby_waiting"] = threading.BoundedSemaphore(settings.lobby_max_waiting)
@@ -229,6 +295,7 @@ def create_lobby_app(
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)
     def _redis_down(exc: redis.RedisError):
+        current_app.logger.warning("the match store failed: %r", exc)
         return error_response(503, "unavailable", "the match store does not answer; try again")
 
     return app

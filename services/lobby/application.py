@@ -39,10 +39,12 @@ from services.errors import (
 from services.settings import Settings
 from shared.eventstore import MATCH_ID, MAX_WAIT_SECONDS, MatchLog, VersionConflict, state_hash
 
+from . import feed
 from . import match as rules_of
 from .match import FINISHED, OPEN, RUNNING, STATUSES, Match
 from .players import Player, Players
 from .rules_client import RulesClient, RulesRefused, RulesUnavailable
+from .tickets import Tickets
 
 MOVES = Counter(
     "tapete_moves_applied_total", "actions appended to match logs", ["game"], registry=REGISTRY
@@ -151,15 +153,23 @@ def rules_errors() -> Iterator[None]:
         raise Unavailable(str(exc), code="rules_unavailable") from exc
 
 
+REDIS_CONNECTIONS = 100  # per process; a request past them waits for one (a feed process
+REDIS_POOL_WAIT_SECONDS = 5  # opening thousands of streams at once queues here, never fails)
+
+
 def redis_client(url: str) -> redis.Redis:
-    """A pooled client whose socket outlives the longest long-poll."""
-    return redis.Redis.from_url(
+    """A pooled client whose socket outlives the longest long-poll; past ``REDIS_CONNECTIONS``
+    busy connections a caller waits for a free one instead of failing."""
+    pool = redis.BlockingConnectionPool.from_url(
         url,
+        max_connections=REDIS_CONNECTIONS,
+        timeout=REDIS_POOL_WAIT_SECONDS,
         decode_responses=True,
         socket_timeout=MAX_WAIT_SECONDS + 5,
         socket_connect_timeout=2,
         health_check_interval=30,
     )
+    return redis.Redis(connection_pool=pool)
 
 
 class Lobby:
@@ -173,7 +183,8 @@ class Lobby:
         ``settings``; ``request_id`` names the request being served, for the rules calls."""
         client = redis_client(settings.redis_url)
         rules = RulesClient(settings.rules_url, request_id=request_id)
-        return cls(client, rules, MatchLog(client, partitions=settings.feed_partitions))
+        log = MatchLog(client, partitions=settings.feed_partitions)
+        return cls(client, rules, log, feed_buffer=settings.feed_buffer)
 
     def __init__(
         self,
@@ -182,6 +193,7 @@ class Lobby:
         log: MatchLog | None = None,
         clock: Callable[[], float] = time.time,
         new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
+        feed_buffer: int = 256,
     ) -> None:
         """``new_seed`` draws each match's secret seed at its start (tests may rig a deal)."""
         self.client = client
@@ -191,6 +203,8 @@ class Lobby:
         self.clock = clock
         self.new_seed = new_seed
         self.recent = RecentSnapshots()
+        self.tickets = Tickets(client)
+        self.hub = feed.Hub(self.log, feed_buffer)
 
     # -- players ---------------------------------------------------------------------------
     def register(self, name: str) -> tuple[Player, str]:
@@ -254,6 +268,25 @@ class Lobby:
             "version": entries[-1]["version"] if entries else snap.version,
             "entries": [rules_of.public_entry(entry, seat) for entry in entries],
         }
+
+    # -- the stream ----------------------------------------------------------------------------
+    def stream_ticket(self, player: Player, match_id: str) -> dict[str, Any]:
+        """A single-use ticket to open this match's stream without a token in the URL."""
+        self.load(match_id)
+        ticket = self.tickets.issue(player, match_id)
+        return {
+            "ticket": ticket,
+            "expires_in": self.tickets.seconds,
+            "stream": f"/v1/matches/{match_id}/stream?ticket={ticket}",
+        }
+
+    def open_stream(
+        self, player: Player, match_id: str, after: int, heartbeat: float
+    ) -> Iterator[bytes]:
+        """The match's entries after ``after`` redacted for the caller, then live (SSE bytes)."""
+        snap = self.load(match_id)
+        seat = rules_of.seat_of(snap.match, player.id)
+        return feed.stream(self.hub, match_id, player.id, seat, after, heartbeat)
 
     def bot_token(self, match_id: str, seat: int) -> str | None:
         """The token a bot worker uses to act for a bot seat (never shown to clients)."""

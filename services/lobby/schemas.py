@@ -125,6 +125,19 @@ class EventsQuery(Strict):
     )
 
 
+class StreamQuery(Strict):
+    after = fields.Integer(
+        validate=validate.Range(min=0, max=MAX_VERSION),
+        load_default=0,
+        metadata={"description": "the last version you have (Last-Event-ID wins when sent)"},
+    )
+    ticket = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=128),
+        metadata={"description": "a ticket from POST /v1/matches/{id}/stream-ticket"},
+    )
+
+
 # -- responses ---------------------------------------------------------------------------
 class PlayerCreated(ma.Schema):
     id = fields.String()
@@ -174,6 +187,12 @@ class ActionResult(ma.Schema):
     version = fields.Integer()
     events = fields.List(fields.Dict(), metadata={"description": "redacted for your seat"})
     view = fields.Dict()
+
+
+class StreamTicket(ma.Schema):
+    ticket = fields.String(required=True, metadata={"description": "single use, for this match"})
+    expires_in = fields.Integer(required=True, metadata={"description": "seconds it stays good"})
+    stream = fields.String(required=True, metadata={"description": "the stream URL with it"})
 
 
 class EventsPage(ma.Schema):

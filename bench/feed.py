@@ -1,0 +1,279 @@
+"""Feed benchmark: 10,000 streams on one feed process while 200 matches play at full speed.
+
+Starts Redis (embedded unless REDIS_URL is set), the rules service, the lobby and one feed
+process (the lobby app on gevent, ``services/gunicorn_feed_conf.py``) as ``make run`` does,
+then runs the load from a separate process (this file with --load, asyncio, raw sockets):
+
+1. 2,500 two-player Brisca matches are set up, plus 600 others for the baseline;
+2. baseline: 200 matches move at full speed for --seconds, no stream open: moves/s;
+3. 10,000 streams are opened (4 per match: each seat on two devices) and read to the end
+   of their backlog; the feed worker's RSS before and after gives the memory per idle stream;
+4. the same 200-match load for --seconds with every stream attached: moves/s, and for each
+   entry each stream receives, the delay from the move's acknowledgment (its 200 reaching
+   the mover) to the stream's receipt.
+
+Usage: python bench/feed.py [--seconds 10] [--streams 10000] [--matches 2500] [--movers 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "bench")]
+
+from lobby import GUNICORN_ENV, Connection, platform  # noqa: E402
+
+
+def raise_fd_limit() -> int:
+    """Streams are sockets: take the hard limit (processes started after inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+def rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+# -- the load process -----------------------------------------------------------------------
+class Game:
+    """A 2-player Brisca match, moved by one client for both seats."""
+
+    def __init__(self, match_id: str, tokens: list[str], version: int, to_act: list[int]):
+        self.id, self.tokens, self.version, self.to_act = match_id, tokens, version, to_act
+        self.legal: dict[int, list] = {}
+
+
+async def new_game(conn: Connection) -> Game:
+    tokens = []
+    for name in ("Ana", "Beto"):
+        _, player = await conn.request("POST", "/v1/players", {"name": name})
+        tokens.append(player["token"])
+    _, match = await conn.request("POST", "/v1/matches", {"game": "brisca"}, tokens[0])
+    for token in tokens:
+        _, match = await conn.request("POST", f"/v1/matches/{match['id']}/join", {}, token)
+    return Game(match["id"], tokens, match["version"], match["to_act"])
+
+
+async def setup_games(url: str, count: int, conns: int = 50) -> list[Game]:
+    host, port = url.removeprefix("http://").split(":")
+    pool = [Connection(host, int(port)) for _ in range(conns)]
+    games: list[Game] = []
+
+    async def worker(conn: Connection) -> None:
+        while len(games) < count:
+            games.append(await new_game(conn))
+
+    await asyncio.gather(*(worker(c) for c in pool))
+    return games[:count]
+
+
+async def move_until(conn: Connection, games: list[Game], deadline: float, acks: dict, rng):
+    """Play one game after another (taken from ``games``) until the deadline; count moves."""
+    moves = 0
+    while time.perf_counter() < deadline and games:
+        game = games.pop()
+        while game.to_act and time.perf_counter() < deadline:
+            seat = game.to_act[0]
+            if not game.legal.get(seat):
+                _, match = await conn.request(
+                    "GET", f"/v1/matches/{game.id}", None, game.tokens[seat]
+                )
+                game.version, game.to_act = match["version"], match["to_act"]
+                game.legal[seat] = match["view"]["legal_actions"]
+                continue
+            body = {"action": rng.choice(game.legal[seat]), "expected_version": game.version}
+            status, reply = await conn.request(
+                "POST", f"/v1/matches/{game.id}/actions", body, game.tokens[seat]
+            )
+            if status == 200:
+                acks[(game.id, reply["version"])] = time.time()
+                moves += 1
+                game.version, game.to_act = reply["version"], reply["view"]["to_act"]
+                game.legal = {seat: reply["view"]["legal_actions"]}
+            else:
+                game.legal = {}
+    return moves
+
+
+async def play_phase(url: str, games: list[Game], movers: int, seconds: float, acks: dict) -> float:
+    host, port = url.removeprefix("http://").split(":")
+    rng = random.Random(1)
+    deadline = time.perf_counter() + seconds
+    started = time.perf_counter()
+    counts = await asyncio.gather(
+        *(
+            move_until(Connection(host, int(port)), games, deadline, acks, rng)
+            for _ in range(movers)
+        )
+    )
+    return sum(counts) / (time.perf_counter() - started)
+
+
+class Subscriber:
+    """One raw stream: its receipt time of every (match, version) it reads."""
+
+    def __init__(self, host: str, port: int, game: Game, seat: int, receipts: list) -> None:
+        self.host, self.port, self.game, self.seat, self.receipts = host, port, game, seat, receipts
+        self.version = 0
+        self.caught_up = asyncio.Event()
+
+    async def run(self) -> None:
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        writer.write(
+            f"GET /v1/matches/{self.game.id}/stream HTTP/1.1\r\nHost: {self.host}\r\n"
+            f"Authorization: Bearer {self.game.tokens[self.seat]}\r\n\r\n".encode()
+        )
+        status = await reader.readuntil(b"\r\n")
+        assert b" 200 " in status, status
+        while await reader.readuntil(b"\r\n") != b"\r\n":
+            pass
+        while True:
+            line = await reader.readline()
+            if not line:
+                return
+            if line.startswith(b"id: "):
+                self.version = int(line[4:])
+                self.receipts.append((self.game.id, self.version, time.time()))
+                if self.version >= self.game.version:
+                    self.caught_up.set()
+
+
+async def run_load(args: argparse.Namespace) -> dict[str, Any]:
+    feed_host, feed_port = args.feed.removeprefix("http://").split(":")
+    games = await setup_games(args.load, args.matches)
+    spare = await setup_games(args.load, 600)
+    progress(f"{len(games)} + {len(spare)} matches set up; the baseline runs")
+    baseline = await play_phase(args.load, spare, args.movers, args.seconds, {})
+    progress(f"baseline {baseline:.0f} moves/s; opening {args.streams} streams")
+    workers = children(args.feed_pid)
+    rss_before = sum(rss_kb(p) for p in workers)
+    receipts: list[tuple[str, int, float]] = []
+    subs = [
+        Subscriber(
+            feed_host, int(feed_port), games[i % len(games)], (i // len(games)) % 2, receipts
+        )
+        for i in range(args.streams)
+    ]
+    tasks = []
+    opened = time.perf_counter()
+    for start in range(0, len(subs), 500):
+        tasks += [asyncio.create_task(s.run()) for s in subs[start : start + 500]]
+        await asyncio.sleep(0.05)
+    await asyncio.wait_for(asyncio.gather(*(s.caught_up.wait() for s in subs)), 300)
+    open_seconds = time.perf_counter() - opened
+    progress(f"streams open and caught up in {open_seconds:.1f} s; the loaded run")
+    await asyncio.sleep(2)
+    rss_after = sum(rss_kb(p) for p in workers)
+    receipts.clear()
+    acks: dict[tuple[str, int], float] = {}
+    movers = sorted(games, key=lambda g: random.Random(g.id).random())
+    loaded = await play_phase(args.load, movers, args.movers, args.seconds, acks)
+    await asyncio.sleep(1)  # the last entries' way to their streams
+    delays = [t - acks[(m, v)] for m, v, t in receipts if (m, v) in acks]
+    for task in tasks:
+        task.cancel()
+    failed = [t for t in tasks if t.done() and not t.cancelled() and t.exception()]
+    delays.sort()
+    q = lambda p: delays[min(len(delays) - 1, int(p * len(delays)))] if delays else float("nan")  # noqa: E731
+    return {
+        "streams": len(subs),
+        "stream_failures": len(failed),
+        "open_seconds": open_seconds,
+        "baseline_moves_per_s": baseline,
+        "loaded_moves_per_s": loaded,
+        "deliveries": len(delays),
+        "p50_ms": q(0.50) * 1000,
+        "p99_ms": q(0.99) * 1000,
+        "max_ms": delays[-1] * 1000 if delays else float("nan"),
+        "early": sum(1 for d in delays if d < 0),
+        "rss_before_kb": rss_before,
+        "rss_after_kb": rss_after,
+        "kb_per_stream": (rss_after - rss_before) / len(subs),
+    }
+
+
+def progress(message: str) -> None:
+    print(f"  {time.strftime('%H:%M:%S')} {message}", file=sys.stderr, flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--streams", type=int, default=10_000)
+    parser.add_argument("--matches", type=int, default=2_500)
+    parser.add_argument("--movers", type=int, default=200)
+    parser.add_argument("--load", help=argparse.SUPPRESS)
+    parser.add_argument("--feed", help=argparse.SUPPRESS)
+    parser.add_argument("--feed-pid", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    limit = raise_fd_limit()
+    if args.load:
+        print(json.dumps(asyncio.run(run_load(args))))
+        return 0
+
+    from tests.service_fixtures import FEED_CONF, Service
+
+    print(f"feed benchmark: {args.streams} streams over {args.matches} Brisca matches, "
+          f"{args.movers} moving at full speed for {args.seconds:.0f} s; {os.cpu_count()} cores, "
+          f"file descriptors {limit}")  # fmt: skip
+    with platform() as (redis_url, rules, lobby):
+        env = {**GUNICORN_ENV, "REDIS_URL": redis_url, "RULES_URL": rules.url}
+        feed = Service("feed", "services.lobby.wsgi:app", env, config=FEED_CONF)
+        feed.start()
+        try:
+            assert feed.process is not None
+            command = [sys.executable, __file__, "--load", lobby.url, "--feed", feed.url,
+                       "--feed-pid", str(feed.process.pid), "--seconds", str(args.seconds),
+                       "--streams", str(args.streams), "--matches", str(args.matches),
+                       "--movers", str(args.movers)]  # fmt: skip
+            done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=False)
+            if done.returncode != 0:
+                return 1
+            r = json.loads(done.stdout.strip().splitlines()[-1])
+        finally:
+            feed.stop()
+    ratio = r["loaded_moves_per_s"] / r["baseline_moves_per_s"]
+    print(f"streams open: {r['streams']} in {r['open_seconds']:.1f} s, "
+          f"{r['stream_failures']} failed")  # fmt: skip
+    print(f"delivery, move acknowledged -> stream receipt ({r['deliveries']} deliveries): "
+          f"p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.1f} ms "
+          f"({r['early']} arrived before the mover's acknowledgment)  [target p99 <= 100 ms]")  # fmt: skip
+    print(f"memory per idle stream: {r['kb_per_stream']:.1f} KB (feed RSS "
+          f"{r['rss_before_kb'] / 1024:.0f} -> {r['rss_after_kb'] / 1024:.0f} MB)  "
+          f"[target <= 30 KB]")  # fmt: skip
+    print(f"lobby moves/s: {r['baseline_moves_per_s']:.0f} without streams, "
+          f"{r['loaded_moves_per_s']:.0f} with {r['streams']} attached = {ratio:.0%}  "
+          f"[target >= 80%]")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

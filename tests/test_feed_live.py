@@ -1,0 +1,327 @@
+"""The streaming feed as deployed: the lobby app on gevent, real gunicorn, real Redis.
+
+Every variant's match streamed to each seat and a spectator exactly as the long-poll shows
+it; resuming after 100 random cuts; tickets; a feed process killed or stopped mid-match.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+import redis
+import requests
+
+from services.lobby.tickets import TICKET_KEY
+from shared.engine import all_games
+from tests.service_fixtures import Http, Service, error_of, feed_process, session
+from tests.sse import Stream
+
+
+@pytest.fixture
+def http(lobby_service: Service) -> Http:
+    return Http(session(), lobby_service.url)
+
+
+def stream_url(feed: Service, match_id: str, ticket: str | None = None) -> str:
+    return f"{feed.url}/v1/matches/{match_id}/stream" + (f"?ticket={ticket}" if ticket else "")
+
+
+def log_as_seen_by(http: Http, player: dict[str, Any], match_id: str) -> list[dict[str, Any]]:
+    """The long-poll's entries for this caller: what the stream must deliver, entry for entry."""
+    return http.events(player, match_id).body["entries"]
+
+
+class Follower(threading.Thread):
+    """Reads one stream in the background until ``until()`` gives a version it has reached."""
+
+    def __init__(self, url: str, token: str) -> None:
+        super().__init__(daemon=True)
+        self.stream = Stream(url, token)
+        self.entries: list[dict[str, Any]] = []
+        self.final: int | None = None
+
+    def run(self) -> None:
+        try:
+            for message in self.stream.messages():
+                if message.event == "entry":
+                    self.entries.append(message.entry)
+                    if self.final is not None and self.entries[-1]["version"] >= self.final:
+                        return
+        except (AttributeError, requests.RequestException):
+            if self.final is None:  # closed by finish(); anything else is a failure
+                raise
+
+    def finish(self, version: int, timeout: float = 20) -> list[dict[str, Any]]:
+        self.final = version
+        deadline = time.monotonic() + timeout
+        while (not self.entries or self.entries[-1]["version"] < version) and self.is_alive():
+            assert time.monotonic() < deadline, "the stream did not deliver the last entry"
+            time.sleep(0.02)
+        self.stream.close()
+        return self.entries
+
+
+def every_game() -> list[tuple[str, str, int]]:
+    """Each game's base variant at its smallest count (the engine's suite covers every variant's
+    views; here the point is that the stream carries exactly those views, game by game)."""
+    return [(game.id, "base", game.player_range("base")[0]) for game in all_games()]
+
+
+Streamed = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def streamed(lobby_service: Service, feed_service: Service) -> dict[tuple, Streamed]:
+    """Every game played to its end while each seat and a spectator follow its stream."""
+
+    def play(setup: tuple[str, str, int]) -> Streamed:
+        game, variant, players = setup
+        http = Http(session(), lobby_service.url)
+        seated = [http.player(f"P{i}") for i in range(players)]
+        spectator = http.player("Spectator")
+        match = http.match(seated[0], game=game, variant=variant, players=players)
+        followers = [
+            Follower(stream_url(feed_service, match["id"]), p["token"])
+            for p in [*seated, spectator]
+        ]
+        for follower in followers:
+            follower.start()
+        for seat, player in enumerate(seated[:-1]):
+            match = http.join(player, match["id"], seat=seat)
+        seated_at = match["version"] + 1  # the last join: every seat is known from here on
+        match = http.join(seated[-1], match["id"], seat=players - 1)
+        final, _moves = http.play_to_the_end(match, seated, random.Random(f"{game}/{variant}"))
+        got = [f.finish(final["version"]) for f in followers]
+        want = [log_as_seen_by(http, p, match["id"]) for p in [*seated, spectator]]
+        return {"got": got, "want": want, "players": players, "seated_at": seated_at}
+
+    setups = every_game()
+    with ThreadPoolExecutor(min(len(setups), 16)) as pool:
+        return dict(zip(setups, pool.map(play, setups), strict=True))
+
+
+@pytest.mark.parametrize("setup", every_game(), ids=lambda s: f"{s[0]}/{s[1]}/{s[2]}p")
+def test_every_seat_and_a_spectator_stream_exactly_the_log_as_they_may_see_it(streamed, setup):
+    result = streamed[setup]
+    for who, (got, want) in enumerate(zip(result["got"], result["want"], strict=True)):
+        seat = who if who < result["players"] else None
+        assert [e["version"] for e in got] == [e["version"] for e in want], seat
+        assert [e["kind"] for e in got] == [e["kind"] for e in want], seat
+        # before its join a player streams as a spectator; from then on exactly its seat's log
+        since = result["seated_at"] - 1
+        assert got[since:] == want[since:], f"seat {seat}: the stream differs from the long-poll"
+        for entry in got:
+            for event in entry["events"]:
+                hidden = event.get("visible_to") is not None and seat not in event["visible_to"]
+                if hidden:
+                    assert event.get("card") is None and not any(event.get("cards") or []), event
+
+
+# -- resuming ------------------------------------------------------------------------------
+def test_a_client_cut_a_hundred_times_ends_with_exactly_the_log(http: Http, feed_service: Service):
+    match, seated = http.seated_match("brisca", 2)
+    match_id, rng = match["id"], random.Random(11)
+    done = threading.Event()
+
+    def play() -> None:
+        mover = Http(session(), http.base_url)
+        to_act = match["to_act"]
+        while to_act:
+            time.sleep(0.03)
+            view = mover.view(seated[to_act[0]], match_id)
+            reply = mover.act(
+                seated[to_act[0]], match_id, rng.choice(view["view"]["legal_actions"]),
+                view["version"],
+            )  # fmt: skip
+            assert reply.status == 200, reply.body
+            to_act = reply.body["view"]["to_act"]
+        done.set()
+
+    player = threading.Thread(target=play, daemon=True)
+    player.start()
+    got: list[dict[str, Any]] = []
+    cuts = 0
+    while cuts < 100 or player.is_alive():
+        stream = Stream(
+            stream_url(feed_service, match_id), seated[0]["token"], last_id=len(got), timeout=1
+        )
+        wanted = rng.randint(0, 3)
+        try:
+            for message in stream.messages():
+                if wanted == 0:
+                    break
+                if message.event == "entry":
+                    got.append(message.entry)
+                    wanted -= 1
+        except requests.ConnectionError:  # a second without news: also a cut
+            pass
+        stream.close()
+        cuts += 1
+    assert done.is_set(), "the moves stopped before the match ended"
+    final = http.view(seated[0], match_id)["version"]
+    if len(got) < final:
+        stream = Stream(stream_url(feed_service, match_id), seated[0]["token"], last_id=len(got))
+        got += stream.entries_until(final)
+        stream.close()
+    assert got == log_as_seen_by(http, seated[0], match_id)
+
+
+def test_after_in_the_query_resumes_and_last_event_id_wins_over_it(
+    http: Http, feed_service: Service
+):
+    match, seated = http.seated_match("brisca", 2)
+    log = log_as_seen_by(http, seated[0], match["id"])
+    url = stream_url(feed_service, match["id"])
+    stream = Stream(f"{url}?after=1", seated[0]["token"])
+    assert stream.entries_until(len(log)) == log[1:]
+    stream.close()
+    stream = Stream(f"{url}?after=1", seated[0]["token"], last_id=2)
+    assert stream.entries_until(len(log)) == log[2:]
+    stream.close()
+
+
+# -- tickets -------------------------------------------------------------------------------
+def ticket_for(http: Http, player: dict[str, Any], match_id: str) -> str:
+    reply = http.post(f"/v1/matches/{match_id}/stream-ticket", player["token"])
+    assert reply.status == 200, reply.body
+    assert reply.body["stream"] == f"/v1/matches/{match_id}/stream?ticket={reply.body['ticket']}"
+    return reply.body["ticket"]
+
+
+def test_a_ticket_opens_the_stream_once_as_its_player(http: Http, feed_service: Service):
+    match, seated = http.seated_match("brisca", 2)
+    ticket = ticket_for(http, seated[1], match["id"])
+    stream = Stream(stream_url(feed_service, match["id"], ticket))
+    assert stream.status == 200
+    log = log_as_seen_by(http, seated[1], match["id"])
+    assert stream.entries_until(len(log)) == log  # seat 1's own cards, nobody else's
+    stream.close()
+    again = Stream(stream_url(feed_service, match["id"], ticket))
+    assert again.status == 401 and again.error()["error"]["code"] == "invalid_ticket"
+
+
+def test_a_ticket_for_another_match_or_an_expired_one_is_refused(
+    http: Http, feed_service: Service, redis_url: str
+):
+    match, seated = http.seated_match("brisca", 2)
+    other, _ = http.seated_match("brisca", 2)
+    ticket = ticket_for(http, seated[0], match["id"])
+    wrong = Stream(stream_url(feed_service, other["id"], ticket))
+    assert wrong.status == 403 and wrong.error()["error"]["code"] == "ticket_mismatch"
+    ticket = ticket_for(http, seated[0], match["id"])
+    store = redis.Redis.from_url(redis_url)
+    [key] = [k for k in store.scan_iter(TICKET_KEY.format(digest="*")) if store.pttl(k) > 1000]
+    store.pexpire(key, 1)
+    time.sleep(0.05)
+    expired = Stream(stream_url(feed_service, match["id"], ticket))
+    assert expired.status == 401 and expired.error()["error"]["code"] == "invalid_ticket"
+
+
+def test_a_stream_without_a_token_or_ticket_is_refused(http: Http, feed_service: Service):
+    match, _ = http.seated_match("brisca", 2)
+    refused = Stream(stream_url(feed_service, match["id"]))
+    assert refused.status == 401 and refused.error()["error"]["code"] == "unauthorized"
+    unknown = Stream(stream_url(feed_service, "0123456789abcdef"), http.player()["token"])
+    assert unknown.status == 404 and unknown.error()["error"]["code"] == "not_found"
+    reply = session().get(
+        stream_url(feed_service, match["id"]),
+        headers={"Authorization": f"Bearer {http.player()['token']}", "Last-Event-ID": "x"},
+        timeout=5,
+    )
+    assert reply.status_code == 400 and "Last-Event-ID" in reply.json()["error"]["message"]
+
+
+def test_a_ticket_for_an_unknown_match_is_404(http: Http):
+    reply = http.post("/v1/matches/0123456789abcdef/stream-ticket", http.player()["token"])
+    error_of(reply, 404)
+
+
+# -- processes that go away ---------------------------------------------------------------
+def test_a_killed_feed_process_loses_nothing_for_a_client_that_resumes_elsewhere(
+    http: Http, redis_url: str, rules_service: Service
+):
+    first, second = feed_process(redis_url, rules_service), feed_process(redis_url, rules_service)
+    first.start()
+    second.start()
+    try:
+        match, seated = http.seated_match("brisca", 2)
+        stream = Stream(stream_url(first, match["id"]), seated[0]["token"])
+        got = stream.entries_until(match["version"])
+        assert first.process is not None
+        for pid in _children(first.process.pid) + [first.process.pid]:
+            os.kill(pid, signal.SIGKILL)
+        first.process.wait()
+        first.process = None
+        rng = random.Random(5)
+        for _ in range(6):  # moves made while the client has no stream
+            view = http.view(seated[0], match["id"])
+            mover = seated[view["to_act"][0]]
+            view = http.view(mover, match["id"])
+            http.act(mover, match["id"], rng.choice(view["view"]["legal_actions"]), view["version"])
+        final = http.view(seated[0], match["id"])["version"]
+        resumed = Stream(stream_url(second, match["id"]), seated[0]["token"], last_id=len(got))
+        got += resumed.entries_until(final)
+        resumed.close()
+        assert got == log_as_seen_by(http, seated[0], match["id"])
+    finally:
+        first.stop()
+        second.stop()
+
+
+def test_a_stopping_feed_process_tells_its_streams_to_reconnect(
+    http: Http, redis_url: str, rules_service: Service
+):
+    feed = feed_process(redis_url, rules_service)
+    feed.start()
+    try:
+        match, seated = http.seated_match("brisca", 2)
+        stream = Stream(stream_url(feed, match["id"]), seated[0]["token"])
+        stream.entries_until(match["version"])
+        assert feed.process is not None
+        started = time.monotonic()
+        feed.process.send_signal(signal.SIGTERM)
+        events = [m.event for m in stream.messages()]
+        assert events == ["reconnect"] and stream.retry is not None
+        assert feed.process.wait(10) == 0
+        assert time.monotonic() - started < 10
+    finally:
+        feed.process = None if feed.process and feed.process.poll() is not None else feed.process
+        feed.stop()
+
+
+def test_the_feed_reports_its_subscribers_and_delivery_latency(http: Http, feed_service: Service):
+    match, seated = http.seated_match("brisca", 2)
+    follower = Follower(stream_url(feed_service, match["id"]), seated[0]["token"])
+    follower.start()
+    view = http.view(seated[match["to_act"][0]], match["id"])
+    reply = http.act(
+        seated[match["to_act"][0]], match["id"], view["view"]["legal_actions"][0], view["version"]
+    )
+    follower.finish(reply.body["version"])
+    text = session().get(f"{feed_service.url}/metrics", timeout=5).text
+    assert "tapete_feed_subscribers" in text
+    count = [
+        line for line in text.splitlines() if line.startswith("tapete_feed_delivery_seconds_count")
+    ]
+    assert count and float(count[0].split()[-1]) >= 1
+
+
+def _children(pid: int) -> list[int]:
+    """The worker processes of a gunicorn master."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except OSError:
+                continue
+    return found
