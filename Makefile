@@ -51,6 +51,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/history.py
 	$(BIN)/python bench/redis_memory.py
 	$(BIN)/python bench/bots.py
+	$(BIN)/python bench/feed.py
+	$(BIN)/python bench/feed.py --feed-priority
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -154,7 +154,7 @@ def rules_errors() -> Iterator[None]:
 
 
 REDIS_CONNECTIONS = 100  # per process; a request past them waits for one (a feed process
-REDIS_POOL_WAIT_SECONDS = 5  # opening thousands of streams at once queues here, never fails)
+REDIS_POOL_WAIT_SECONDS = 20  # opening thousands of streams at once queues here)
 
 
 def redis_client(url: str) -> redis.Redis:
