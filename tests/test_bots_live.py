@@ -183,7 +183,11 @@ def test_a_bot_answers_every_turn_of_a_person(
     check_log(log)
     moves = actions(log)
     seats = [e["actor"]["seat"] for e in moves]
-    assert seats.count(0) == mine and seats.count(1) >= mine - 1 > 10
+    assert seats.count(0) == mine > 10
+    # every turn of the bot's seat was answered by the bot (the person's extra moves, such as
+    # exchanging the trump card, do not pass the turn, so the counts may differ)
+    bot_turns = [i for i, e in enumerate(log[:-1]) if e["to_act"] == [1]]
+    assert bot_turns and all(log[i + 1]["actor"]["seat"] == 1 for i in bot_turns)
     assert not any(e["actor"]["system"] for e in moves)
     report = history.get(f"/v1/matches/{match['id']}/verify").body
     assert report["ok"], report
