@@ -170,7 +170,16 @@ class Solitario4Ases(Game):
         cards = draw(state, STOCK, REVEALED, state.options["reveal"])
         return self._after(state, "reveal", [event("revealed", seat=0, cards=cards)])
 
+    @reveal.enumerate
+    def _reveals_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly: after every action the match asks whether anything is left."""
+        return [{"type": "reveal"}] if state.cards(STOCK) else []
+
     # renew
+    @renew.enumerate
+    def _renewals_now(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "renew"}] if self._may_renew(state) else []
+
     @renew.refusal
     def _renew_refused(self, state: State, seat: int, action: Action) -> str | None:
         return None if self._may_renew(state) else self._why_no_renewal(state)
@@ -196,6 +205,20 @@ class Solitario4Ases(Game):
         if not revealed:
             return []
         return [{"type": "play", "card": revealed[-1], "to": name} for name in FOUNDATIONS]
+
+    @play.enumerate
+    def _plays_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly (every action asks for them): the top revealed card onto each
+        foundation it fits; the shared suite checks this agrees with the refusal."""
+        revealed = state.cards(REVEALED)
+        if not revealed:
+            return []
+        top = revealed[-1]
+        return [
+            {"type": "play", "card": top, "to": name}
+            for name in FOUNDATIONS
+            if self._fits(state, top, state.cards(name))
+        ]
 
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
@@ -234,6 +257,14 @@ class Solitario4Ases(Game):
     def _reserves(self, state: State, seat: int) -> list[Action]:
         revealed = state.cards(REVEALED)
         return [{"type": "reserve", "card": revealed[-1]}] if revealed else []
+
+    @reserve.enumerate
+    def _reserves_now(self, state: State, seat: int) -> list[Action]:
+        if not state.options["reserve"] or state.cards(RESERVE):
+            return []
+        if Solitario4AsesData.of(state).last == "release":
+            return []
+        return list(self._reserves(state, seat))
 
     @reserve.refusal
     def _reserve_refused(self, state: State, seat: int, action: Action) -> str | None:

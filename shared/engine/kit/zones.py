@@ -32,11 +32,14 @@ def card_actions(kind: str, cards: list[str]) -> list[dict]:
 def hand_card_action(
     kind: str, description: str, phases: tuple[str, ...] | None = None
 ) -> ActionType:
-    """An action naming one card of the acting seat's hand, declared once: its candidates are
-    the hand's cards and a card not held is refused. The game adds the handler, and may give
-    a stricter refusal of its own (which then replaces this one)."""
+    """An action naming any one card of the acting seat's hand, declared once: every card of
+    the hand is legal (listed directly) and a card not held is refused. The game adds the
+    handler; a game with a stricter rule declares its own action type instead."""
     action = ActionType(kind, description, phases=phases, card=CARD)
-    action.candidates(lambda game, state, seat: card_actions(kind, state.cards(hand(seat))))
+    listed = action.candidates(
+        lambda game, state, seat: card_actions(kind, state.cards(hand(seat)))
+    )
+    action.enumerate(listed)
     action.refusal(lambda game, state, seat, act: not_in_hand(state, seat, act["card"]))
     return action
 
