@@ -33,6 +33,8 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "bench")]
 
 from lobby import GUNICORN_ENV, Connection, platform  # noqa: E402
 
+from tests.service_fixtures import children_of as children  # noqa: E402
+
 
 def raise_fd_limit() -> int:
     """Streams are sockets: take the hard limit (processes started after inherit it)."""
@@ -47,19 +49,6 @@ def rss_kb(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     raise RuntimeError("no VmRSS")
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        found.append(int(entry))
-            except OSError:
-                continue
-    return found
 
 
 # -- the load process -----------------------------------------------------------------------

@@ -46,6 +46,20 @@ def stop_process(process: subprocess.Popen, timeout: float = STOP_TIMEOUT_SECOND
             process.wait()
 
 
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (a gunicorn master's workers), from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
 class Service:
     """One gunicorn master with its workers, serving `app` on 127.0.0.1:`port`."""
 

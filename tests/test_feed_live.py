@@ -20,7 +20,7 @@ import requests
 
 from services.lobby.tickets import TICKET_KEY
 from shared.engine import all_games
-from tests.service_fixtures import Http, Service, error_of, feed_process, session
+from tests.service_fixtures import Http, Service, children_of, error_of, feed_process, session
 from tests.sse import Stream
 
 
@@ -255,7 +255,7 @@ def test_a_killed_feed_process_loses_nothing_for_a_client_that_resumes_elsewhere
         stream = Stream(stream_url(first, match["id"]), seated[0]["token"])
         got = stream.entries_until(match["version"])
         assert first.process is not None
-        for pid in _children(first.process.pid) + [first.process.pid]:
+        for pid in children_of(first.process.pid) + [first.process.pid]:
             os.kill(pid, signal.SIGKILL)
         first.process.wait()
         first.process = None
@@ -311,17 +311,3 @@ def test_the_feed_reports_its_subscribers_and_delivery_latency(http: Http, feed_
         line for line in text.splitlines() if line.startswith("tapete_feed_delivery_seconds_count")
     ]
     assert count and float(count[0].split()[-1]) >= 1
-
-
-def _children(pid: int) -> list[int]:
-    """The worker processes of a gunicorn master."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        found.append(int(entry))
-            except OSError:
-                continue
-    return found
