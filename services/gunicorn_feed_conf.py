@@ -6,9 +6,13 @@ one feed reader (``services/lobby/feed.py``) fans entries out to all of them. Th
 sends only ``/v1/matches/{id}/stream`` here; everything else goes to the threaded lobby.
 """
 
-import signal
+from gevent import monkey
 
-from services.gunicorn_conf import _settings, accesslog, errorlog, keepalive, timeout  # noqa: F401
+monkey.patch_all()  # before anything imports ssl or sockets: gevent's own advice for gunicorn
+
+import signal  # noqa: E402
+
+from services.gunicorn_conf import _settings, accesslog, errorlog, keepalive, timeout  # noqa: E402, F401
 
 workers = _settings.feed_workers
 worker_class = "gevent"
