@@ -21,7 +21,7 @@ from shared.engine import (
     redact,
     view,
 )
-from shared.engine.game import canonical, get_game
+from shared.engine.game import get_game
 from tests.playouts import choose, playout, variant_cases
 
 CASES = variant_cases()
@@ -79,6 +79,15 @@ def test_views_hide_other_hands_as_from_a_spectator(case):
                 if ev.get("visible_to") is not None and seat not in ev["visible_to"]:
                     shown = redact(ev, seat)
                     assert shown.get("card") is None and not any(shown.get("cards") or [])
+
+
+def canonical(value: object) -> object:
+    """A hashable form of an action where lists compare as multisets."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, canonical(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(sorted((canonical(v) for v in value), key=repr))
+    return value
 
 
 def unseen_slots(state: State, seat: int) -> list[tuple[str, int]]:

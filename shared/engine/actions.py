@@ -20,7 +20,7 @@ worth checking, and a handler::
             ...  # only ever called with an action the refusal accepted
 
 From the table the base ``Game`` derives ``legal_actions`` (the candidates the refusal
-accepts), ``is_legal`` and ``why_illegal``; it writes the unknown-type, wrong-phase and
+accepts) and ``refusal`` (why an action is illegal now, or None); it writes the unknown-type, wrong-phase and
 bad-field messages once, for every game, and dispatches to the handler. Where listing
 candidates and filtering them is slow, ``@bid.enumerate`` may list the legal actions
 directly; the shared suite then checks that both ways agree. The catalog and the API
@@ -225,9 +225,6 @@ class ActionType:
             if problem:
                 return problem
         return None
-
-    def refuse(self, game: Any, state: State, seat: int, action: Action) -> str | None:
-        return self._refusal(game, state, seat, action) if self._refusal else None
 
     def legal(self, game: Any, state: State, seat: int) -> list[Action]:
         if self._enumerate is not None:

@@ -203,16 +203,10 @@ class Game:
         )
         if problem or kind._refusal is None:
             return problem
-        return kind._refusal(self, state, seat, action)  # what kind.refuse does, inlined
+        return kind._refusal(self, state, seat, action)
 
     def _type_list(self) -> str:
         return "actions " + ", ".join(self.action_table) if self.action_table else "no actions"
-
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
-        return self.refusal(state, seat, action) is None
-
-    def why_illegal(self, state: State, seat: int, action: Action) -> str:
-        return self.refusal(state, seat, action) or f"{describe_action(action)} is legal"
 
     def apply(self, state: State, seat: int | None, action: Action) -> list[Event]:
         """Apply a legal action in place and return its events (seat None: the server's timer)."""
@@ -233,15 +227,6 @@ class Game:
     def system_actions(self, state: State) -> list[Action]:
         """Actions the server itself may send: a timeout closing the open window."""
         return [{"type": "timeout"}] if state.deadline else []
-
-
-def canonical(value: Any) -> Any:
-    """A hashable form of an action where lists compare as multisets."""
-    if isinstance(value, dict):
-        return tuple(sorted((k, canonical(v)) for k, v in value.items()))
-    if isinstance(value, list):
-        return tuple(sorted((canonical(v) for v in value), key=repr))
-    return value
 
 
 def describe_action(action: Action) -> str:

@@ -38,7 +38,7 @@ from shared.engine.cards import CABALLO, REY, SPANISH_SUITS
 from shared.engine.kit import tricks, turns
 from shared.engine.kit.ending import end_match
 from shared.engine.kit.tables import BRISCA_POINTS, BRISCA_STRENGTH
-from shared.engine.kit.zones import card_actions, hand, seat_zone
+from shared.engine.kit.zones import card_actions, hand, not_in_hand, seat_zone
 
 #: Card points by option ``card_points``: Brisca's, or the Tute seed's (A and 3 worth 10).
 CARD_POINTS = {"standard": BRISCA_POINTS, "aces-and-threes": {1: 10, 3: 10}}
@@ -288,8 +288,8 @@ class Brisca(Game):
             return "you must have won a trick before exchanging"
         card, data = action["card"], BriscaData.of(state)
         seven, two = f"7{data.trump}", f"2{data.trump}"
-        if card not in state.cards(hand(seat)):
-            return f"card {card} is not in your hand"
+        if missing := not_in_hand(state, seat, card):
+            return missing
         if card in data.exchanged or not (card == seven or (card == two and face_up[0] == seven)):
             return (
                 "only the 7 of trumps, or the 2 of trumps for a face-up 7, can be exchanged,"

@@ -42,7 +42,7 @@ from shared.engine.actions import CARD, ActionType, Field
 from shared.engine.kit import turns
 from shared.engine.kit.ending import end_match, highest
 from shared.engine.kit.melds import Melds
-from shared.engine.kit.zones import hand, not_in_hand, seat_zone
+from shared.engine.kit.zones import hand, hand_card_action, seat_zone
 
 TWOS = ("2S", "2H", "2D", "2C")
 WILDS = frozenset((*TWOS, JOKER))
@@ -270,7 +270,7 @@ class Canasta(Game):
         card=CARD,
         group=Field("int", "the index of the group in the view's groups", minimum=0),
     )
-    discard = ActionType("discard", "discard a card; the turn ends", phases=("meld",), card=CARD)
+    discard = hand_card_action("discard", "discard a card; the turn ends", ("meld",))
     go_out = ActionType(
         "go_out",
         "put your last card face down on the pile, ending the round (needs a canasta "
@@ -452,15 +452,6 @@ class Canasta(Game):
             group["oculta"] = group["hand"] and group["turn"] == data.turn
         events = [event("added", seat=seat, card=card, group=index)]
         return events + self._after_group_change(state, seat)
-
-    @discard.candidates
-    def _discards(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "discard", "card": c} for c in dict.fromkeys(state.cards(hand(seat)))]
-
-    @discard.refusal
-    def _discard_refused(self, state: State, seat: int, action: Action) -> str | None:
-        card = action["card"]
-        return not_in_hand(state, seat, card)
 
     @discard.handler
     def _discard(self, state: State, seat: int, action: Action) -> list[Event]:

@@ -40,7 +40,7 @@ from shared.engine.kit import turns
 from shared.engine.kit.ending import end_match
 from shared.engine.kit.melds import Groups, Melds, arrangements, split
 from shared.engine.kit.tables import SPANISH_FACE
-from shared.engine.kit.zones import hand, not_in_hand, seat_zone
+from shared.engine.kit.zones import hand, hand_card_action, not_in_hand, seat_zone
 
 HAND_SIZE = 7
 CHINCHON_SIZE = 7
@@ -228,7 +228,7 @@ class Chinchon(Game):
         phases=("draw",),
         source=choice("stock", "discard", description="the pile to draw from"),
     )
-    discard = ActionType("discard", "discard a card face up", phases=("discard",), card=CARD)
+    discard = hand_card_action("discard", "discard a card face up", ("discard",))
     close = ActionType(
         "close",
         "discard a card face down and show the other 7 as the declared groups",
@@ -268,17 +268,6 @@ class Chinchon(Game):
         if source == "stock":
             return [event("drew", seat=seat, source=source, card=card, visible_to=[seat])]
         return [event("drew", seat=seat, source=source, card=card)]
-
-    @discard.candidates
-    def _discards(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "discard", "card": c} for c in dict.fromkeys(state.cards(hand(seat)))]
-
-    discard.enumerate(_discards)  # every card of the hand may be discarded: nothing to filter
-
-    @discard.refusal
-    def _discard_refused(self, state: State, seat: int, action: Action) -> str | None:
-        card = action["card"]
-        return not_in_hand(state, seat, card)
 
     @discard.handler
     def _discard(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -355,8 +344,8 @@ class Chinchon(Game):
     @lay_off.refusal
     def _lay_off_refused(self, state: State, seat: int, action: Action) -> str | None:
         card, group = action["card"], action["group"]
-        if card not in state.cards(hand(seat)):
-            return f"card {card} is not in your hand"
+        if missing := not_in_hand(state, seat, card):
+            return missing
         melds = ChinchonData.of(state).melds
         if not 0 <= group < len(melds):
             return f"group must be the index of one of the closer's groups, 0 to {len(melds) - 1}"

@@ -40,7 +40,7 @@ from shared.engine.kit.dealing import deal_round_robin, gather_and_shuffle
 from shared.engine.kit.ending import end_match
 from shared.engine.kit.rows import SPANISH_40, RowRule
 from shared.engine.kit.turns import DIRECTION, next_seat
-from shared.engine.kit.zones import card_actions, hand
+from shared.engine.kit.zones import card_actions, hand, not_in_hand
 
 OPENING_CARD = "5O"
 RULE = RowRule(SPANISH_40, start=5)
@@ -180,8 +180,8 @@ class Cinquillo(Game):
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
         card = action["card"]
-        if card not in state.cards(hand(seat)):
-            return f"card {card} is not in your hand"
+        if missing := not_in_hand(state, seat, card):
+            return missing
         if not state.cards(row("O")):
             return None if card == OPENING_CARD else "the 5 de oros must open the game"
         if playable(state, [card]):

@@ -31,7 +31,7 @@ from shared.engine.actions import CARD, ActionType, Field
 from shared.engine.kit import shedding
 from shared.engine.kit.ending import end_match
 from shared.engine.kit.turns import DIRECTION, next_seat
-from shared.engine.kit.zones import hand
+from shared.engine.kit.zones import hand, not_in_hand
 
 ACE = 1
 FIGURES = (11, 12, 13)  # J, Q, K
@@ -117,8 +117,8 @@ class Ciruela(Game):
     def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
         card, named = action["card"], action.get("suit")
         data = CiruelaData.of(state)
-        if card not in state.cards(hand(seat)):
-            return f"card {card} is not in your hand"
+        if missing := not_in_hand(state, seat, card):
+            return missing
         if state.phase == "open" and not self._matches(state, card):
             top = shedding.top(state)
             return (

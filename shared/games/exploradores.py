@@ -38,7 +38,7 @@ from shared.engine.kit import turns
 from shared.engine.kit.dealing import deal_hands
 from shared.engine.kit.ending import end_match, highest
 from shared.engine.kit.tables import ENGLISH_ACE_HIGH
-from shared.engine.kit.zones import card_actions, hand, hand_card_action, seat_zone
+from shared.engine.kit.zones import card_actions, hand, hand_card_action, not_in_hand, seat_zone
 
 HAND_SIZE = 8
 FIGURES = (1, 11, 12, 13)  # A, J, Q, K
@@ -164,8 +164,8 @@ class Exploradores(Game):
     @place.refusal
     def _place_refused(self, state: State, seat: int, action: Action) -> str | None:
         card = action["card"]
-        if card not in state.cards(hand(seat)):
-            return f"card {card} is not in your hand"
+        if missing := not_in_hand(state, seat, card):
+            return missing
         row = state.cards(expedition(suit(card), seat))
         return placement_problem(row, card, state.options["order"])
 

@@ -39,7 +39,7 @@ from shared.engine.actions import CARD, ActionType, choice
 from shared.engine.kit import turns
 from shared.engine.kit.dealing import deal_hands
 from shared.engine.kit.ending import end_match, highest
-from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.kit.zones import hand, not_in_hand, seat_zone
 
 ACTIONS_PER_TURN = 2
 TOMB_SIZE = 7  # the Ace and six cards: the seventh card blocks the tomb
@@ -173,8 +173,8 @@ class LadronesDeTumbas(Game):
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
         card, x = action["card"], action["tomb"]
-        if card not in state.cards(hand(seat)):
-            return f"card {card} is not in your hand"
+        if missing := not_in_hand(state, seat, card):
+            return missing
         if self.size(state, x) >= TOMB_SIZE:
             return f"the tomb of {x} is blocked: it holds {TOMB_SIZE} cards"
         if x in LadronesData.of(state).played:

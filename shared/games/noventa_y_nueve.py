@@ -33,7 +33,7 @@ from shared.engine.actions import CARD, ActionType, Field
 from shared.engine.kit import shedding
 from shared.engine.kit.ending import end_match
 from shared.engine.kit.turns import DIRECTION, next_seat
-from shared.engine.kit.zones import hand
+from shared.engine.kit.zones import hand, not_in_hand
 
 LIMIT = 99
 HAND_SIZE = 3
@@ -150,8 +150,8 @@ class NoventaYNueve(Game):
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
         card, ten = action["card"], action.get("ten")
-        if card not in state.cards(hand(seat)):
-            return f"card {card} is not in your hand"
+        if missing := not_in_hand(state, seat, card):
+            return missing
         is_ten = card != JOKER and rank(card) == TEN
         if is_ten and ten is None:
             return "a 10 adds or takes 10: add the field 'ten' (plus or minus)"

@@ -37,7 +37,7 @@ from shared.engine.actions import CARD, ActionType, choice
 from shared.engine.cards import SPANISH_SUITS
 from shared.engine.kit.ending import end_match
 from shared.engine.kit.tricks import trick_winner
-from shared.engine.kit.zones import card_actions, hand, seat_zone
+from shared.engine.kit.zones import card_actions, hand, not_in_hand, seat_zone
 
 TARGET, HALF = 30, 15  # the match, and the end of the malas
 FLOR_POINTS, FLOR_FLOR_POINTS = 3, 6
@@ -275,8 +275,8 @@ class Truco(Game):
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
         card = action["card"]
-        if card not in state.cards(hand(seat)):
-            return f"card {card} is not in your hand"
+        if missing := not_in_hand(state, seat, card):
+            return missing
         return self._flor_owed(state, seat)
 
     @play.handler

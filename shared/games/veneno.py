@@ -42,7 +42,7 @@ from shared.engine.actions import CARD, ActionType, Field
 from shared.engine.kit.dealing import deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import end_match, highest
 from shared.engine.kit.turns import DIRECTION, next_seat, seats_from
-from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.kit.zones import hand, not_in_hand, seat_zone
 
 COPAS = "C"
 PILES = (0, 1, 2)
@@ -171,8 +171,8 @@ class Veneno(Game):
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
         card, index = action["card"], action["pile"]
-        if card not in state.cards(hand(seat)):
-            return f"card {card} is not in your hand"
+        if missing := not_in_hand(state, seat, card):
+            return missing
         if suit(card) == COPAS:
             return None
         name = f"the {card_name(card)}"

@@ -532,6 +532,6 @@ def test_listed_actions_are_exactly_those_without_a_refusal(options):
                 {"type": "play", "card": c} for c in state.cards("hand:0") + state.cards("hand:1")
             ]
             for probe in probes:
-                assert game.is_legal(state, seat, probe) == (probe in listed), probe
+                assert (game.refusal(state, seat, probe) is None) == (probe in listed), probe
             apply(state, seat, rng.choice(listed))
         assert max(state.scores) >= 30 and sum(map(sum, state.rounds)) == sum(state.scores)

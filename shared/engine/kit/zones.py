@@ -25,8 +25,9 @@ def not_in_hand(state: State, seat: int, card: str) -> str | None:
 
 
 def card_actions(kind: str, cards: list[str]) -> list[dict]:
-    """One action of ``kind`` per card: the candidates of "play a card of your hand"."""
-    return [{"type": kind, "card": card} for card in cards]
+    """One action of ``kind`` per card code (a double deck's twin cards make one action): the
+    candidates of "play a card of your hand"."""
+    return [{"type": kind, "card": card} for card in dict.fromkeys(cards)]
 
 
 def hand_card_action(
