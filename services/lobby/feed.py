@@ -220,13 +220,19 @@ def stream(
 ) -> Iterator[bytes]:
     """The bytes of one stream: every entry after ``after`` exactly once, in order, then live."""
     sub = hub.subscribe(match_id, player_id, seat)
+
+    def from_log(after: int, limit: int | None = None) -> Iterator[tuple[int, bytes]]:
+        """Entries read from the log (the backlog, or a gap), redacted for the caller."""
+        for entry in hub.store.entries(match_id, after, limit):
+            sub.seat = seat_after(entry, player_id, sub.seat)
+            yield entry["version"], sse(entry["version"], rules_of.public_entry(entry, sub.seat))
+
     last = after
     try:
         yield HELLO
-        for entry in hub.store.entries(match_id, after):
-            last = entry["version"]
-            sub.seat = seat_after(entry, player_id, sub.seat)
-            yield sse(last, rules_of.public_entry(entry, sub.seat))
+        for read, payload in from_log(after):
+            last = read
+            yield payload
         while True:
             item = sub.next(heartbeat)
             if item is None:
@@ -240,10 +246,8 @@ def stream(
             if version <= last:
                 continue
             if version > last + 1:  # a gap (a failed read): fill it from the log
-                for entry in hub.store.entries(match_id, last, version - 1 - last):
-                    last = entry["version"]
-                    sub.seat = seat_after(entry, player_id, sub.seat)
-                    yield sse(last, rules_of.public_entry(entry, sub.seat))
+                for _read, missed in from_log(last, version - 1 - last):
+                    yield missed
             yield payload
             DELIVERY.observe(max(0.0, clock() - appended_ms / 1000))
             last = version

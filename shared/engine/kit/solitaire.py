@@ -24,6 +24,7 @@ from ..cards import rank, suit
 from ..core import record_round
 from ..state import HIDDEN, PUBLIC, State
 from .ending import end_match
+from .rows import sequence_of
 
 
 # -- covered layouts -----------------------------------------------------------------------
@@ -183,7 +184,7 @@ def foundation_names(count: int, prefix: str = "foundation") -> tuple[str, ...]:
 
 def successors(sequence: Mapping[int, int]) -> dict[int, int]:
     """Rank -> the next rank, from an order table (rank -> position, as in ``tables``)."""
-    ordered = sorted(sequence, key=sequence.__getitem__)
+    ordered = sequence_of(sequence)
     return {a: b for a, b in zip(ordered, ordered[1:], strict=False)}
 
 
