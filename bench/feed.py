@@ -31,7 +31,7 @@ from typing import Any
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "bench")]
 
-from lobby import GUNICORN_ENV, Connection, platform  # noqa: E402
+from lobby import GUNICORN_ENV, Connection, Match, platform  # noqa: E402
 
 from tests.service_fixtures import children_of as children  # noqa: E402
 
@@ -52,76 +52,44 @@ def rss_kb(pid: int) -> int:
 
 
 # -- the load process -----------------------------------------------------------------------
-class Game:
-    """A 2-player Brisca match, moved by one client for both seats."""
-
-    def __init__(self, match_id: str, tokens: list[str], version: int, to_act: list[int]):
-        self.id, self.tokens, self.version, self.to_act = match_id, tokens, version, to_act
-        self.legal: dict[int, list] = {}
-
-
-async def new_game(conn: Connection) -> Game:
-    tokens = []
-    for name in ("Ana", "Beto"):
-        _, player = await conn.request("POST", "/v1/players", {"name": name})
-        tokens.append(player["token"])
-    _, match = await conn.request("POST", "/v1/matches", {"game": "brisca"}, tokens[0])
-    for token in tokens:
-        _, match = await conn.request("POST", f"/v1/matches/{match['id']}/join", {}, token)
-    return Game(match["id"], tokens, match["version"], match["to_act"])
-
-
-async def setup_games(url: str, count: int, conns: int = 50) -> list[Game]:
+async def setup_games(url: str, count: int, conns: int = 50) -> list[Match]:
+    """``count`` started 2-player Brisca matches (bench/lobby.py's), set up over ``conns``."""
     host, port = url.removeprefix("http://").split(":")
-    pool = [Connection(host, int(port)) for _ in range(conns)]
-    games: list[Game] = []
+    games: list[Match] = []
 
     async def worker(conn: Connection) -> None:
         while len(games) < count:
-            games.append(await new_game(conn))
+            match = Match(conn, random.Random(len(games)))
+            await match.setup()
+            games.append(match)
 
-    await asyncio.gather(*(worker(c) for c in pool))
+    await asyncio.gather(*(worker(Connection(host, int(port))) for _ in range(conns)))
     return games[:count]
 
 
-async def move_until(conn: Connection, games: list[Game], deadline: float, acks: dict, rng):
-    """Play one game after another (taken from ``games``) until the deadline; count moves."""
+async def move_until(conn: Connection, games: list[Match], deadline: float, acks: dict) -> int:
+    """Play one match after another (taken from ``games``) on ``conn`` until the deadline,
+    noting when each move was acknowledged; the number of moves."""
     moves = 0
     while time.perf_counter() < deadline and games:
-        game = games.pop()
-        while game.to_act and time.perf_counter() < deadline:
-            seat = game.to_act[0]
-            if not game.legal.get(seat):
-                _, match = await conn.request(
-                    "GET", f"/v1/matches/{game.id}", None, game.tokens[seat]
-                )
-                game.version, game.to_act = match["version"], match["to_act"]
-                game.legal[seat] = match["view"]["legal_actions"]
-                continue
-            body = {"action": rng.choice(game.legal[seat]), "expected_version": game.version}
-            status, reply = await conn.request(
-                "POST", f"/v1/matches/{game.id}/actions", body, game.tokens[seat]
-            )
+        match = games.pop()
+        match.conn = conn  # one request at a time per connection: this mover's own
+        while not match.finished and time.perf_counter() < deadline:
+            status, _ = await match.move()
             if status == 200:
-                acks[(game.id, reply["version"])] = time.time()
+                acks[(match.id, match.version)] = time.time()
                 moves += 1
-                game.version, game.to_act = reply["version"], reply["view"]["to_act"]
-                game.legal = {seat: reply["view"]["legal_actions"]}
-            else:
-                game.legal = {}
     return moves
 
 
-async def play_phase(url: str, games: list[Game], movers: int, seconds: float, acks: dict) -> float:
+async def play_phase(
+    url: str, games: list[Match], movers: int, seconds: float, acks: dict
+) -> float:
     host, port = url.removeprefix("http://").split(":")
-    rng = random.Random(1)
     deadline = time.perf_counter() + seconds
     started = time.perf_counter()
     counts = await asyncio.gather(
-        *(
-            move_until(Connection(host, int(port)), games, deadline, acks, rng)
-            for _ in range(movers)
-        )
+        *(move_until(Connection(host, int(port)), games, deadline, acks) for _ in range(movers))
     )
     return sum(counts) / (time.perf_counter() - started)
 
@@ -143,7 +111,7 @@ def server_delivery(feed_url: str) -> dict[str, float]:
 class Subscriber:
     """One raw stream: its receipt time of every (match, version) it reads."""
 
-    def __init__(self, host: str, port: int, game: Game, seat: int, receipts: list) -> None:
+    def __init__(self, host: str, port: int, game: Match, seat: int, receipts: list) -> None:
         self.host, self.port, self.game, self.seat, self.receipts = host, port, game, seat, receipts
         self.version = 0
         self.caught_up = asyncio.Event()
