@@ -8,6 +8,7 @@ into the one error shape with its status.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -295,7 +296,9 @@ def create_lobby_app(
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)
     def _redis_down(exc: redis.RedisError):
-        current_app.logger.warning("the match store failed: %r", exc)
+        logging.getLogger("tapete.lobby").warning(  # the service's JSON log, as its requests
+            "the match store failed", extra={"fields": {"error": repr(exc)}}
+        )
         return error_response(503, "unavailable", "the match store does not answer; try again")
 
     return app
