@@ -27,10 +27,11 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 
 # Every service in the foreground; Ctrl-C stops them all. Without REDIS_URL, an embedded
-# Redis (valkey from PyPI) keeps its data in var/redis across restarts.
+# Redis (valkey from PyPI) keeps its data in var/redis across restarts. TAPETE_DEV=1: a
+# development machine (the rules service may seal with its development key).
 run: $(STAMP)
 	mkdir -p var/redis
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile
+	TAPETE_DEV=1 PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile
 
 # A bot-only match against the running platform (`make run` in another terminal): its moves
 # as they happen, the final scores and the history service's verification.
@@ -42,8 +43,9 @@ demo: $(STAMP)
 	$(BIN)/python -m services.bots.demo --game $(GAME) --variant $(VARIANT) --strategy $(STRATEGY) $(if $(PLAYERS),--players $(PLAYERS))
 
 openapi: $(STAMP)
-	$(BIN)/python -m services.openapi_dump
+	TAPETE_DEV=1 $(BIN)/python -m services.openapi_dump
 
+bench: export TAPETE_DEV = 1
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]' || echo "open-spiel unavailable: reference line skipped"
 	$(BIN)/python bench/engine.py

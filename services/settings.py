@@ -75,7 +75,8 @@ class Settings:
     gunicorn_graceful_timeout: int = 30  # GUNICORN_GRACEFUL_TIMEOUT
     lobby_max_waiting: int = _max_waiting(4)  # LOBBY_MAX_WAITING (default: 3/4 of the threads)
     # the rules service's seal
-    state_key: str | None = None  # TAPETE_STATE_KEY (None: the development key)
+    state_key: str | None = None  # TAPETE_STATE_KEY (None: refused, unless in development)
+    dev: bool = False  # TAPETE_DEV=1: development (make run, the tests): the development key
     state_keys_previous: tuple[str, ...] = ()  # TAPETE_STATE_KEYS_PREVIOUS, comma-separated
     # the history consumer (HISTORY_*)
     history_consumer: GroupSettings = field(
@@ -126,6 +127,7 @@ class Settings:
             ),
             lobby_max_waiting=int(env.get("LOBBY_MAX_WAITING", _max_waiting(threads))),
             state_key=env.get("TAPETE_STATE_KEY") or None,
+            dev=env.get("TAPETE_DEV", "").strip().lower() in ("1", "true", "yes"),
             state_keys_previous=tuple(
                 k.strip() for k in env.get("TAPETE_STATE_KEYS_PREVIOUS", "").split(",") if k.strip()
             ),

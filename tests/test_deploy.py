@@ -485,6 +485,12 @@ def test_compose_starts_in_order_with_healthchecks() -> None:
     assert "ports" not in worker and "container_name" not in worker, "workers must scale"
 
 
+def test_compose_requires_the_state_key() -> None:
+    # Unset, Compose stops with this message instead of starting rules without a key.
+    key = compose()["services"]["rules"]["environment"]["TAPETE_STATE_KEY"]
+    assert key.startswith("${TAPETE_STATE_KEY:?") and key.endswith("}")
+
+
 def test_compose_exports_the_metrics_and_gives_workers_the_rules() -> None:
     services = compose()["services"]
     for name, (variable, port) in METRICS_PORTS.items():
