@@ -208,15 +208,24 @@ def client(api: Api, load: Load, seed: int) -> None:
             seated = [api.player(f"C{seed}-{seat}") for seat in range(2)]
             match = api.lobby("POST", "/v1/matches", seated[0]["token"], MATCH)
             for seat, player in enumerate(seated):
-                api.lobby(
-                    "POST", f"/v1/matches/{match['id']}/join", player["token"], {"seat": seat}
-                )
+                join(api, match["id"], player, seat)
             with load.lock:
                 load.client_matches.append(match["id"])
             play_to_the_end(api, load, match["id"], seated, rng)
     except Exception as exc:  # reported, and fails the drill
         with load.lock:
             load.errors.append(f"client {seed}: {exc!r}")
+
+
+def join(api: Api, match_id: str, player: dict[str, Any], seat: int) -> None:
+    """Take the seat. A join is not idempotent: when its answer was lost (a process killed
+    after the write) the retry is told the seat is taken by this player, or that the match
+    has started (the second join started it); both mean the first try went through."""
+    path = f"{api.platform.lobby}/v1/matches/{match_id}/join"
+    status, reply = api.call("POST", path, player["token"], {"seat": seat})
+    done_before = status == 409 and reply["error"]["code"] in ("already_seated", "match_not_open")
+    if status != 200 and not done_before:
+        raise AssertionError(f"join {match_id}: {status} {reply}")
 
 
 def play_to_the_end(
