@@ -64,6 +64,7 @@ QUICK = {  # lost jobs redone after a second, stale notifications taken over aft
 }
 MATCH = {"game": "brisca", "options": {"deals": 1}}  # about 40 moves
 RETRIED = (500, 502, 503, 504)
+SEAT_TAKEN = ("already_seated", "seat_taken", "match_not_open")  # a retried join went through
 CALL_DEADLINE_S = 90.0
 RECOVERY_DEADLINE_S = 60.0
 
@@ -223,7 +224,7 @@ def join(api: Api, match_id: str, player: dict[str, Any], seat: int) -> None:
     has started (the second join started it); both mean the first try went through."""
     path = f"{api.platform.lobby}/v1/matches/{match_id}/join"
     status, reply = api.call("POST", path, player["token"], {"seat": seat})
-    done_before = status == 409 and reply["error"]["code"] in ("already_seated", "match_not_open")
+    done_before = status == 409 and reply["error"]["code"] in SEAT_TAKEN
     if status != 200 and not done_before:
         raise AssertionError(f"join {match_id}: {status} {reply}")
 
@@ -270,9 +271,13 @@ def bots(api: Api, load: Load, running: int) -> None:
             live = [m for m in live if status_of(client_, m) == "running"]
             while len(live) < running:
                 match = api.lobby("POST", "/v1/matches", host["token"], MATCH)
-                for seat in range(2):
+                for seat in range(2):  # a retry after a lost answer: that seat is taken
+                    path = f"{api.platform.lobby}/v1/matches/{match['id']}/bots"
                     body = {"seat": seat, "strategy": "random"}
-                    api.lobby("POST", f"/v1/matches/{match['id']}/bots", host["token"], body)
+                    status, reply = api.call("POST", path, host["token"], body)
+                    taken = status == 409 and reply["error"]["code"] in SEAT_TAKEN
+                    if status != 200 and not taken:
+                        raise AssertionError(f"bot seat {match['id']}: {status} {reply}")
                 live.append(match["id"])
                 with load.lock:
                     load.bot_matches.append(match["id"])
