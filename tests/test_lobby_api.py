@@ -357,7 +357,8 @@ def test_start_needs_every_seat_and_a_seated_player_or_the_creator(http: Http, l
     error_of(http.post(start, ana["token"]), 409, "match_not_open")
     entry = entries(lobby, match["id"])[-1]
     assert entry["kind"] == "match.started" and entry["seed_sha256"] == started["seed_sha256"]
-    assert entry["setup"] == {"game": "brisca", "variant": "base", "players": 2, "options": {}}
+    setup = {"game": "brisca", "variant": "base", "players": 2, "options": {}, "rules_version": 2}
+    assert entry["setup"] == setup  # the rules version it was dealt under, for replays
     assert entry["actor"] == {"player": eve["id"], "seat": 1, "system": False}
     assert entry["state_hash"] == sealed_state_hash(lobby.load(match["id"]).state)
     assert "seed" not in entry

@@ -560,6 +560,8 @@ class Lobby:
             raise Conflict(
                 f"the rules refused this setup: {exc.message}", code="setup_refused"
             ) from exc
+        if outcome.rules_version is not None:  # replay and verify deal under the same rules
+            setup["rules_version"] = outcome.rules_version
         now = self.clock()
         started = {
             **match,
