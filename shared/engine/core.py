@@ -116,8 +116,8 @@ def legal_actions(state: State, seat: int | None) -> list[Action]:
         return []
     if seat is None:
         return game.system_actions(state)
-    check_seat(state, seat)
-    if seat not in state.to_act:
+    if type(seat) is not int or seat not in state.to_act:  # seats to act are well-formed
+        check_seat(state, seat)
         return []
     return game.legal_actions(state, seat)
 
@@ -134,8 +134,8 @@ def apply(state: State, seat: int | None, action: Action) -> list[Event]:
         if action not in allowed:
             raise IllegalAction(f"{describe_action(action)} is not a server action now", allowed)
     else:
-        check_seat(state, seat)
-        if seat not in state.to_act:
+        if type(seat) is not int or seat not in state.to_act:  # seats to act are well-formed
+            check_seat(state, seat)
             raise NotYourTurn(f"seat {seat} is not to act now; to act: {sorted(state.to_act)}")
         reason = game.refusal(state, seat, action)
         if reason is not None:

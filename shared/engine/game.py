@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .actions import Action, ActionType, Event
+from .cards import is_card
 from .data import GameData
 from .errors import UnknownGame, UnknownVariant
 from .state import State
@@ -103,7 +104,7 @@ class Game:
     #: Every action type, in declaration order, collected from the class attributes.
     action_table: dict[str, ActionType] = {}
     #: Per phase, the listing functions of the action types open in it (filled on first use).
-    _listers: dict[str, list[tuple[Any, Any, Any, ActionType]]] = {}
+    _listers: dict[str, list[Any]] = {}
     #: (variant, option) -> the value of an option a match's options do not carry (filled on use).
     _absent: dict[tuple[str, str], Any] = {}
 
@@ -233,28 +234,18 @@ class Game:
     # -- derived from the action table ---------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, concretely (the core already checked it is to act)."""
-        # Called for every request and every bot move: the action types open in each phase
-        # are found once, and each type's listing is inlined here (see ActionType.legal).
+        # Called for every request and every bot move: the listing of each action type open
+        # in a phase is found once (``ActionType.lister``), so this is one call per type.
         listers = self._listers.get(state.phase)
         if listers is None:
             listers = self._listers[state.phase] = [
-                (k._enumerate, k._candidates, k._refusal, k)
-                for k in self.action_table.values()
-                if k.open_in(state.phase)
+                k.lister() for k in self.action_table.values() if k.open_in(state.phase)
             ]
+        if len(listers) == 1:
+            return list(listers[0](self, state, seat))
         actions: list[Action] = []
-        for enumerate_, candidates, refuse, kind in listers:  # what kind.legal does, inlined
-            if enumerate_ is not None:
-                actions.extend(enumerate_(self, state, seat))
-            elif candidates is None and not kind.fields:  # its one action, {"type": ...}
-                if refuse is None or refuse(self, state, seat, {"type": kind.type}) is None:
-                    actions.append({"type": kind.type})
-            elif candidates is None or refuse is None:
-                actions.extend(kind.filtered(self, state, seat))
-            else:
-                for action in candidates(self, state, seat):
-                    if refuse(self, state, seat, action) is None:
-                        actions.append(action)
+        for lister in listers:
+            actions.extend(lister(self, state, seat))
         return actions
 
     def refusal(self, state: State, seat: int, action: Action) -> str | None:
@@ -268,9 +259,12 @@ class Game:
                 f"{kind.type} is not possible in phase {state.phase!r}; "
                 f"possible now: {', '.join(open_now) or 'nothing'}"
             )
-        problem = (
-            kind.shape_problem(action, state.players) if len(action) > 1 or kind.fields else None
-        )
+        if kind.card_only and len(action) == 2 and is_card(action.get("card")):
+            problem = None  # the commonest shape, one card, checked without the general walk
+        elif len(action) > 1 or kind.fields:
+            problem = kind.shape_problem(action, state.players)
+        else:
+            problem = None
         if problem or kind._refusal is None:
             return problem
         return kind._refusal(self, state, seat, action)
