@@ -26,11 +26,15 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# Every service in the foreground; Ctrl-C stops them all. Without REDIS_URL, an embedded
-# Redis (valkey from PyPI) keeps its data in var/redis across restarts.
+# Every service in the foreground, under the project's supervisor (shared/supervisor.py): a
+# process that dies is started again (with a growing pause), the others carry on; Ctrl-C
+# stops them all. Without REDIS_URL, an embedded
+# Redis (valkey from PyPI) keeps its data in var/redis across restarts. TAPETE_DEV=1: a
+# development machine (the rules service may seal with its development key).
+WORKERS ?= 1
 run: $(STAMP)
 	mkdir -p var/redis
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile
+	TAPETE_DEV=1 PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m shared.supervisor -f Procfile -c worker=$(WORKERS)
 
 # A bot-only match against the running platform (`make run` in another terminal): its moves
 # as they happen, the final scores and the history service's verification.
@@ -42,8 +46,9 @@ demo: $(STAMP)
 	$(BIN)/python -m services.bots.demo --game $(GAME) --variant $(VARIANT) --strategy $(STRATEGY) $(if $(PLAYERS),--players $(PLAYERS))
 
 openapi: $(STAMP)
-	$(BIN)/python -m services.openapi_dump
+	TAPETE_DEV=1 $(BIN)/python -m services.openapi_dump
 
+bench: export TAPETE_DEV = 1
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]' || echo "open-spiel unavailable: reference line skipped"
 	$(BIN)/python bench/engine.py
