@@ -74,3 +74,11 @@ def test_an_action_with_an_unknown_field_is_refused_naming_it(http: Http):  # no
     reply = http.act(mover, match["id"], {**legal, "bogus": 1}, match["version"])
     assert "bogus" in error_of(reply, 422, "illegal_action")["message"]
     assert http.view(mover, match["id"])["version"] == match["version"]
+
+
+def test_a_request_with_too_many_header_fields_is_refused_by_gunicorn(lobby_service: Service):
+    headers = {f"X-Filler-{i}": "x" for i in range(60)}
+    assert session().get(f"{lobby_service.url}/healthz", headers=headers).status_code == 431
+    assert (
+        session().get(f"{lobby_service.url}/healthz", headers=dict(list(headers.items())[:40])).ok
+    )
