@@ -207,3 +207,13 @@ def test_the_embedded_server_runs_with_a_memory_limit_and_no_eviction():
         assert client.config_get("maxmemory")["maxmemory"] == str(512 * 1024 * 1024)
         assert client.config_get("maxmemory-policy")["maxmemory-policy"] == "noeviction"
         client.close()
+
+
+def test_the_servers_bots_are_not_limited_in_their_moves(http: Http, lobby: Lobby):
+    _, token = lobby.players.register("greedy bot", bot=True)
+    for _ in range(rate(DEFAULTS.limit_moves) + 5):  # no such match: 404, never 429
+        reply = http.post(
+            "/v1/matches/0123456789abcdef/actions", token,
+            json={"action": {"type": "pass"}, "expected_version": 1},
+        )  # fmt: skip
+        assert reply.status == 404
