@@ -89,6 +89,18 @@ class Settings:
     gunicorn_timeout: int = 60  # GUNICORN_TIMEOUT
     gunicorn_graceful_timeout: int = 30  # GUNICORN_GRACEFUL_TIMEOUT
     lobby_max_waiting: int = _max_waiting(4)  # LOBBY_MAX_WAITING (default: 3/4 of the threads)
+    # limits on what one client may ask for (docs/operations.md, "Limits"); rates as the
+    # limits library parses them: "30/minute", "5 per second", "100/hour;10/minute"
+    limit_register: str = "30/minute"  # LIMIT_REGISTER: new players per client address
+    limit_new_matches: str = "20/minute"  # LIMIT_NEW_MATCHES: matches created per player
+    limit_moves: str = "300/minute"  # LIMIT_MOVES: actions submitted per player
+    forwarded_hops: int = 0  # FORWARDED_HOPS: proxies in front whose X-Forwarded-For is trusted
+    open_matches_per_player: int = 10  # OPEN_MATCHES_PER_PLAYER: created and not started
+    open_match_idle_s: int = 3600  # OPEN_MATCH_IDLE_S: an open match unchanged this long goes
+    # the lobby refuses new matches (503) once Redis uses this share of its maxmemory, so moves
+    # of running matches still have room; 0 turns the check off
+    new_match_memory_fraction: float = 0.8  # NEW_MATCH_MEMORY_FRACTION
+    redis_maxmemory: str = "512mb"  # REDIS_MAXMEMORY: the embedded server's (make run)
     # the rules service's seal
     state_key: str | None = None  # TAPETE_STATE_KEY (None: refused, unless in development)
     dev: bool = False  # TAPETE_DEV=1: development (make run, the tests): the development key
@@ -143,6 +155,18 @@ class Settings:
                 env.get("GUNICORN_GRACEFUL_TIMEOUT", d.gunicorn_graceful_timeout)
             ),
             lobby_max_waiting=int(env.get("LOBBY_MAX_WAITING", _max_waiting(threads))),
+            limit_register=env.get("LIMIT_REGISTER", d.limit_register),
+            limit_new_matches=env.get("LIMIT_NEW_MATCHES", d.limit_new_matches),
+            limit_moves=env.get("LIMIT_MOVES", d.limit_moves),
+            forwarded_hops=int(env.get("FORWARDED_HOPS", d.forwarded_hops)),
+            open_matches_per_player=int(
+                env.get("OPEN_MATCHES_PER_PLAYER", d.open_matches_per_player)
+            ),
+            open_match_idle_s=int(env.get("OPEN_MATCH_IDLE_S", d.open_match_idle_s)),
+            new_match_memory_fraction=float(
+                env.get("NEW_MATCH_MEMORY_FRACTION", d.new_match_memory_fraction)
+            ),
+            redis_maxmemory=env.get("REDIS_MAXMEMORY", d.redis_maxmemory),
             state_key=env.get("TAPETE_STATE_KEY") or None,
             dev=env.get("TAPETE_DEV", "").strip().lower() in ("1", "true", "yes"),
             state_keys_previous=tuple(

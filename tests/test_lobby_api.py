@@ -25,6 +25,7 @@ from services.lobby.app import create_lobby_app
 from services.lobby.application import SYSTEM, Lobby, sealed_state_hash
 from services.lobby.rules_client import RulesClient
 from services.openapi_dump import OPENAPI_DIR, generated_spec
+from services.ratelimit import KEY_PREFIX as RATE_LIMIT_KEYS
 from shared.engine import apply, new_match
 from shared.eventstore import MatchLog, state_hash
 from shared.redis_server import free_port
@@ -43,13 +44,17 @@ def http(lobby: Lobby) -> Http:
 
 
 def everything(raw: redis.Redis) -> dict[str, Any]:
-    """Every key with its content: to show that a refused request wrote nothing."""
+    """Every key with its content: to show that a refused request wrote nothing. The rate
+    limits' counters are left out: a refused request counts against its sender too."""
     out: dict[str, Any] = {}
     for key in sorted(cast(list[str], raw.keys("*"))):
+        if key.startswith(RATE_LIMIT_KEYS):
+            continue
         kind = raw.type(key)
         readers = {
             "stream": raw.xrange,
             "hash": raw.hgetall,
+            "set": raw.smembers,
             "zset": lambda k: raw.zrange(k, 0, -1, withscores=True),
         }
         out[key] = readers.get(kind, raw.get)(key)  # type: ignore[operator]

@@ -43,6 +43,7 @@ from . import feed
 from . import match as rules_of
 from .match import FINISHED, OPEN, RUNNING, STATUSES, Match
 from .players import Player, Players
+from .quotas import DEFAULT_QUOTAS, OpenMatches, Quotas, check_memory
 from .rules_client import RulesClient, RulesRefused, RulesUnavailable
 from .tickets import Tickets
 
@@ -184,7 +185,8 @@ class Lobby:
         client = redis_client(settings.redis_url)
         rules = RulesClient(settings.rules_url, request_id=request_id)
         log = MatchLog(client, partitions=settings.feed_partitions)
-        return cls(client, rules, log, feed_buffer=settings.feed_buffer)
+        quotas = Quotas.from_settings(settings)
+        return cls(client, rules, log, feed_buffer=settings.feed_buffer, quotas=quotas)
 
     def __init__(
         self,
@@ -194,8 +196,10 @@ class Lobby:
         clock: Callable[[], float] = time.time,
         new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
         feed_buffer: int = 256,
+        quotas: Quotas = DEFAULT_QUOTAS,
     ) -> None:
-        """``new_seed`` draws each match's secret seed at its start (tests may rig a deal)."""
+        """``new_seed`` draws each match's secret seed at its start (tests may rig a deal);
+        ``quotas`` bound the open matches and the store's memory (quotas.py)."""
         self.client = client
         self.rules = rules
         self.log = log or MatchLog(client)
@@ -205,6 +209,8 @@ class Lobby:
         self.recent = RecentSnapshots()
         self.tickets = Tickets(client)
         self.hub = feed.Hub(self.log, feed_buffer)
+        self.quotas = quotas
+        self.open_matches = OpenMatches(client, quotas)
 
     # -- players ---------------------------------------------------------------------------
     def register(self, name: str) -> tuple[Player, str]:
@@ -245,8 +251,9 @@ class Lobby:
         for match_id in ids:
             pipe.hget(self.log.keys(match_id).snapshot, "match")
         found = []
-        for raw in pipe.execute():
-            if raw is None:
+        for match_id, raw in zip(ids, pipe.execute(), strict=True):
+            if raw is None:  # an open match that expired: out of the index too
+                self.client.zrem(INDEX_KEY.format(status=OPEN), match_id)
                 continue
             doc = json.loads(raw)
             if status and doc["status"] != status:
@@ -318,6 +325,8 @@ class Lobby:
         if game not in catalog:
             raise BadRequest(f"no game {game!r}; games: {sorted(catalog)}", code="unknown_game")
         count = rules_of.check_setup(catalog[game], variant, players, options)
+        check_memory(self.client, self.quotas.memory_fraction)
+        self.open_matches.check_room(player.id, lambda m: self.log.keys(m).snapshot)
         match_id = secrets.token_hex(8)
         now = self.clock()
         match = rules_of.new_match(
@@ -327,7 +336,9 @@ class Lobby:
         event = {"type": "match_created", "game": game, "variant": variant, "players": count}
         by = actor(player, None)
         entry = {"kind": "match.created", "actor": by, "events": [event], "match": match}
-        return self._presented(self._append(None, match, entry, now=now), player)
+        created = self._append(None, match, entry, now=now)
+        self.open_matches.created(player.id, match_id)
+        return self._presented(created, player)
 
     def join(self, player: Player, match_id: str, seat: int | None = None) -> dict[str, Any]:
         """Take ``seat`` (None: the first free one); a full match may then start itself."""
@@ -530,6 +541,8 @@ class Lobby:
             raise _Duplicate(result.answer or {})
         if before is None or before.match["status"] != match["status"]:
             self._index(match)
+        if match["status"] == OPEN or (before is not None and before.match["status"] == OPEN):
+            self.open_matches.keep(self._match_keys(match["id"]), match["status"] == OPEN)
         snap = Snapshot(match["id"], result.version, match, state, seed)
         self.recent.remember(snap)
         return snap
@@ -600,6 +613,11 @@ class Lobby:
         record = {"seat": seat, "strategy": strategy, "token": token}
         self.client.hset(self._bots_key(match_id), bot.id, json.dumps(record))
         return bot
+
+    def _match_keys(self, match_id: str) -> list[str]:
+        """Every key of one match (not the shared feed stream)."""
+        keys = self.log.keys(match_id)
+        return [keys.log, keys.snapshot, keys.actions, self._bots_key(match_id)]
 
     def _bots_key(self, match_id: str) -> str:
         """Beside the match's other keys (same hash tag): bot player id -> seat, token."""
