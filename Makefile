@@ -58,6 +58,7 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]' || echo "open-spiel unavailable: reference line skipped"
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/lobby.py
+	$(BIN)/python bench/lobby.py --listing
 	$(BIN)/python bench/history.py
 	$(BIN)/python bench/redis_memory.py
 	$(BIN)/python bench/bots.py
