@@ -64,6 +64,11 @@ def _max_waiting(threads: int) -> int:
     return max(1, threads * 3 // 4)
 
 
+def _csv(value: str) -> tuple[str, ...]:
+    """A comma-separated variable's items, blanks left out."""
+    return tuple(item.strip() for item in value.split(",") if item.strip())
+
+
 @dataclass(frozen=True)
 class Settings:
     # where things are
@@ -78,6 +83,12 @@ class Settings:
     feed_max_streams: int = 20000  # FEED_MAX_STREAMS: open streams per feed worker
     feed_buffer: int = 256  # FEED_BUFFER: entries a stream may fall behind before it is dropped
     feed_heartbeat_seconds: float = 15.0  # FEED_HEARTBEAT_SECONDS: a comment on idle streams
+    # browsers: origins whose pages may call the HTTP services (none: same-origin only)
+    cors_origins: tuple[str, ...] = ()  # CORS_ORIGINS, comma-separated; "*" for any
+    # the lobby's idle limit: a running match with no entry for this long ends as abandoned
+    match_idle_limit_s: float = 86400.0  # MATCH_IDLE_LIMIT_S
+    # the key bot seat tokens are derived from (None: the development key)
+    bot_token_key: str | None = None  # TAPETE_BOT_TOKEN_KEY
     # logs, metrics and health
     heartbeat_dir: str | None = None  # HEARTBEAT_DIR: the consumer's, dispatcher's, worker's
     log_level: str = "INFO"  # LOG_LEVEL
@@ -144,6 +155,9 @@ class Settings:
             feed_heartbeat_seconds=float(
                 env.get("FEED_HEARTBEAT_SECONDS", d.feed_heartbeat_seconds)
             ),
+            cors_origins=_csv(env.get("CORS_ORIGINS", "")),
+            match_idle_limit_s=float(env.get("MATCH_IDLE_LIMIT_S", d.match_idle_limit_s)),
+            bot_token_key=env.get("TAPETE_BOT_TOKEN_KEY") or None,
             log_level=env.get("LOG_LEVEL", d.log_level),
             heartbeat_dir=env.get("HEARTBEAT_DIR") or None,
             slow_request_ms=float(env.get("SLOW_REQUEST_MS", d.slow_request_ms)),
@@ -169,9 +183,7 @@ class Settings:
             redis_maxmemory=env.get("REDIS_MAXMEMORY", d.redis_maxmemory),
             state_key=env.get("TAPETE_STATE_KEY") or None,
             dev=env.get("TAPETE_DEV", "").strip().lower() in ("1", "true", "yes"),
-            state_keys_previous=tuple(
-                k.strip() for k in env.get("TAPETE_STATE_KEYS_PREVIOUS", "").split(",") if k.strip()
-            ),
+            state_keys_previous=_csv(env.get("TAPETE_STATE_KEYS_PREVIOUS", "")),
             history_consumer=GroupSettings.from_env("HISTORY", "HISTORY_CONSUMER_NAME", env),
             history_consumer_metrics=Metrics.from_env(env, "HISTORY_CONSUMER_METRICS"),
             bots_dispatcher=DispatcherSettings.from_env("BOTS", "BOTS_DISPATCHER_NAME", env),
