@@ -537,3 +537,30 @@ def test_compose_exports_the_metrics_and_gives_workers_the_rules() -> None:
     worker = services["worker"]
     assert worker["environment"]["RULES_URL"] == "http://rules:8001"  # timers, in process
     assert worker["depends_on"].keys() >= {"redis", "rules", "lobby"}
+
+
+# -- slow and greedy clients ------------------------------------------------------------------
+def test_the_ingress_buffers_bodies_and_answers_but_not_the_feed(objects: list[dict]) -> None:
+    api = one(objects, "Ingress", "tapete")["metadata"]["annotations"]
+    feed = one(objects, "Ingress", "tapete-feed")["metadata"]["annotations"]
+    prefix = "nginx.ingress.kubernetes.io/"
+    assert api[prefix + "proxy-request-buffering"] == api[prefix + "proxy-buffering"] == "on"
+    assert feed[prefix + "proxy-buffering"] == "off"
+    [config] = [
+        c for c in find(objects, "ConfigMap") if c["metadata"]["name"].startswith("tapete-config")
+    ]
+    assert config["data"]["FORWARDED_HOPS"] == "1"  # the controller: X-Forwarded-For is the client
+
+
+def test_compose_serves_the_public_api_through_the_proxy_only() -> None:
+    services = compose()["services"]
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("nginx:") and "bookworm" in proxy["image"]
+    assert any(v.startswith("./deploy/nginx/tapete.conf.template:") for v in proxy["volumes"])
+    assert proxy["ports"] == ["8000:8000"]
+    assert {"lobby", "feed", "history"} <= proxy["depends_on"].keys()
+    for name in ("lobby", "feed", "history"):
+        assert "ports" not in services[name], f"{name}: public only through the proxy"
+        assert services[name]["environment"]["FORWARDED_HOPS"] == "1"
+    redis = " ".join(services["redis"]["command"])
+    assert "--maxmemory 800mb" in redis and "--maxmemory-policy noeviction" in redis
