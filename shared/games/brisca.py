@@ -278,6 +278,18 @@ class Brisca(Game):
             data.may_sing = winner
         return events
 
+    @exchange.enumerate
+    def _exchanges_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly: asked every turn, and most turns nothing can be exchanged."""
+        zones, data = state.zones, BriscaData.of(state)
+        if not zones["trump"].cards or not data.tricks_won[seat]:
+            return []
+        cards = zones[hand(seat)].cards
+        seven, two = EXCHANGES[data.trump]
+        if seven not in cards and two not in cards:
+            return []
+        return self.exchange.filtered(self, state, seat)
+
     @exchange.candidates
     def _exchanges(self, state: State, seat: int) -> list[Action]:
         if not state.zones["trump"].cards:
@@ -320,6 +332,13 @@ class Brisca(Game):
         BriscaData.of(state).exchanged.append(card)
         return [event("exchanged", seat=seat, gave=card, took=taken)]
 
+    @sing.enumerate
+    def _sings_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly: only the winner of the last trick may sing, before leading."""
+        if not state.options["cantes"] or BriscaData.of(state).may_sing != seat:
+            return []
+        return self.sing.filtered(self, state, seat)
+
     @sing.candidates
     def _sings(self, state: State, seat: int) -> list[Action]:
         if not state.options["cantes"] or BriscaData.of(state).may_sing != seat:
@@ -357,6 +376,13 @@ class Brisca(Game):
         data.cantes.append({"seat": seat, "suit": which, "points": points})
         shown = [f"{REY}{which}", f"{CABALLO}{which}"]
         return [event("sang", seat=seat, suit=which, points=points, shown=shown)]
+
+    @claim.enumerate
+    def _claims_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly: a claim is open only right after the partner's rey or caballo."""
+        if not state.options["partner_claim"] or not BriscaData.of(state).claimable[seat]:
+            return []
+        return self.claim.filtered(self, state, seat)
 
     @claim.candidates
     def _claims(self, state: State, seat: int) -> list[Action]:
