@@ -267,9 +267,9 @@ class Nervioso(Game):
     @staticmethod
     def _next_holder(state: State, seat: int) -> int | None:
         """The next seat after ``seat`` (itself last) that still has cards to play."""
-        for step in range(1, state.players + 1):
-            other = turns.next_seat(state, seat, step)
-            if state.cards(hand(other)):
+        zones = state.zones
+        for other in turns.seats_after(state, seat):
+            if zones[hand(other)].cards:
                 return other
         return None
 
