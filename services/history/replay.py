@@ -17,7 +17,7 @@ from shared.engine import EngineError, State, UnknownRulesVersion, apply, new_ma
 Entry = dict[str, Any]
 
 FINISHED = "finished"
-STARTED, ACTION = "match.started", "action"
+STARTED, ACTION, ENDED = "match.started", "action", "match.ended"
 
 # What a running match's log shows of an entry besides its redacted events. The state hash
 # is a commitment, not a secret: the hashed state holds the 256-bit seed, so nothing can be
@@ -25,7 +25,7 @@ STARTED, ACTION = "match.started", "action"
 RUNNING_FIELDS = (
     "version", "time", "kind", "actor", "status", "to_act", "deadline", "seat", "player",
     "strategy", "match", "seed_sha256", "setup", "finished", "result", "rules_version",
-    "state_hash",
+    "state_hash", "turn_deadline", "reason", "rematch",
 )  # fmt: skip
 
 
@@ -44,9 +44,10 @@ def is_finished(entries: list[Entry]) -> bool:
 
 
 def revealed_seed(entries: list[Entry]) -> str | None:
-    """The seed, as the entry that finished the match revealed it (None while it runs)."""
+    """The seed, as the entry that finished the match revealed it (None while it runs): its
+    last action, or the ``match.ended`` of a resignation or an abandonment."""
     for entry in reversed(entries):
-        if entry.get("kind") == ACTION and entry.get("finished"):
+        if entry.get("kind") in (ACTION, ENDED) and entry.get("finished"):
             seed = entry.get("seed")
             return seed if isinstance(seed, str) and seed else None
     return None

@@ -142,8 +142,9 @@ class View(MethodView):
 
 
 def create_rules_app(config: dict | None = None, settings: Settings | None = None) -> Flask:
-    """The rules app, sealing with the key of ``settings`` (default: the environment's)."""
+    """The rules app, sealing with the key of ``settings`` (default: the environment's); no
+    key outside development mode raises ``seal.MissingKey``, so the service does not start."""
     settings = settings or Settings.from_env()
     app = create_app("rules", "Tapete rules service", [blp], config=config, settings=settings)
-    seal.use_keys(settings.state_key, settings.state_keys_previous)
+    seal.use_keys(settings.state_key, settings.state_keys_previous, settings.dev)
     return app

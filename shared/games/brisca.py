@@ -519,6 +519,30 @@ class Brisca(Game):
         )
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: BriscaData) -> BriscaData:
+        """The songs sung, and the seat's own song and claims, from the view (see engine.sampling)."""
+        data.sung = [
+            [c["suit"] for c in view["cantes"] if c["seat"] == s] for s in range(view["players"])
+        ]
+        offered = view["legal_actions"]
+        if any(a["type"] == "sing" for a in offered):
+            data.may_sing = view["seat"]
+        seat, face_up = view["seat"], view["zones"]["trump"]["cards"]
+        if seat is None:
+            return data
+        if data.claimable:
+            data.claimable[seat] = [a["suit"] for a in offered if a["type"] == "claim"]
+        # A 7 or 2 of trumps the seat could exchange now but is not offered was exchanged.
+        seven, two = f"7{data.trump}", f"2{data.trump}"
+        hand = view["zones"][f"hand:{seat}"]["cards"]
+        can = face_up and view["tricks_won"][seat] > 0 and seat in view["to_act"]
+        exchangeable = [seven, two] if face_up and face_up[0] == seven else [seven]
+        offered_cards = {a["card"] for a in offered if a["type"] == "exchange"}
+        data.exchanged = [c for c in face_up if c in (seven, two)] + [
+            c for c in exchangeable if can and c in hand and c not in offered_cards
+        ]
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = BriscaData.of(state)
         return {

@@ -281,6 +281,15 @@ class Raj(Game):
         return sum(1 for p in RajData.of(state).won[seat] if p > 0)
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: RajData) -> RajData:
+        """The prizes as the view shows them (see engine.sampling)."""
+        data.pot = list(
+            view["prize_cards"] if view["options"]["prizes"] == "cards" else view["carried"]
+        )
+        data.prize_deck = list(view["prizes_left"])
+        data.last_winner = view["last_reveal"]["winner"] if view["last_reveal"] else None
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = RajData.of(state)
         cards = self._uses_cards(state)

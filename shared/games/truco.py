@@ -529,6 +529,19 @@ class Truco(Game):
             state.phase, state.to_act = "play", [data.turn]
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: TrucoData) -> TrucoData:
+        """The calls and the baza's leader from what the view shows (see engine.sampling)."""
+        call, n = view["pending_call"], len(view["bazas"])
+        data.truco_level = TRUCO_CALLS.index(view["truco"]) + 1 if view["truco"] else 0
+        data.envido, data.points = list(view["envido_calls"]), list(view["hand_points"])
+        data.envido_open = bool(call) and call["call"] in ENVIDO_CALLS
+        data.envido_by = call["seat"] if data.envido_open else None
+        data.truco_call = call["seat"] if call and not data.envido_open else None
+        data.flor_settled = bool(data.flores) and n >= 1
+        ahead = [s for s in (0, 1) if view["zones"][seat_zone("table", s)]["count"] > n]
+        data.leader = ahead[0] if ahead else view["turn"]
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = TrucoData.of(state)
         call = self._pending_call(state)
