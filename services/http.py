@@ -45,6 +45,7 @@ from services.errors import (
 )
 from services.logs import REQUEST_ID_HEADER, json_logging
 from services.settings import Settings
+from services.spec import Ref, component_ref
 from shared import jsoncodec
 from shared.engine import (
     BadSetup,
@@ -114,16 +115,11 @@ def timed(service: str, method: str, endpoint: str) -> Any:
     return LATENCY.labels(service, method, endpoint)
 
 
-class ErrorBody(ma.Schema):
-    code = ma.fields.String(required=True, metadata={"description": "machine-readable reason"})
-    message = ma.fields.String(required=True, metadata={"description": "what is wrong, for people"})
-    details = ma.fields.Raw(
-        metadata={"description": "more, e.g. validation errors or legal actions"}
-    )
-
-
 class ErrorSchema(ma.Schema):
-    error = ma.fields.Nested(ErrorBody, required=True)
+    """Every refusal: ``{"error": {"code", "message", "details"?}}``, the body a union on
+    ``code`` whose ``details`` each code types (``services/spec.py``)."""
+
+    error = Ref("ErrorBody", required=True)
 
 
 class _Parser(FlaskParser):
@@ -243,23 +239,34 @@ def create_app(
     ready: Callable[[], bool] | None = None,
     config: dict | None = None,
     settings: Settings | None = None,
+    port: int | None = None,
 ) -> Flask:
     """A Flask app with the API spec, the error shape, probes, metrics and request logging;
-    ``settings`` (default: from the environment) gives the log level and slow threshold."""
+    ``settings`` (default: from the environment) gives the log level and slow threshold;
+    ``port`` is the service's own under ``make run``, the spec's server."""
     settings = settings or Settings.from_env()
     slow_seconds = settings.slow_request_ms / 1000
     app = SyncFlask(service)
     app.config.update(
         API_TITLE=title,
         API_VERSION="1.0",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
+        API_SPEC_OPTIONS={
+            "info": {"description": f"{title}: see docs/ and docs/clients.md"},
+            "servers": [
+                {"url": f"http://127.0.0.1:{port}", "description": "make run, on this machine"}
+            ]
+            if port
+            else [],
+        },
     )
     app.config.update(config or {})
     app.json = OrjsonProvider(app)  # keys keep their order: "type" stays first in actions
     api = Api(app)
+    api.ma_plugin.converter.add_attribute_function(component_ref)
     for blp in blueprints:
         api.register_blueprint(blp)
     app.extensions["tapete_api"] = api

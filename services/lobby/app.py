@@ -43,9 +43,9 @@ BEARER_SCHEME = "bearerAuth"
 ERRORS = {
     400: "malformed request",
     401: "no or unknown bearer token",
-    403: "not your seat, or not your turn",
+    403: "you have no seat in this match, or your seat is not to act now",
     404: "no such match",
-    409: "stale expected_version, seat taken, match full or already started",
+    409: "the match's state does not allow it",
     422: "illegal action: the reason and your legal actions",
     503: "Redis or the rules service does not answer",
 }
@@ -77,15 +77,18 @@ def caller() -> Player:
     return g.player
 
 
-def refusals(*statuses: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Document the error answers a view may give (all share the one error shape)."""
+def refusals(
+    operation_id: str, *statuses: int, **descriptions: str
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Document a match view: its operationId, its bearer security and the error answers it
+    may give (all in the one error shape); ``descriptions`` (``e409="..."``) say what a
+    status means for this view where ``ERRORS`` is too general."""
 
     def document(view: Callable[..., Any]) -> Callable[..., Any]:
         for status in (401, 503, *statuses):
-            view = matches.alt_response(status, schema=ErrorSchema, description=ERRORS[status])(
-                view
-            )
-        return view
+            description = descriptions.get(f"e{status}", ERRORS[status])
+            view = matches.alt_response(status, schema=ErrorSchema, description=description)(view)
+        return matches.doc(operationId=operation_id, security=[{BEARER_SCHEME: []}])(view)
 
     return document
 
@@ -94,7 +97,7 @@ def refusals(*statuses: int) -> Callable[[Callable[..., Any]], Callable[..., Any
 class PlayerCollection(MethodView):
     @players.arguments(schemas.NewPlayer())
     @players.response(201, schemas.PlayerCreated)
-    @players.doc(security=[])
+    @players.doc(operationId="registerPlayer", security=[])
     def post(self, body: dict):
         """Register a player; the answer holds its bearer token, shown only this once."""
         player, token = lobby().register(body["name"].strip())
@@ -105,14 +108,19 @@ class PlayerCollection(MethodView):
 class MatchCollection(MethodView):
     @matches.arguments(schemas.MatchQuery(), location="query")
     @matches.response(200, schemas.MatchList)
-    @refusals()
+    @refusals("listMatches", 400)
     def get(self, query: dict):
         """The newest matches, optionally of one status and game."""
         return {"matches": lobby().list_matches(query["status"], query["game"], query["limit"])}
 
     @matches.arguments(schemas.NewMatch())
     @matches.response(201, schemas.MatchOut)
-    @refusals(400)
+    @refusals(
+        "createMatch",
+        400,
+        e400="malformed request, or a game, variant, player count "
+        "or option the rules catalog does not allow",
+    )
     def post(self, body: dict):
         """Create an open match (game, variant, players and options checked by the catalog)."""
         return lobby().create_match(
@@ -124,7 +132,7 @@ class MatchCollection(MethodView):
 @matches.route("/<match_id>")
 class MatchDetail(MethodView):
     @matches.response(200, schemas.MatchOut)
-    @refusals(404)
+    @refusals("getMatch", 404)
     def get(self, match_id: str):
         """The match with its version, seats and your seat's view (a spectator's if unseated)."""
         return lobby().get_match(caller(), match_id)
@@ -134,7 +142,14 @@ class MatchDetail(MethodView):
 class Join(MethodView):
     @matches.arguments(schemas.Join())
     @matches.response(200, schemas.MatchOut)
-    @refusals(400, 404, 409)
+    @refusals(
+        "joinMatch",
+        400,
+        404,
+        409,
+        e400="malformed request, or no such seat in this match",
+        e409="the seat is taken, every seat is, you already sit here, or the match has started",
+    )
     def post(self, body: dict, match_id: str):
         """Take a seat (the first free one if none is named); a full match starts itself."""
         return lobby().join(caller(), match_id, body["seat"])
@@ -143,7 +158,7 @@ class Join(MethodView):
 @matches.route("/<match_id>/leave")
 class Leave(MethodView):
     @matches.response(200, schemas.MatchOut)
-    @refusals(404, 409)
+    @refusals("leaveMatch", 404, 409, e409="you have no seat here, or the match has started")
     def post(self, match_id: str):
         """Give up your seat, before the match starts."""
         return lobby().leave(caller(), match_id)
@@ -153,7 +168,16 @@ class Leave(MethodView):
 class Bots(MethodView):
     @matches.arguments(schemas.NewBot())
     @matches.response(200, schemas.MatchOut)
-    @refusals(400, 403, 404, 409)
+    @refusals(
+        "addBot",
+        400,
+        403,
+        404,
+        409,
+        e400="malformed request, no such seat, or a strategy the game does not have",
+        e403="only the match's creator or a seated player may seat a bot",
+        e409="the seat is taken, or the match has started",
+    )
     def post(self, body: dict, match_id: str):
         """Seat a bot; the creator or a seated player may.
 
@@ -165,7 +189,14 @@ class Bots(MethodView):
 @matches.route("/<match_id>/start")
 class Start(MethodView):
     @matches.response(200, schemas.MatchOut)
-    @refusals(403, 404, 409)
+    @refusals(
+        "startMatch",
+        403,
+        404,
+        409,
+        e403="only the match's creator or a seated player may start it",
+        e409="a seat is free, or the match has already started",
+    )
     def post(self, match_id: str):
         """Deal now that every seat is taken; the seed's SHA-256 is published."""
         return lobby().start(caller(), match_id)
@@ -175,7 +206,16 @@ class Start(MethodView):
 class Actions(MethodView):
     @matches.arguments(schemas.NewAction())
     @matches.response(200, schemas.ActionResult)
-    @refusals(400, 403, 404, 409, 422)
+    @refusals(
+        "submitAction",
+        400,
+        403,
+        404,
+        409,
+        422,
+        e409="stale expected_version (details: the current version), the match has "
+        "not started or is finished",
+    )
     def post(self, body: dict, match_id: str):
         """Act for your seat at expected_version: the new version, your events and view."""
         return direct(
@@ -189,7 +229,7 @@ class Actions(MethodView):
 class Events(MethodView):
     @matches.arguments(schemas.EventsQuery(), location="query")
     @matches.response(200, schemas.EventsPage, headers=POLL_AGAIN)
-    @refusals(400, 404)
+    @refusals("pollEvents", 400, 404)
     def get(self, query: dict, match_id: str):
         """Entries after version `after`, redacted for you; waits up to `wait` s for one.
 
@@ -212,7 +252,7 @@ class Events(MethodView):
 @matches.route("/<match_id>/stream-ticket")
 class StreamTicket(MethodView):
     @matches.response(200, schemas.StreamTicket)
-    @refusals(404)
+    @refusals("createStreamTicket", 404)
     def post(self, match_id: str):
         """A single-use ticket, good for 30 s, to open this match's stream from a browser."""
         return lobby().stream_ticket(caller(), match_id)
@@ -222,6 +262,7 @@ class StreamTicket(MethodView):
 class Stream(MethodView):
     @streams.arguments(schemas.StreamQuery(), location="query")
     @streams.doc(
+        operationId="streamMatch",
         security=[{}, {BEARER_SCHEME: []}],
         responses={
             "200": {
@@ -275,14 +316,14 @@ def create_lobby_app(
     settings = settings or Settings.from_env()
     if service is None:
         service = Lobby.from_settings(settings, request_id=request_id)
-    spec_options: dict[str, Any] = {"API_SPEC_OPTIONS": {"security": [{BEARER_SCHEME: []}]}}
     app = create_app(
         "lobby",
         "Tapete lobby service",
         [players, matches, streams],
         ready=service.ready,
-        config={**spec_options, **(config or {})},
+        config=config,
         settings=settings,
+        port=8000,
     )
     app.extensions["lobby"] = service
     app.extensions["feed_heartbeat"] = settings.feed_heartbeat_seconds

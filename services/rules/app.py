@@ -59,6 +59,7 @@ def entry(game: Game) -> dict:
 @blp.route("")
 class Catalog(MethodView):
     @blp.response(200, schemas.Catalog)
+    @blp.doc(operationId="listGames")
     def get(self):
         """The catalog: every game with its players, variants, options and bot strategies."""
         return {"games": [entry(g) for g in all_games()]}
@@ -68,6 +69,7 @@ class Catalog(MethodView):
 class GameDetail(MethodView):
     @blp.response(200, schemas.GameDetail)
     @blp.alt_response(404, schema=ErrorSchema, description="no such game")
+    @blp.doc(operationId="getGame")
     def get(self, game_id: str):
         """One game's catalog entry with its rule text."""
         game = get_game(game_id)
@@ -78,6 +80,8 @@ class GameDetail(MethodView):
 class Setup(MethodView):
     @blp.arguments(schemas.SetupRequest())
     @blp.response(200, schemas.SetupResponse)
+    @blp.alt_response(404, schema=ErrorSchema, description="no such game")
+    @blp.doc(operationId="setupMatch")
     def post(self, body: dict, game_id: str):
         """Deal a new match. The same seed gives the same deal."""
         state, events = new_match(
@@ -97,6 +101,8 @@ class Setup(MethodView):
 class LegalActions(MethodView):
     @blp.arguments(schemas.StateSeatRequest())
     @blp.response(200, schemas.ActionsResponse)
+    @blp.alt_response(404, schema=ErrorSchema, description="no such game")
+    @blp.doc(operationId="listLegalActions")
     def post(self, body: dict, game_id: str):
         """Every action a seat may take now (seat null: the server's own, such as a timeout)."""
         state = load_state(game_id, body["state"])
@@ -112,6 +118,8 @@ class Apply(MethodView):
     @blp.alt_response(
         422, schema=ErrorSchema, description="illegal action: reason and legal actions"
     )
+    @blp.alt_response(404, schema=ErrorSchema, description="no such game")
+    @blp.doc(operationId="applyAction")
     def post(self, body: dict, game_id: str):
         """Apply one action; an illegal one is refused with 422, its reason and the legal actions."""
         state = load_state(game_id, body["state"])
@@ -133,6 +141,8 @@ class Apply(MethodView):
 class View(MethodView):
     @blp.arguments(schemas.StateSeatRequest())
     @blp.response(200, schemas.View)
+    @blp.alt_response(404, schema=ErrorSchema, description="no such game")
+    @blp.doc(operationId="viewMatch")
     def post(self, body: dict, game_id: str):
         """What one seat (null: a spectator) may see of the match."""
         return direct(view(load_state(game_id, body["state"]), body["seat"]))
@@ -141,6 +151,8 @@ class View(MethodView):
 def create_rules_app(config: dict | None = None, settings: Settings | None = None) -> Flask:
     """The rules app, sealing with the key of ``settings`` (default: the environment's)."""
     settings = settings or Settings.from_env()
-    app = create_app("rules", "Tapete rules service", [blp], config=config, settings=settings)
+    app = create_app(
+        "rules", "Tapete rules service", [blp], config=config, settings=settings, port=8001
+    )
     seal.use_keys(settings.state_key, settings.state_keys_previous)
     return app
