@@ -18,6 +18,7 @@ from typing import Any
 import flask_smorest
 import marshmallow as ma
 import prometheus_client
+from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Flask, Request, Response, g, jsonify, request
 from flask.json.provider import JSONProvider
 from marshmallow import missing
@@ -139,8 +140,22 @@ class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = _Parser()
 
 
+class RefPlugin(MarshmallowPlugin):
+    """apispec's marshmallow plugin documenting ``Ref`` fields by reference (``services/spec.py``)
+    from the start, before flask-smorest converts its error schema."""
+
+    def init_spec(self, spec: Any) -> None:
+        super().init_spec(spec)
+        assert self.converter is not None
+        self.converter.add_attribute_function(component_ref)
+
+
 class Api(flask_smorest.Api):
     ERROR_SCHEMA = ErrorSchema
+
+    def _register_pagination_header(self) -> None:
+        """No view pages through flask-smorest: its pagination schema would be an unused
+        component of every spec."""
 
     def handle_http_exception(self, error: HTTPException):  # type: ignore[override]
         data = getattr(error, "data", None) or {}
@@ -150,9 +165,13 @@ class Api(flask_smorest.Api):
         message = data.get("message") or error.description or HTTPStatus(error.code or 500).phrase
         if details and not data.get("message"):
             message = "the request body is invalid: " + _first_problem(details)
-        return error_response(
+        response, status = error_response(
             error.code or 500, HTTP_CODES.get(error.code or 500, "error"), message, details
         )
+        for name, value in error.get_headers():  # e.g. a 405's Allow
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response, status
 
 
 def _first_problem(details: Any, path: str = "") -> str:
@@ -255,7 +274,10 @@ def create_app(
         OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
         API_SPEC_OPTIONS={
-            "info": {"description": f"{title}: see docs/ and docs/clients.md"},
+            "info": {
+                "description": f"{title}: see docs/ and docs/clients.md",
+                "contact": {"name": "the Tapete maintainers"},
+            },
             "servers": [
                 {"url": f"http://127.0.0.1:{port}", "description": "make run, on this machine"}
             ]
@@ -265,8 +287,7 @@ def create_app(
     )
     app.config.update(config or {})
     app.json = OrjsonProvider(app)  # keys keep their order: "type" stays first in actions
-    api = Api(app)
-    api.ma_plugin.converter.add_attribute_function(component_ref)
+    api = Api(app, spec_kwargs={"marshmallow_plugin": RefPlugin()})
     for blp in blueprints:
         api.register_blueprint(blp)
     app.extensions["tapete_api"] = api
