@@ -23,7 +23,7 @@ EXAMPLES = 8  # per operation and phase: enough to find what the specs get wrong
 MAX_SECONDS = 40  # per service
 
 
-def schemathesis(spec: str, service: Service, *options: str) -> None:
+def schemathesis(spec: str, service: Service, workdir: Path, *options: str) -> None:
     command = [
         str(BIN / "schemathesis"), "run", str(OPENAPI_DIR / f"{spec}.yaml"),
         "--url", service.url, "--max-examples", str(EXAMPLES), "--max-time", str(MAX_SECONDS),
@@ -31,24 +31,27 @@ def schemathesis(spec: str, service: Service, *options: str) -> None:
         "--generation-database", "none", "--request-timeout", "30", "--continue-on-failure",
         "--warnings", "off", *options,
     ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    done = subprocess.run(
+        command, cwd=workdir, capture_output=True, text=True, timeout=300, check=False
+    )
     assert done.returncode == 0, f"{done.stdout[-8000:]}\n{done.stderr[-2000:]}"
 
 
-def test_rules_service_conforms_to_its_spec(rules_service: Service) -> None:
-    schemathesis("rules", rules_service)
+def test_rules_service_conforms_to_its_spec(rules_service: Service, tmp_path: Path) -> None:
+    schemathesis("rules", rules_service, tmp_path)
 
 
-def test_history_service_conforms_to_its_spec(history_service: Service) -> None:
-    schemathesis("history", history_service)
+def test_history_service_conforms_to_its_spec(history_service: Service, tmp_path: Path) -> None:
+    schemathesis("history", history_service, tmp_path)
 
 
-def test_lobby_conforms_to_its_spec(lobby_service: Service) -> None:
+def test_lobby_conforms_to_its_spec(lobby_service: Service, tmp_path: Path) -> None:
     player = requests.post(f"{lobby_service.url}/v1/players", json={"name": "st"}, timeout=10)
     token = player.json()["token"]
     schemathesis(
         "lobby",
         lobby_service,
+        tmp_path,
         "--header", f"Authorization: Bearer {token}",
         "--exclude-operation-id", "streamMatch",
     )  # fmt: skip
