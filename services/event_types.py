@@ -55,6 +55,8 @@ LOBBY_EVENTS: dict[str, tuple[dict[str, Schema], tuple[str, ...]]] = {
     "seat_left": ({"seat": INT, "player": SEAT_PLAYER}, ("seat", "player")),
     "bot_added": ({"seat": INT, "player": SEAT_PLAYER, "strategy": STR}, ("seat", "player", "strategy")),
     "match_started": ({"seed_sha256": STR, "to_act": array(INT)}, ("seed_sha256", "to_act")),
+    "match_ended": ({"reason": STR, "seat": nullable(INT), "winners": array(INT)}, ("reason", "seat", "winners")),
+    "rematch_offered": ({"match": STR, "by": SEAT_PLAYER}, ("match", "by")),
 }  # fmt: skip
 
 # The games' events: each type's fields (besides ``type``) and the ones it always has.

@@ -60,6 +60,11 @@ class Seat(ma.Schema):
     bot = fields.String(
         required=True, allow_none=True, metadata={"description": "the bot's strategy, if a bot"}
     )
+    reserved_for = fields.String(
+        metadata={
+            "description": "a free seat a rematch keeps for this player: only they may take it"
+        }
+    )
 
 
 class Deadline(ma.Schema):
@@ -144,6 +149,9 @@ class Setup(ma.Schema):
     variant = fields.String(required=True)
     players = fields.Integer(required=True)
     options = fields.Dict(keys=fields.String(), required=True)
+    rules_version = fields.Integer(
+        metadata={"description": "the version of the game's rules it was dealt under"}
+    )
 
 
 class MatchDocument(ma.Schema):
@@ -172,6 +180,17 @@ class MatchDocument(ma.Schema):
     turn_timeout = fields.Float(
         allow_none=True, metadata={"description": "seconds a seat may take before the server plays"}
     )
+    turn_deadline = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "with a turn_timeout: when the server plays for the persons to act "
+            "(UTC, RFC 3339), for a countdown"
+        },
+    )
+    rematch = fields.String(
+        metadata={"description": "a finished match's rematch: the new match offered its players"}
+    )
+    rematch_of = fields.String(metadata={"description": "the match this one is a rematch of"})
 
 
 class LogEntry(ma.Schema):
@@ -182,7 +201,16 @@ class LogEntry(ma.Schema):
     kind = fields.String(
         required=True,
         validate=validate.OneOf(
-            ("match.created", "seat.joined", "seat.left", "bot.added", "match.started", "action")
+            (
+                "match.created",
+                "seat.joined",
+                "seat.left",
+                "bot.added",
+                "match.started",
+                "action",
+                "match.ended",
+                "rematch.offered",
+            )
         ),
     )
     actor = AsIs(Actor, required=True)
@@ -206,3 +234,9 @@ class LogEntry(ma.Schema):
     finished = fields.Boolean(metadata={"description": "action entries"})
     result = Ref("Result", allow_none=True, metadata={"description": "the finishing entry"})
     seed = fields.String(metadata={"description": "revealed by the entry that finishes the match"})
+    turn_deadline = fields.String(
+        allow_none=True,
+        metadata={"description": "when the turn timer plays for the persons to act"},
+    )
+    reason = fields.String(metadata={"description": "match.ended: resigned or abandoned"})
+    rematch = fields.String(metadata={"description": "rematch.offered: the new match"})

@@ -45,10 +45,13 @@ RESULT_SCHEMA: Schema = {
                     "a solitaire lost)"},
         "scores": {**array({"type": "integer"}), "description": "final points per seat"},
         "rounds": {**array(array({"type": "integer"})), "description": "points per round"},
-        "reason": {"type": "string", "description": "why it ended, where a game says"},
+        "reason": {"type": "string", "description": "why it ended, where a game says; a "
+                   "match the lobby ended: resigned or abandoned"},
+        "seat": {"anyOf": [{"type": "integer"}, {"type": "null"}],
+                 "description": "a match the lobby ended: the seat that resigned or abandoned"},
         "won": {"type": "boolean", "description": "solitaires: whether it came out"},
     },
-    "required": ["winners", "scores", "rounds"],
+    "required": ["winners", "scores"],
     "additionalProperties": False,
 }  # fmt: skip
 
@@ -69,7 +72,8 @@ ERROR_CODES: dict[str, tuple[str, dict[str, Schema] | None]] = {
     "conflict": ("the resource's state does not allow this", None),
     "too_large": ("the request body is too large", None),
     "unsupported_media_type": ("the request body must be JSON", None),
-    "too_many_requests": ("too many requests; try again after Retry-After seconds", None),
+    "too_many_requests": ("over a rate limit; try again after Retry-After seconds",
+                          {"retry_after": {"type": "integer", "description": "seconds"}}),
     "internal": ("a defect of the server; the request changed nothing it should not", None),
     "unavailable": ("a store or service does not answer; try again", None),
     "upstream_refused": ("a service behind this one refused: a defect of the server", None),
@@ -105,6 +109,16 @@ ERROR_CODES: dict[str, tuple[str, dict[str, Schema] | None]] = {
     "rules_unavailable": ("the rules service does not answer; try again", None),
     "invalid_ticket": ("the stream ticket is unknown, used or expired", None),
     "ticket_mismatch": ("the stream ticket is for another match", None),
+    "action_id_reused": ("this action_id was sent before with another action", None),
+    "bad_cursor": ("the cursor is not one this server gave", None),
+    "bad_filter": ("the listing's filters do not go together", None),
+    "bot_token": ("a bot seat's token cannot be rotated", None),
+    "seat_reserved": ("the seat is kept for another player (a rematch)", FREE_SEATS),
+    "rematch_exists": ("another rematch came first", None),
+    "too_many_open_matches": ("you have too many open matches", None),
+    "store_full": ("the match store is nearly full: no new matches for now", None),
+    "unknown_rules_version": ("the match was dealt under rules this service does not know",
+                              VERSION_DETAILS),
 }  # fmt: skip
 
 VALIDATION_DETAILS: Schema = {

@@ -102,7 +102,17 @@ class Divergence(ma.Schema):
     check = fields.String(
         required=True,
         validate=validate.OneOf(
-            ("sequence", "seed", "setup", "events", "to_act", "state_hash", "result", "action")
+            (
+                "sequence",
+                "seed",
+                "rules",
+                "setup",
+                "events",
+                "to_act",
+                "state_hash",
+                "result",
+                "action",
+            )
         ),
     )
     message = fields.String(required=True)
@@ -172,6 +182,9 @@ class MatchSummary(ma.Schema):
     seed = fields.String(required=True, allow_none=True, metadata={"description": "once finished"})
     result = Ref("Result", required=True, allow_none=True)
     moves = fields.Integer(required=True)
+    rules_version = fields.Integer(
+        metadata={"description": "once started: the version of the game's rules it is played under"}
+    )
     seat = fields.Integer(
         required=True, allow_none=True, metadata={"description": "the player's seat"}
     )

@@ -26,6 +26,7 @@ from services.http import (
     error_response,
     request_id,
 )
+from services.ratelimit import RateLimits
 from services.settings import Settings
 
 from . import schemas
@@ -46,7 +47,9 @@ ERRORS = {
     403: "you have no seat in this match, or your seat is not to act now",
     404: "no such match",
     409: "the match's state does not allow it",
+    415: "a body sent without Content-Type: application/json",
     422: "illegal action: the reason and your legal actions",
+    429: "over a rate limit: Retry-After says when to try again",
     503: "Redis or the rules service does not answer",
 }
 
@@ -72,23 +75,32 @@ def _authenticate() -> None:
     g.player = lobby().authenticate(bearer_token(request.headers.get("Authorization")))
 
 
+def token() -> str:
+    return bearer_token(request.headers.get("Authorization"))
+
+
 def caller() -> Player:
     """The player whose bearer token came with the request."""
     return g.player
 
 
+def rate_limit(name: str, client: str) -> None:
+    """Count this request against limit ``name`` for ``client``; over it: 429 (ratelimit.py)."""
+    current_app.extensions["rate_limits"].hit(name, client)
+
+
 def refusals(
-    operation_id: str, *statuses: int, **descriptions: str
+    operation_id: str, *statuses: int, blueprint: Blueprint = matches, **descriptions: str
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Document a match view: its operationId, its bearer security and the error answers it
-    may give (all in the one error shape); ``descriptions`` (``e409="..."``) say what a
-    status means for this view where ``ERRORS`` is too general."""
+    """Document a view that needs a bearer token: its operationId, its security and the error
+    answers it may give (all in the one error shape); ``descriptions`` (``e409="..."``) say
+    what a status means for this view where ``ERRORS`` is too general."""
 
     def document(view: Callable[..., Any]) -> Callable[..., Any]:
         for status in (401, 503, *statuses):
             description = descriptions.get(f"e{status}", ERRORS[status])
-            view = matches.alt_response(status, schema=ErrorSchema, description=description)(view)
-        return matches.doc(operationId=operation_id, security=[{BEARER_SCHEME: []}])(view)
+            view = blueprint.alt_response(status, schema=ErrorSchema, description=description)(view)
+        return blueprint.doc(operationId=operation_id, security=[{BEARER_SCHEME: []}])(view)
 
     return document
 
@@ -97,11 +109,47 @@ def refusals(
 class PlayerCollection(MethodView):
     @players.arguments(schemas.NewPlayer())
     @players.response(201, schemas.PlayerCreated)
+    @players.alt_response(400, schema=ErrorSchema, description=ERRORS[400])
+    @players.alt_response(415, schema=ErrorSchema, description=ERRORS[415])
+    @players.alt_response(429, schema=ErrorSchema, description=ERRORS[429])
+    @players.alt_response(503, schema=ErrorSchema, description=ERRORS[503])
     @players.doc(operationId="registerPlayer", security=[])
     def post(self, body: dict):
-        """Register a player; the answer holds its bearer token, shown only this once."""
+        """Register a player; the answer holds its bearer token, shown only this once.
+
+        At most `LIMIT_REGISTER` registrations per client address (docs/operations.md)."""
+        rate_limit("register", request.remote_addr or "-")
         player, token = lobby().register(body["name"].strip())
         return {"id": player.id, "name": player.name, "token": token}
+
+
+def me(player: Player) -> dict[str, Any]:
+    return {"id": player.id, "name": player.name, "is_bot": player.bot}
+
+
+@players.route("/me")
+class PlayerMe(MethodView):
+    @players.response(200, schemas.Me)
+    @refusals("getMe", blueprint=players)
+    def get(self):
+        """The player whose token this is."""
+        return me(lobby().authenticate(token()))
+
+
+@players.route("/me/token")
+class PlayerToken(MethodView):
+    @players.response(201, schemas.NewToken)
+    @refusals("rotateToken", 403, blueprint=players, e403="a bot seat's token")
+    def post(self):
+        """Rotate: a new token for you, shown only this once; the one you sent stops working."""
+        player, new = lobby().rotate_token(token())
+        return {**me(player), "token": new}
+
+    @players.response(204)
+    @refusals("logout", blueprint=players)
+    def delete(self):
+        """Log out: the token you sent stops working (401 from now on)."""
+        lobby().revoke_token(token())
 
 
 @matches.route("")
@@ -110,19 +158,26 @@ class MatchCollection(MethodView):
     @matches.response(200, schemas.MatchList)
     @refusals("listMatches", 400)
     def get(self, query: dict):
-        """The newest matches, optionally of one status and game."""
-        return {"matches": lobby().list_matches(query["status"], query["game"], query["limit"])}
+        """A page of matches, newest first: of one status or game, yours, with a free seat.
+
+        `next` is the cursor of the following page (null on the last one).
+        """
+        return lobby().list_matches(caller(), **query)
 
     @matches.arguments(schemas.NewMatch())
     @matches.response(201, schemas.MatchOut)
-    @refusals(
-        "createMatch",
-        400,
-        e400="malformed request, or a game, variant, player count "
-        "or option the rules catalog does not allow",
-    )
+    @refusals("createMatch", 400, 409, 415, 429,
+              e400="malformed request, or a game, variant, player count or option the rules "
+              "catalog does not allow",
+              e409="too many open matches of yours (too_many_open_matches)")  # fmt: skip
     def post(self, body: dict):
-        """Create an open match (game, variant, players and options checked by the catalog)."""
+        """Create an open match (game, variant, players and options checked by the catalog).
+
+        Refused with 429 past `LIMIT_NEW_MATCHES` per player, 409 `too_many_open_matches`
+        past `OPEN_MATCHES_PER_PLAYER` open ones, and 503 `store_full` when Redis is
+        nearly full (moves still go on then). An open match unchanged for
+        `OPEN_MATCH_IDLE_S` seconds is deleted."""
+        rate_limit("new_matches", caller().id)
         return lobby().create_match(
             caller(), body["game"], body["variant"], body["players"], body["options"],
             body["autostart"], body["turn_timeout"],
@@ -142,14 +197,10 @@ class MatchDetail(MethodView):
 class Join(MethodView):
     @matches.arguments(schemas.Join())
     @matches.response(200, schemas.MatchOut)
-    @refusals(
-        "joinMatch",
-        400,
-        404,
-        409,
-        e400="malformed request, or no such seat in this match",
-        e409="the seat is taken, every seat is, you already sit here, or the match has started",
-    )
+    @refusals("joinMatch", 400, 404, 409, 415,
+              e400="malformed request, or no such seat in this match",
+              e409="the seat is taken (or kept for another player), every seat is, you "
+              "already sit here, or the match has started")  # fmt: skip
     def post(self, body: dict, match_id: str):
         """Take a seat (the first free one if none is named); a full match starts itself."""
         return lobby().join(caller(), match_id, body["seat"])
@@ -168,16 +219,10 @@ class Leave(MethodView):
 class Bots(MethodView):
     @matches.arguments(schemas.NewBot())
     @matches.response(200, schemas.MatchOut)
-    @refusals(
-        "addBot",
-        400,
-        403,
-        404,
-        409,
-        e400="malformed request, no such seat, or a strategy the game does not have",
-        e403="only the match's creator or a seated player may seat a bot",
-        e409="the seat is taken, or the match has started",
-    )
+    @refusals("addBot", 400, 403, 404, 409, 415,
+              e400="malformed request, no such seat, or a strategy the game does not have",
+              e403="only the match's creator or a seated player may seat a bot",
+              e409="the seat is taken, or the match has started")  # fmt: skip
     def post(self, body: dict, match_id: str):
         """Seat a bot; the creator or a seated player may.
 
@@ -189,35 +234,52 @@ class Bots(MethodView):
 @matches.route("/<match_id>/start")
 class Start(MethodView):
     @matches.response(200, schemas.MatchOut)
-    @refusals(
-        "startMatch",
-        403,
-        404,
-        409,
-        e403="only the match's creator or a seated player may start it",
-        e409="a seat is free, or the match has already started",
-    )
+    @refusals("startMatch", 403, 404, 409,
+              e403="only the match's creator or a seated player may start it",
+              e409="a seat is free, or the match has already started")  # fmt: skip
     def post(self, match_id: str):
         """Deal now that every seat is taken; the seed's SHA-256 is published."""
         return lobby().start(caller(), match_id)
+
+
+@matches.route("/<match_id>/resign")
+class Resign(MethodView):
+    @matches.response(200, schemas.MatchOut)
+    @refusals("resignMatch", 403, 404, 409, e403="you have no seat in this match",
+              e409="the match is not running")  # fmt: skip
+    def post(self, match_id: str):
+        """Resign your seat: the match ends now, every other side wins (result.reason)."""
+        return lobby().resign(caller(), match_id)
+
+
+@matches.route("/<match_id>/rematch")
+class Rematch(MethodView):
+    @matches.response(200, schemas.MatchOut)
+    @refusals("offerRematch", 403, 404, 409, e403="you did not play in this match",
+              e409="the match is not finished")  # fmt: skip
+    def post(self, match_id: str):
+        """Offer the players of this finished match another: you get the new match, seated.
+
+        Bots keep their seats; each other person's seat is kept for them (`reserved_for`)
+        until they join it. Asking again, or after another player asked, gives the same one.
+        """
+        return lobby().rematch(caller(), match_id)
 
 
 @matches.route("/<match_id>/actions")
 class Actions(MethodView):
     @matches.arguments(schemas.NewAction())
     @matches.response(200, schemas.ActionResult)
-    @refusals(
-        "submitAction",
-        400,
-        403,
-        404,
-        409,
-        422,
-        e409="stale expected_version (details: the current version), the match has "
-        "not started or is finished",
-    )
+    @refusals("submitAction", 400, 403, 404, 409, 415, 422, 429,
+              e409="stale expected_version (details: the current version), the match has not "
+              "started or is finished, or an action_id reused for another action")  # fmt: skip
     def post(self, body: dict, match_id: str):
-        """Act for your seat at expected_version: the new version, your events and view."""
+        """Act for your seat at expected_version: the new version, your events and view.
+
+        An unknown field in the action is refused (422) with its name; at most `LIMIT_MOVES`
+        actions per player (the server's bots, whose tokens no client holds, are not counted)."""
+        if not caller().bot:
+            rate_limit("moves", caller().id)
         return direct(
             lobby().submit_action(
                 match_id, caller(), body["action"], body["expected_version"], body["action_id"]
@@ -326,6 +388,11 @@ def create_lobby_app(
         port=8000,
     )
     app.extensions["lobby"] = service
+    app.extensions["rate_limits"] = RateLimits(
+        service.client,
+        {"register": settings.limit_register, "new_matches": settings.limit_new_matches,
+         "moves": settings.limit_moves},
+    )  # fmt: skip
     app.extensions["feed_heartbeat"] = settings.feed_heartbeat_seconds
     # Long-polls waiting at once per process (LOBBY_MAX_WAITING): the other threads stay free
     # for moves and views whatever the clients do.
@@ -333,6 +400,13 @@ def create_lobby_app(
     app.extensions["tapete_api"].spec.components.security_scheme(
         BEARER_SCHEME, {"type": "http", "scheme": "bearer"}
     )
+
+    @app.errorhandler(redis.exceptions.OutOfMemoryError)
+    def _redis_full(exc: redis.RedisError):
+        logging.getLogger("tapete.lobby").warning(
+            "the match store is full", extra={"fields": {"error": repr(exc)}}
+        )
+        return error_response(503, "store_full", "the match store is full; try again later")
 
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)

@@ -146,6 +146,22 @@ class MatchQuery(Strict):
         load_default=optional(50),
         metadata={"description": "at most this many (default 50)"},
     )
+    mine = fields.Boolean(
+        load_default=optional(False),
+        metadata={
+            "description": "only matches you sit in, or where a rematch keeps you a seat "
+            "(default false)"
+        },
+    )
+    free_seats = fields.Boolean(
+        load_default=optional(False),
+        metadata={"description": "only open matches with a seat anyone may take (default false)"},
+    )
+    cursor = fields.String(
+        load_default=optional(None),
+        validate=validate.Length(min=1, max=160),
+        metadata={"description": "the `next` of the previous page"},
+    )
 
 
 class EventsQuery(Strict):
@@ -201,6 +217,13 @@ class MatchOut(MatchDocument):
 
 class MatchList(ma.Schema):
     matches = fields.List(AsIs(MatchSummary), required=True)
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the cursor of the next page (GET again with cursor=); null: none"
+        },
+    )
 
 
 class ActionResult(ma.Schema):
@@ -222,4 +245,27 @@ class EventsPage(ma.Schema):
     version = fields.Integer(
         required=True, metadata={"description": "poll again with after=version"}
     )
+    status = status(required=True, metadata={"description": "the match's status as of `version`"})
+    finished = fields.Boolean(
+        required=True,
+        metadata={"description": "the match is over: nothing will follow, stop polling"},
+    )
     entries = fields.List(AsIs(LogEntry), required=True)
+
+
+# -- players, tokens ------------------------------------------------------------------------------
+class Me(ma.Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    is_bot = fields.Boolean(
+        required=True, metadata={"description": "a bot player (one per strategy)"}
+    )
+
+
+class NewToken(Me):
+    token = fields.String(
+        required=True,
+        metadata={
+            "description": "your new bearer token: shown only this once; the old one is revoked"
+        },
+    )

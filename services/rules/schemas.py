@@ -73,6 +73,10 @@ class ActionTypeEntry(ma.Schema):
 class GameEntry(ma.Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
+    rules_version = fields.Integer(
+        required=True,
+        metadata={"description": "the version of the game's rules; a match records it at setup"},
+    )
     players = fields.Nested(Players, required=True)
     variants = fields.List(fields.Nested(VariantEntry), required=True)
     options = fields.Dict(
@@ -125,11 +129,24 @@ class SetupRequest(Strict):
         load_default=dict,
         metadata={"description": "overrides of the variant's options; default: none"},
     )
+    rules_version = fields.Integer(
+        strict=True,
+        load_default=optional(None),
+        allow_none=True,
+        metadata={
+            "description": "deal under this version of the game's rules (a recorded match's);"
+            " null or absent: the current one. A later version than this service knows is refused"
+        },
+    )
 
 
 class SetupResponse(ma.Schema):
     state = fields.Dict(keys=fields.String(), required=True, metadata={"description": "sealed"})
     state_hash = StateHash
+    rules_version = fields.Integer(
+        required=True,
+        metadata={"description": "the version of the game's rules the match was dealt under"},
+    )
     to_act = fields.List(fields.Integer(), required=True)
     events = fields.List(
         Ref("Event"),
