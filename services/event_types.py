@@ -169,7 +169,7 @@ GAME_EVENTS: dict[str, tuple[dict[str, Schema], tuple[str, ...]]] = {
     "revolution": ({"on": BOOL}, ("on",)),
     "rey_out": ({"card": CARD, "reyes": INT}, ("card", "reyes")),
     "round_over": ({"order": array(INT), "ranks": array(STR), "round": INT, "stock": INT}, ("round",)),
-    "round_scored": ({"copas": array(INT), "full_numbers": array(array(INT)), "house": NUMBER, "outcomes": array(STR), "points": array(INT), "round": INT, "scores": array(INT), "sides": array(obj({"canastas": array(STR), "in_hand": array(CARD), "points": INT, "red_threes": INT, "seats": array(INT)}, required=("canastas", "in_hand", "points", "red_threes", "seats"))), "went_out": nullable(INT)}, ("round",)),
+    "round_scored": ({"copas": array(INT), "full_numbers": array(array(INT)), "house": NUMBER, "outcomes": array(nullable(STR)), "points": array(INT), "round": INT, "scores": array(INT), "sides": array(obj({"canastas": array(STR), "in_hand": array(CARD), "points": INT, "red_threes": INT, "seats": array(INT)}, required=("canastas", "in_hand", "points", "red_threes", "seats"))), "went_out": nullable(INT)}, ("round",)),
     "round_started": ({"dealer": INT, "first": INT, "opener": INT, "round": INT}, ("round",)),
     "round_won": ({"cards_left": array(INT), "last_standing": BOOL, "points": INT, "pot": INT, "prize": INT, "round": INT, "seat": INT}, ("seat",)),
     "sang": ({"points": INT, "seat": INT, "shown": array(CARD), "suit": STR}, ("points", "seat", "shown", "suit")),
