@@ -22,6 +22,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy shared services
+	cd tools/openapi-lint && npm ci --no-audit --no-fund --loglevel=error && npm run --silent lint
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
