@@ -8,7 +8,9 @@ statuses here, in one table, so every service agrees.
 from __future__ import annotations
 
 import functools
+import io
 import logging
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -30,7 +32,8 @@ from prometheus_client import (
 )
 from prometheus_client import multiprocess as prom_multiprocess
 from webargs.flaskparser import FlaskParser, is_json_request
-from werkzeug.exceptions import HTTPException, UnsupportedMediaType
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from services.errors import (
     BadRequest,
@@ -39,11 +42,12 @@ from services.errors import (
     Forbidden,
     NotFound,
     Rejected,
+    TooManyRequests,
     Unauthorized,
     Unavailable,
     UpstreamRefused,
 )
-from services.logs import REQUEST_ID_HEADER, json_logging
+from services.logs import MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER, json_logging
 from services.settings import Settings
 from shared import jsoncodec
 from shared.engine import (
@@ -71,6 +75,7 @@ ERROR_STATUS: list[tuple[type[Exception], int]] = [
     (NotFound, 404),
     (Conflict, 409),
     (Rejected, 422),
+    (TooManyRequests, 429),
     (UpstreamRefused, 502),
     (Unavailable, 503),
 ]
@@ -172,9 +177,13 @@ class Api(flask_smorest.Api):
         message = data.get("message") or error.description or HTTPStatus(error.code or 500).phrase
         if details and not data.get("message"):
             message = f"the {where} is invalid: " + _first_problem(problems)
-        return error_response(
+        response, status = error_response(
             error.code or 500, HTTP_CODES.get(error.code or 500, "error"), message, details
         )
+        for name, value in error.get_headers():  # e.g. a 405's Allow
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response, status
 
 
 def _first_problem(details: Any, path: str = "") -> str:
@@ -208,9 +217,13 @@ def status_of(exc: EngineError | DomainError) -> int:
 
 
 def refusal_response(exc: EngineError | DomainError) -> tuple[Response, int]:
-    """An engine error or a domain error in the one error shape, with its status."""
+    """An engine error or a domain error in the one error shape, with its status (and, for
+    a rate limit, ``Retry-After``)."""
     if isinstance(exc, DomainError):
-        return error_response(status_of(exc), exc.code, exc.message, exc.details)
+        response, status = error_response(status_of(exc), exc.code, exc.message, exc.details)
+        if isinstance(exc, TooManyRequests):
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response, status
     details = {"legal_actions": exc.legal} if isinstance(exc, IllegalAction) else None
     return error_response(status_of(exc), exc.code, str(exc), details)
 
@@ -289,6 +302,30 @@ def request_log_level(status: int, seconds: float, slow_seconds: float) -> int:
     return logging.DEBUG
 
 
+# A caller's request id is kept if it is 1 to 128 visible ASCII characters; any other is
+# replaced by a fresh one, so a log line or a header passed downstream stays small and plain.
+REQUEST_ID = re.compile(rf"[!-~]{{1,{MAX_REQUEST_ID_LENGTH}}}")
+
+
+def accepted_request_id(sent: str | None) -> str:
+    """The caller's ``X-Request-ID`` if it is acceptable (``REQUEST_ID``), else a new one."""
+    return sent if sent and REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex
+
+
+def read_unsized_body(limit: int) -> None:
+    """Read a body sent without Content-Length (chunked) here, up to ``limit`` bytes, and
+    refuse it with 413 past that, as a sized one is; the views then read it as a sized one.
+    Without this a chunked body over the limit reached the parser cut short."""
+    environ = request.environ
+    if environ.get("CONTENT_LENGTH") or not environ.get("wsgi.input_terminated"):
+        return
+    data = environ["wsgi.input"].read(limit + 1)
+    if len(data) > limit:
+        raise RequestEntityTooLarge()
+    environ["wsgi.input"] = io.BytesIO(data)
+    environ["CONTENT_LENGTH"] = str(len(data))
+
+
 def request_id() -> str:
     """The id of the request being served, carried to downstream services."""
     return getattr(g, "request_id", "") or "-"
@@ -316,6 +353,8 @@ def create_app(
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
     )
     app.config.update(config or {})
+    if settings.forwarded_hops:  # the client's address, as the proxies in front saw it
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.forwarded_hops)  # type: ignore[method-assign]
     app.json = OrjsonProvider(app)  # keys keep their order: "type" stays first in actions
     api = Api(app)
     for blp in blueprints:
@@ -329,8 +368,9 @@ def create_app(
 
     @app.before_request
     def _start() -> Response | None:
-        g.request_id = request.headers.get(REQUEST_ID_HEADER) or uuid.uuid4().hex
+        g.request_id = accepted_request_id(request.headers.get(REQUEST_ID_HEADER))
         g.started = time.perf_counter()
+        read_unsized_body(app.config["MAX_CONTENT_LENGTH"])
         return cors.preflight(request)  # before any blueprint's check of the token
 
     @app.after_request

@@ -19,6 +19,8 @@ from openskill.models import PlackettLuce
 from shared.endings import ABANDONED
 from shared.engine import new_match
 
+from .replay import rules_version_of
+
 Entry = dict[str, Any]
 Summary = dict[str, Any]
 
@@ -95,6 +97,7 @@ def fold(summary: Summary | None, entry: Entry) -> Summary:
         out["seed_sha256"] = entry.get("seed_sha256")
         setup = entry.get("setup") or {}
         out["options"] = setup.get("options", out["options"])
+        out["rules_version"] = rules_version_of(setup)
     elif kind in (ACTION, ENDED):  # an action the rules end with, or a resignation, abandonment
         out["moves"] += kind == ACTION
         if entry.get("finished"):
@@ -179,7 +182,7 @@ def teams_of(summary: Summary) -> list[list[int]]:
     if summary.get("seed"):
         state, _ = new_match(
             summary["game"], summary["variant"], summary["players"], summary["seed"],
-            summary["options"],
+            summary["options"], summary.get("rules_version", 1),
         )  # fmt: skip
         if state.teams:
             return [sorted(team) for team in state.teams]

@@ -39,7 +39,7 @@ class Divergence:
 
     version: int
     kind: str | None
-    check: str  # sequence, seed, setup, events, to_act, state_hash, result, action
+    check: str  # sequence, seed, rules, setup, events, to_act, state_hash, result, action
     message: str
     recorded: Any = None
     replayed: Any = None
@@ -160,7 +160,7 @@ def _replay(entries: list[Entry], start: Entry, seed: str, found: list[Divergenc
             )
     except Diverged as exc:
         kind = next((e.get("kind") for e in entries if e["version"] == exc.version), None)
-        found.append(Divergence(exc.version, kind, "action", exc.message))
+        found.append(Divergence(exc.version, kind, exc.check, exc.message))
     return checked
 
 

@@ -26,6 +26,7 @@ from services.http import (
     error_response,
     request_id,
 )
+from services.ratelimit import RateLimits
 from services.settings import Settings
 
 from . import schemas
@@ -49,6 +50,7 @@ ERRORS = {
     "reused for another action",
     415: "a body sent without Content-Type: application/json",
     422: "illegal action: the reason and your legal actions",
+    429: "over a rate limit: Retry-After says when to try again",
     503: "Redis or the rules service does not answer",
 }
 
@@ -83,6 +85,11 @@ def caller() -> Player:
     return g.player
 
 
+def rate_limit(name: str, client: str) -> None:
+    """Count this request against limit ``name`` for ``client``; over it: 429 (ratelimit.py)."""
+    current_app.extensions["rate_limits"].hit(name, client)
+
+
 def refusals(*statuses: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Document the error answers a view may give (all share the one error shape)."""
 
@@ -100,9 +107,13 @@ def refusals(*statuses: int) -> Callable[[Callable[..., Any]], Callable[..., Any
 class PlayerCollection(MethodView):
     @players.arguments(schemas.NewPlayer())
     @players.response(201, schemas.PlayerCreated)
+    @players.alt_response(429, schema=ErrorSchema, description=ERRORS[429])
     @players.doc(security=[])
     def post(self, body: dict):
-        """Register a player; the answer holds its bearer token, shown only this once."""
+        """Register a player; the answer holds its bearer token, shown only this once.
+
+        At most `LIMIT_REGISTER` registrations per client address (docs/operations.md)."""
+        rate_limit("register", request.remote_addr or "-")
         player, token = lobby().register(body["name"].strip())
         return {"id": player.id, "name": player.name, "token": token}
 
@@ -151,9 +162,15 @@ class MatchCollection(MethodView):
 
     @matches.arguments(schemas.NewMatch())
     @matches.response(201, schemas.MatchOut)
-    @refusals(400)
+    @refusals(400, 409, 429)
     def post(self, body: dict):
-        """Create an open match (game, variant, players and options checked by the catalog)."""
+        """Create an open match (game, variant, players and options checked by the catalog).
+
+        Refused with 429 past `LIMIT_NEW_MATCHES` per player, 409 `too_many_open_matches`
+        past `OPEN_MATCHES_PER_PLAYER` open ones, and 503 `store_full` when Redis is
+        nearly full (moves still go on then). An open match unchanged for
+        `OPEN_MATCH_IDLE_S` seconds is deleted."""
+        rate_limit("new_matches", caller().id)
         return lobby().create_match(
             caller(), body["game"], body["variant"], body["players"], body["options"],
             body["autostart"], body["turn_timeout"],
@@ -236,9 +253,14 @@ class Rematch(MethodView):
 class Actions(MethodView):
     @matches.arguments(schemas.NewAction())
     @matches.response(200, schemas.ActionResult)
-    @refusals(400, 403, 404, 409, 415, 422)
+    @refusals(400, 403, 404, 409, 415, 422, 429)
     def post(self, body: dict, match_id: str):
-        """Act for your seat at expected_version: the new version, your events and view."""
+        """Act for your seat at expected_version: the new version, your events and view.
+
+        An unknown field in the action is refused (422) with its name; at most `LIMIT_MOVES`
+        actions per player (the server's bots, whose tokens no client holds, are not counted)."""
+        if not caller().bot:
+            rate_limit("moves", caller().id)
         return direct(
             lobby().submit_action(
                 match_id, caller(), body["action"], body["expected_version"], body["action_id"]
@@ -346,6 +368,11 @@ def create_lobby_app(
         settings=settings,
     )
     app.extensions["lobby"] = service
+    app.extensions["rate_limits"] = RateLimits(
+        service.client,
+        {"register": settings.limit_register, "new_matches": settings.limit_new_matches,
+         "moves": settings.limit_moves},
+    )  # fmt: skip
     app.extensions["feed_heartbeat"] = settings.feed_heartbeat_seconds
     # Long-polls waiting at once per process (LOBBY_MAX_WAITING): the other threads stay free
     # for moves and views whatever the clients do.
@@ -353,6 +380,13 @@ def create_lobby_app(
     app.extensions["tapete_api"].spec.components.security_scheme(
         BEARER_SCHEME, {"type": "http", "scheme": "bearer"}
     )
+
+    @app.errorhandler(redis.exceptions.OutOfMemoryError)
+    def _redis_full(exc: redis.RedisError):
+        logging.getLogger("tapete.lobby").warning(
+            "the match store is full", extra={"fields": {"error": repr(exc)}}
+        )
+        return error_response(503, "store_full", "the match store is full; try again later")
 
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)

@@ -45,6 +45,7 @@ from . import feed, listing
 from . import match as rules_of
 from .match import FINISHED, OPEN, RUNNING, Match
 from .players import Player, Players, bot_player
+from .quotas import DEFAULT_QUOTAS, OpenMatches, Quotas, check_memory
 from .rules_client import RulesClient, RulesRefused, RulesUnavailable
 from .tickets import Tickets
 
@@ -187,7 +188,7 @@ class Lobby:
         log = MatchLog(client, partitions=settings.feed_partitions)
         return cls(
             client, rules, log, feed_buffer=settings.feed_buffer,
-            bot_token_key=settings.bot_token_key,
+            bot_token_key=settings.bot_token_key, quotas=Quotas.from_settings(settings),
         )  # fmt: skip
 
     def __init__(
@@ -199,8 +200,10 @@ class Lobby:
         new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
         feed_buffer: int = 256,
         bot_token_key: str | None = None,
+        quotas: Quotas = DEFAULT_QUOTAS,
     ) -> None:
-        """``new_seed`` draws each match's secret seed at its start (tests may rig a deal)."""
+        """``new_seed`` draws each match's secret seed at its start (tests may rig a deal);
+        ``quotas`` bound the open matches and the store's memory (quotas.py)."""
         self.client = client
         self.rules = rules
         self.log = log or MatchLog(client)
@@ -210,6 +213,8 @@ class Lobby:
         self.recent = RecentSnapshots()
         self.tickets = Tickets(client)
         self.hub = feed.Hub(self.log, feed_buffer)
+        self.quotas = quotas
+        self.open_matches = OpenMatches(client, quotas)
 
     # -- players ---------------------------------------------------------------------------
     def register(self, name: str) -> tuple[Player, str]:
@@ -345,6 +350,8 @@ class Lobby:
         if game not in catalog:
             raise BadRequest(f"no game {game!r}; games: {sorted(catalog)}", code="unknown_game")
         count = rules_of.check_setup(catalog[game], variant, players, options)
+        check_memory(self.client, self.quotas.memory_fraction)
+        self.open_matches.check_room(player.id, lambda m: self.log.keys(m).snapshot)
         match_id = secrets.token_hex(8)
         now = self.clock()
         match = rules_of.new_match(
@@ -354,7 +361,9 @@ class Lobby:
         event = {"type": "match_created", "game": game, "variant": variant, "players": count}
         by = actor(player, None)
         entry = {"kind": "match.created", "actor": by, "events": [event], "match": match}
-        return self._presented(self._append(None, match, entry, now=now), player)
+        created = self._append(None, match, entry, now=now)
+        self.open_matches.created(player.id, match_id)
+        return self._presented(created, player)
 
     def join(self, player: Player, match_id: str, seat: int | None = None) -> dict[str, Any]:
         """Take ``seat`` (None: the first free one); a full match may then start itself."""
@@ -637,6 +646,8 @@ class Lobby:
         if result.duplicate:
             raise _Duplicate(result.answer or {}, result.fingerprint)
         listing.refile(self.client, before.match if before else None, match)
+        if match["status"] == OPEN or (before is not None and before.match["status"] == OPEN):
+            self.open_matches.keep(self._match_keys(match["id"]), match["status"] == OPEN)
         if match["status"] == FINISHED and (before is None or before.match["status"] != FINISHED):
             bots = [bot["seat"] for bot in rules_of.bot_seats(match)]
             self.players.revoke_bot_seats(match["id"], bots)  # their match is over
@@ -670,6 +681,8 @@ class Lobby:
             raise Conflict(
                 f"the rules refused this setup: {exc.message}", code="setup_refused"
             ) from exc
+        if outcome.rules_version is not None:  # replay and verify deal under the same rules
+            setup["rules_version"] = outcome.rules_version
         now = self.clock()
         started = {
             **match,
@@ -727,6 +740,11 @@ class Lobby:
             return self.load(snap.id)
         except DomainError:  # the seat is taken all the same; POST /start can deal later
             return snap
+
+    def _match_keys(self, match_id: str) -> list[str]:
+        """Every key of one match (not the shared feed stream)."""
+        keys = self.log.keys(match_id)
+        return [keys.log, keys.snapshot, keys.actions]
 
     def _presented(self, snap: Snapshot, player: Player) -> dict[str, Any]:
         """The match as the caller sees it: the document, its version and the caller's view."""
