@@ -108,6 +108,7 @@ class PlayerCollection(MethodView):
     @players.arguments(schemas.NewPlayer())
     @players.response(201, schemas.PlayerCreated)
     @players.alt_response(429, schema=ErrorSchema, description=ERRORS[429])
+    @players.alt_response(415, schema=ErrorSchema, description=ERRORS[415])
     @players.doc(security=[])
     def post(self, body: dict):
         """Register a player; the answer holds its bearer token, shown only this once.
@@ -162,7 +163,7 @@ class MatchCollection(MethodView):
 
     @matches.arguments(schemas.NewMatch())
     @matches.response(201, schemas.MatchOut)
-    @refusals(400, 409, 429)
+    @refusals(400, 409, 415, 429)
     def post(self, body: dict):
         """Create an open match (game, variant, players and options checked by the catalog).
 
@@ -190,7 +191,7 @@ class MatchDetail(MethodView):
 class Join(MethodView):
     @matches.arguments(schemas.Join())
     @matches.response(200, schemas.MatchOut)
-    @refusals(400, 404, 409)
+    @refusals(400, 404, 409, 415)
     def post(self, body: dict, match_id: str):
         """Take a seat (the first free one if none is named); a full match starts itself."""
         return lobby().join(caller(), match_id, body["seat"])
@@ -209,7 +210,7 @@ class Leave(MethodView):
 class Bots(MethodView):
     @matches.arguments(schemas.NewBot())
     @matches.response(200, schemas.MatchOut)
-    @refusals(400, 403, 404, 409)
+    @refusals(400, 403, 404, 409, 415)
     def post(self, body: dict, match_id: str):
         """Seat a bot; the creator or a seated player may.
 
