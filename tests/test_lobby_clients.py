@@ -27,6 +27,7 @@ from services.lobby.app import create_lobby_app
 from services.lobby.application import MISSED_TURNS_LIMIT, Lobby
 from services.lobby.players import TOKEN_KEY, token_digest
 from services.lobby.rules_client import RulesClient
+from services.lobby.schemas import MatchList
 from services.settings import Settings
 from tests.service_fixtures import ROOT, Http, Service, error_of
 
@@ -158,6 +159,7 @@ def test_the_list_filters_mine_free_seats_and_game_and_pages_with_a_cursor(http:
     def listed(who: dict[str, Any], query: str) -> tuple[list[str], str | None]:
         reply = http.get(f"/v1/matches?{query}", who["token"])
         assert reply.status == 200, reply.body
+        assert MatchList().validate(reply.body) == {}  # sent undumped: the schema still holds
         return [m["id"] for m in reply.body["matches"]], reply.body["next"]
 
     assert listed(ana, "mine=true")[0] == [raj["id"]]

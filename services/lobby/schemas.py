@@ -193,6 +193,11 @@ class MatchSummary(ma.Schema):
         metadata={"description": "a finished match's rematch: the new match offered its players"}
     )
     rematch_of = fields.String(metadata={"description": "the match this one is a rematch of"})
+    missed_turns = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={"description": "seat -> turns the timer played for it in a row (see resign)"},
+    )
 
 
 class MatchOut(MatchSummary):
