@@ -212,7 +212,7 @@ def test_the_embedded_server_runs_with_a_memory_limit_and_no_eviction():
 
 
 def test_the_servers_bots_are_not_limited_in_their_moves(http: Http, lobby: Lobby):
-    lobby.players.seat_bot(bot_player("greedy"), "0123456789abcdef", 0)
+    lobby.players.seat_bot(bot_player("random"), "0123456789abcdef", 0)
     token = lobby.players.bot_seat_token("0123456789abcdef", 0)
     for _ in range(rate(DEFAULTS.limit_moves) + 5):  # no such match: 404, never 429
         reply = http.post(
