@@ -19,6 +19,7 @@ import pytest
 import redis
 
 from services.history.projections import project, rate, teams_of
+from services.history.schemas import Leaderboard
 from services.history.store import ReadModels
 from services.history.verify import verify
 from services.lobby import application as lobby_application
@@ -435,3 +436,5 @@ def test_the_leaderboard_has_a_row_per_person_and_one_per_bot(
     ]  # fmt: skip
     bot = next(row for row in board if row["is_bot"])
     assert bot["wins"] == 2 and bot["player"] == "bot-random"
+    shown = Leaderboard().dump({"game": "raj", "players": board})["players"]
+    assert sorted(row["is_bot"] for row in shown) == [False, False, True]  # the API says so

@@ -143,6 +143,9 @@ class Standing(ma.Schema):
     player = fields.String()
     name = fields.String(allow_none=True)
     bot = fields.String(allow_none=True)
+    is_bot = fields.Boolean(
+        metadata={"description": "a bot: one row per strategy, however many seats it played"}
+    )
     rating = fields.Float(metadata={"description": "mu - 3 sigma, the sort key"})
     mu = fields.Float()
     sigma = fields.Float()
