@@ -191,6 +191,11 @@ class MatchDocument(ma.Schema):
         metadata={"description": "a finished match's rematch: the new match offered its players"}
     )
     rematch_of = fields.String(metadata={"description": "the match this one is a rematch of"})
+    missed_turns = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={"description": "seat -> turns the timer played for it in a row (see resign)"},
+    )
 
 
 class LogEntry(ma.Schema):

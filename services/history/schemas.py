@@ -203,6 +203,10 @@ class Standing(ma.Schema):
     player = fields.String(required=True)
     name = fields.String(required=True, allow_none=True)
     bot = fields.String(required=True, allow_none=True)
+    is_bot = fields.Boolean(
+        required=True,
+        metadata={"description": "a bot: one row per strategy, however many seats it played"},
+    )
     rating = fields.Float(required=True, metadata={"description": "mu - 3 sigma, the sort key"})
     mu = fields.Float(required=True)
     sigma = fields.Float(required=True)

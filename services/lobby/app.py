@@ -113,6 +113,7 @@ class PlayerCollection(MethodView):
     @players.alt_response(415, schema=ErrorSchema, description=ERRORS[415])
     @players.alt_response(429, schema=ErrorSchema, description=ERRORS[429])
     @players.alt_response(503, schema=ErrorSchema, description=ERRORS[503])
+    @players.alt_response(415, schema=ErrorSchema, description=ERRORS[415])
     @players.doc(operationId="registerPlayer", security=[])
     def post(self, body: dict):
         """Register a player; the answer holds its bearer token, shown only this once.
@@ -162,7 +163,7 @@ class MatchCollection(MethodView):
 
         `next` is the cursor of the following page (null on the last one).
         """
-        return lobby().list_matches(caller(), **query)
+        return direct(lobby().list_matches(caller(), **query))  # 50 documents: no dump
 
     @matches.arguments(schemas.NewMatch())
     @matches.response(201, schemas.MatchOut)
