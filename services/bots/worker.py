@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 import time
 
 import redis
@@ -22,6 +23,7 @@ from rq.version import VERSION as rq_version
 from services.consumers import serve_metrics
 from services.logs import json_logging
 from services.settings import Settings
+from shared.bots.search import warm_up
 
 from .jobs import use_settings
 from .tasks import QUEUE
@@ -49,6 +51,8 @@ def main() -> int:
     use_settings(settings)  # the jobs' connections, made once, now
     wait_for_redis(connection)
     serve_metrics(settings.bots_worker_metrics)
+    # What the search bots learn once per game, learnt beside the first jobs, not in them.
+    threading.Thread(target=warm_up, name="bots-warm-up", daemon=True).start()
     worker = SimpleWorker(
         [Queue(QUEUE, connection=connection)],
         connection=connection,
