@@ -177,7 +177,7 @@ def rewards(state: State, origin: list[int], direction: int) -> list[float]:
     out = []
     for s in range(n):
         margin = gains[s] - sum(gains[o] for o in range(n) if o != s) / (n - 1)
-        out.append(min(1.0, max(0.0, 0.5 + margin / (4 * scale))))
+        out.append(min(1.0, max(0.0, 0.5 + margin / (2 * scale))))
     return out
 
 
