@@ -30,7 +30,6 @@ from functools import lru_cache
 from shared.engine import (
     Action,
     State,
-    all_games,
     apply,
     get_game,
     legal_actions,
@@ -40,7 +39,7 @@ from shared.engine.sampling import game_of, sample_state
 
 TIMEOUT: Action = {"type": "timeout"}
 WAIT = "wait"  # a seat lets a window run out (no action)
-DIRECTION_STEPS = 1500  # the longest random match score_direction plays out
+DIRECTION_STEPS = 600  # the longest random match score_direction plays out
 
 #: A rollout policy: (state, its legal (seat, action) options, generator) -> the pick.
 RolloutPolicy = Callable[[State, list[tuple[int | None, Action]], random.Random], tuple]
@@ -147,16 +146,6 @@ def score_direction(game_id: str, variant: str, players: int) -> int:
     if not finished:
         return 1
     return (votes > 0) - (votes < 0) if abs(votes) >= 2 else 0
-
-
-def warm_up() -> None:
-    """Learn every game's score direction now (a bot worker does at its start, so that no
-    first move of a game pays for it)."""
-    for game in all_games():
-        for variant in game.variants:
-            low, high = game.player_range(variant)
-            for players in range(low, high + 1):
-                score_direction(game.id, variant, players)
 
 
 def rewards(state: State, origin: list[int], direction: int) -> list[float]:
