@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlsplit, urlunsplit
 
+from shared.bots.reflexes import Reflexes
 from shared.feedgroup import GroupSettings, process_name
-from shared.reflexes import Reflexes
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_RULES_URL = "http://127.0.0.1:8001"
@@ -129,8 +129,9 @@ class Settings:
     bots_dispatcher_metrics: Metrics = Metrics()  # BOTS_DISPATCHER_METRICS_PORT, _ADDR
     bots_worker_name: str = field(default_factory=process_name)  # BOTS_WORKER_NAME
     bots_worker_metrics: Metrics = Metrics()  # BOTS_WORKER_METRICS_PORT, _ADDR
+    # bots in reflex windows: BOTS_REFLEX_MEDIAN_S, _SPREAD, _FASTEST_S, _MISS
+    bot_reflexes: Reflexes = Reflexes()
     bots_maintenance_s: int = 60  # BOTS_MAINTENANCE_S: rq's registry cleaning
-    bots_reflexes: Reflexes = Reflexes()  # BOTS_REFLEX_*: a bot's reaction time, its misses
     rq_log_level: str = "WARNING"  # RQ_LOG_LEVEL
     # fault injection for the tests: a bot job sleeps there (never in production)
     bots_pause_before_submit_s: float = 0.0  # BOTS_PAUSE_BEFORE_SUBMIT_S
@@ -192,8 +193,8 @@ class Settings:
             bots_dispatcher_metrics=Metrics.from_env(env, "BOTS_DISPATCHER_METRICS"),
             bots_worker_name=env.get("BOTS_WORKER_NAME") or d.bots_worker_name,
             bots_worker_metrics=Metrics.from_env(env, "BOTS_WORKER_METRICS"),
+            bot_reflexes=Reflexes.from_env(env),
             bots_maintenance_s=int(env.get("BOTS_MAINTENANCE_S", d.bots_maintenance_s)),
-            bots_reflexes=Reflexes.from_env(env),
             rq_log_level=env.get("RQ_LOG_LEVEL", d.rq_log_level),
             bots_pause_before_submit_s=float(env.get("BOTS_PAUSE_BEFORE_SUBMIT_S") or 0),
             bots_pause_after_submit_s=float(env.get("BOTS_PAUSE_AFTER_SUBMIT_S") or 0),

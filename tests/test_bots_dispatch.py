@@ -28,8 +28,8 @@ from services.bots.tasks import BOT, QUEUE, TURN, WINDOW, Task
 from services.bots.timers import LEASES_KEY, window_closes_at
 from services.errors import Conflict, Forbidden, NotFound, Rejected, Unavailable
 from services.settings import DispatcherSettings, Settings
+from shared.bots.reflexes import Reflexes
 from shared.eventstore import MatchLog
-from shared.reflexes import Reflexes
 
 MATCH = "9f1c0a2b3c4d5e6f"
 

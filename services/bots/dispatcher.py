@@ -35,9 +35,9 @@ from rq import Queue
 from services.consumers import run_group, store_client
 from services.settings import DispatcherSettings, Settings
 from shared import feedgroup
+from shared.bots.reflexes import REFLEX_WINDOWS, Reflexes
 from shared.eventstore import MATCH_ID, MatchLog
 from shared.feedgroup import FeedGroup, Message
-from shared.reflexes import REFLEX_WINDOWS, Reflexes
 
 from .tasks import BOT, IDLE, JOBS, QUEUE, TURN, WINDOW, Task, enqueue
 from .timers import IdleMatches, Leases, turn_times_out_at, window_closes_at
@@ -98,7 +98,7 @@ class Notice:
 def plan(
     notice: Notice,
     turn_timeout: float | None,
-    reflexes: Reflexes = Settings.bots_reflexes,
+    reflexes: Reflexes = Settings.bot_reflexes,
     rng: random.Random | None = None,
 ) -> list[tuple[Task, float | None]]:
     """The tasks a current notification asks for, each with when (None: now).
@@ -140,11 +140,11 @@ class Dispatcher(FeedGroup):
         queue: Queue,
         settings: DispatcherSettings,
         idle_limit_s: float = Settings.match_idle_limit_s,
-        reflexes: Reflexes = Settings.bots_reflexes,
+        reflexes: Reflexes = Settings.bot_reflexes,
     ) -> None:
+        self.reflexes = reflexes
         super().__init__(log, settings, NOTIFICATIONS, logging.getLogger("tapete.bots.dispatcher"))
         self.queue = queue
-        self.reflexes = reflexes
         self.leases = Leases(log.client)
         self.idle = IdleMatches(log.client)
         self.idle_limit_s = idle_limit_s
@@ -264,7 +264,7 @@ def build(settings: Settings) -> Dispatcher:
         Queue(QUEUE, connection=rq_connection),
         settings.bots_dispatcher,
         settings.match_idle_limit_s,
-        settings.bots_reflexes,
+        settings.bot_reflexes,
     )
 
 
