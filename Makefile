@@ -68,6 +68,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/history.py
 	$(BIN)/python bench/redis_memory.py
 	$(BIN)/python bench/bots.py
+	$(BIN)/python bench/bots.py --levels hard
 	$(BIN)/python bench/feed.py
 	$(BIN)/python bench/feed.py --feed-priority
 
