@@ -121,6 +121,8 @@ def scenario(gateway: Gateway, name: str, *args: str) -> dict[str, Any]:
         text=True,
         timeout=SCENARIO_TIMEOUT,
     )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"{name}.log").write_text(done.stderr + done.stdout)
     assert done.returncode == 0, f"{name} failed:\n{done.stderr[-4000:]}\n{done.stdout[-2000:]}"
     return json.loads(done.stdout.strip().splitlines()[-1])
 

@@ -32,7 +32,7 @@ interface MatchOut {
 }
 
 /** Types whose moment is a race (reaction windows): drawn as one big button. */
-const BIG_ACTIONS = ["slap", "snap", "grab", "claim", "react", "noise", "bell", "hit"];
+const BIG_ACTIONS = ["slap", "snap", "grab", "react", "bell"];
 const LOG_LINES = 40;
 
 export function seatNames(seats: Seat[] | undefined, players: number): string[] {
@@ -40,7 +40,7 @@ export function seatNames(seats: Seat[] | undefined, players: number): string[] 
   return [...Array(players).keys()].map((i) => {
     const seat = seats?.find((s) => s.seat === i);
     if (!seat?.name && !seat?.bot) return `Seat ${i + 1} (free)`;
-    const name = seat.bot ? `${seat.name ?? "Bot"} (${seat.bot} bot)` : (seat.name ?? `Seat ${i + 1}`);
+    const name = seat.bot ? `${seat.name ?? "Bot"}${/bot/i.test(seat.name ?? "") ? "" : " (bot)"}` : (seat.name ?? `Seat ${i + 1}`);
     return seat.player && seat.player === player?.id ? `${name} (you)` : name;
   });
 }
@@ -127,7 +127,10 @@ export class MatchScreen {
   }
 
   // -- doing things --------------------------------------------------------------------------
-  private async act(action: Action): Promise<void> {
+  /** Send a move at the version on screen. When others moved meanwhile (a stale version,
+   * common in a reaction window) and the move is still legal in the new view, send it once
+   * more at the new version: the person meant it, and nothing was written. */
+  private async act(action: Action, retry = true): Promise<void> {
     if (this.busy || !this.match) return;
     this.busy = true;
     const { data, error } = await lobby.POST("/v1/matches/{match_id}/actions", {
@@ -137,8 +140,12 @@ export class MatchScreen {
     this.busy = false;
     this.selected = null;
     if (error || !data) {
+      if (errorCode(error) === "stale_version") {
+        await this.refresh();
+        const same = JSON.stringify(action);
+        if (retry && this.view?.legal_actions.some((a) => JSON.stringify(a) === same)) return this.act(action, false);
+      }
       this.message = notice(`Refused: ${reason(error)}`, "error");
-      if (errorCode(error) === "stale_version") await this.refresh();
       this.render();
       return;
     }
@@ -202,7 +209,7 @@ export class MatchScreen {
     const title = `${this.game?.name ?? match.game} · ${match.variant}`;
     mount(
       this.root,
-      h("div", { class: "match", "data-status": match.status, "data-version": match.version },
+      h("div", { class: "match", "data-id": this.id, "data-status": match.status, "data-version": match.version },
         h("h2", null, title, h("span", { class: `status ${match.status}` }, match.status ?? "")),
         this.message,
         match.status === "open" ? this.drawSeats(names) : null,

@@ -79,8 +79,8 @@ async function apiMatch(page, game, variant, players, strategy) {
     for (let seat = 1; seat < players; seat++) await call(`/v1/matches/${match.id}/bots`, { seat, strategy });
     return match.id;
   }, { game, variant, players, strategy });
-  await page.goto(`${BASE}/#/match/${id}`);
-  await page.waitForSelector(".match");
+  await page.evaluate((hash) => { location.hash = hash; }, `#/match/${id}`); // no reload
+  await page.waitForSelector(`.match[data-id="${id}"]`);
   return id;
 }
 
@@ -92,34 +92,41 @@ async function status(page) {
  * `prefer`: a selector tried first (a call button, say). Returns "moved", "finished" or
  * the refusal shown. */
 async function clickMove(page, prefer = null, choose = null) {
-  await page.waitForFunction(() => {
-    const match = document.querySelector(".match");
-    return match && (match.dataset.status === "finished" || document.querySelector(".moves"));
-  }, null, { timeout: MOVE_TIMEOUT });
-  if ((await status(page)) === "finished") return "finished";
-  const version = await page.getAttribute(".match", "data-version");
-  let target = null;
-  for (const selector of [prefer, "button.card.playable", ".calls button.move"]) {
-    if (selector && (await page.locator(selector).count())) {
-      target = page.locator(selector).first();
-      break;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    await page.waitForFunction(() => {
+      const match = document.querySelector(".match");
+      return match && (match.dataset.status === "finished" || document.querySelector(".moves"));
+    }, null, { timeout: MOVE_TIMEOUT });
+    if ((await status(page)) === "finished") return "finished";
+    const version = await page.getAttribute(".match", "data-version");
+    let target = null;
+    for (const selector of [prefer, "button.card.playable", ".calls button.move"]) {
+      if (selector && (await page.locator(selector).count())) {
+        target = page.locator(selector).first();
+        break;
+      }
     }
+    try {
+      if (!target) {
+        await page.click("details.all-moves summary", { timeout: 2000 });
+        target = page.locator("details.all-moves button.move").first();
+      }
+      await target.click({ timeout: 2000 });
+      if (await page.locator(".choice button.move").count()) {
+        const pick = choose && (await page.locator(`.choice button.move${choose}`).count()) ? `.choice button.move${choose}` : ".choice button.move";
+        await page.locator(pick).first().click({ timeout: 2000 });
+      }
+    } catch {
+      continue; // the screen changed under the click (a bot moved, a window closed): look again
+    }
+    await page.waitForFunction((v) => {
+      const match = document.querySelector(".match");
+      return !match || match.dataset.version !== v || document.querySelector(".notice.error");
+    }, version, { timeout: MOVE_TIMEOUT });
+    const refusal = await page.evaluate(() => document.querySelector(".notice.error")?.textContent ?? null);
+    return refusal ? `refused: ${refusal}` : "moved";
   }
-  if (!target) {
-    await page.click("details.all-moves summary");
-    target = page.locator("details.all-moves button.move").first();
-  }
-  await target.click({ timeout: 5000 }).catch(() => null); // the screen may have moved on
-  if (await page.locator(".choice button.move").count()) {
-    const pick = choose && (await page.locator(`.choice button.move${choose}`).count()) ? `.choice button.move${choose}` : ".choice button.move";
-    await page.locator(pick).first().click({ timeout: 5000 }).catch(() => null);
-  }
-  await page.waitForFunction((v) => {
-    const match = document.querySelector(".match");
-    return !match || match.dataset.version !== v || document.querySelector(".notice.error");
-  }, version, { timeout: MOVE_TIMEOUT });
-  const refused = await page.locator(".notice.error").count();
-  return refused ? `refused: ${await page.locator(".notice.error").first().textContent()}` : "moved";
+  fail("no move could be clicked in 20 tries");
 }
 
 async function playToTheEnd(page, prefer = null, limit = 400, onStep = null) {
@@ -207,6 +214,7 @@ const scenarios = {
           else refusals.push(outcome);
         }
         if (moved < 3 && outcome !== "finished") fail(`${game.id}/${variant.id}: ${moved} moves; refusals: ${refusals.join(" | ")}`);
+        console.error(`${game.id}/${variant.id}: ${moved} moves in ${(Date.now() - started) / 1000} s${refusals.length ? `; refused: ${refusals.join(" | ")}` : ""}`);
         results.push({ game: game.id, variant: variant.id, match: id, moved, finished: outcome === "finished", seconds: (Date.now() - started) / 1000 });
       }
     };
