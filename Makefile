@@ -27,9 +27,12 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 
 # Every service in the foreground; Ctrl-C stops them all. Without REDIS_URL, an embedded
-# Redis (valkey from PyPI) keeps its data in var/redis across restarts.
+# Redis (valkey from PyPI) keeps its data in var/redis across restarts. The web client is
+# built first when missing or stale (web/build.sh) and served with the API by the gateway,
+# which prints the one URL to open (GATEWAY_PORT, 8080).
 run: $(STAMP)
 	mkdir -p var/redis
+	@if command -v npm >/dev/null; then sh web/build.sh; else echo "npm not found: the web client is not built (the API still runs)"; fi
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile
 
 # A bot-only match against the running platform (`make run` in another terminal): its moves

@@ -27,8 +27,8 @@ import requests  # noqa: E402
 # The Ingress's paths and backends, in the order ingress-nginx tries them: longest first.
 ROUTES: tuple[tuple[str, str], ...] = (
     (r"/v1/matches/[^/]+/(log|replay|verify|scores)$", "history"),
-    (r"/v1/matches/[^/]+/stream$", "feed"),
     (r"/v1/players/[^/]+/matches$", "history"),
+    (r"/v1/matches/[^/]+/stream$", "feed"),
     (r"/v1/leaderboards(/|$)", "history"),
     (r"/v1/games(/[^/]+)?$", "rules"),
     (r"/v1/matches(/|$)", "lobby"),
@@ -94,6 +94,10 @@ class Gateway:
         if path == "/healthz":
             start_response("200 OK", [("Content-Type", "text/plain")])
             return [b"ok\n"]
+        if path == "/readyz":  # ready once there is an app to serve
+            ready = (self.static_dir / "index.html").is_file()
+            start_response("200 OK" if ready else "503 Service Unavailable", [])
+            return [b"ok\n" if ready else b"web app not built\n"]
         backend = backend_for(path)
         if backend is not None:
             return self.proxy(self.upstreams[backend], environ, start_response)
@@ -163,7 +167,11 @@ class Gateway:
 def _chunks(answer: requests.Response) -> Iterator[bytes]:
     """Each piece of the answer as it arrives (an SSE event is not held back), then close."""
     try:
-        yield from answer.iter_content(chunk_size=None)
+        if answer.raw.chunked:  # each chunk as the service wrote it
+            yield from answer.iter_content(chunk_size=None)
+        else:  # whatever has arrived, without waiting for more or for the end
+            while chunk := answer.raw.read1(65536, decode_content=True):
+                yield chunk
     finally:
         answer.close()
 
@@ -178,7 +186,8 @@ def main() -> None:
 
     app = Gateway(args.static, upstreams_from_env(dict(os.environ)))
     server = WSGIServer((args.host, args.port), app, log=None)
-    print(f"Tapete: open http://{args.host}:{args.port}/ in a browser", flush=True)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
+    print(f"Tapete is up: open http://{shown}:{args.port}/ in a browser", flush=True)
     server.serve_forever()
 
 

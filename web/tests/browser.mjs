@@ -248,6 +248,13 @@ const scenarios = {
         }
       }
     };
+    // The one who waits clicks a card anyway: the server's reason is shown, nothing moves.
+    const toAct = await Promise.race([ana, beto].map((p) => p.waitForSelector(".moves").then(() => p)));
+    const waiting = toAct === ana ? beto : ana;
+    const before = await waiting.getAttribute(".match", "data-version");
+    await waiting.locator(".mine [data-zone^='hand'] button.card").first().click();
+    const refusal = await waiting.locator(".notice.error").textContent();
+    if ((await waiting.getAttribute(".match", "data-version")) !== before) fail("a refused move changed the match");
     let moves = 0;
     for (let i = 0; i < 200; i++) {
       await check();
@@ -262,7 +269,7 @@ const scenarios = {
     await ana.waitForSelector(".match[data-status=finished]", { timeout: MOVE_TIMEOUT });
     await beto.waitForSelector(".match[data-status=finished]", { timeout: MOVE_TIMEOUT });
     checkConsole(ana, beto);
-    return { match: id, moves, checks };
+    return { match: id, moves, checks, refusal };
   },
 
   /** The replay of a finished match: back, forward, the slider; it ends on the match's final
