@@ -165,7 +165,9 @@ def test_two_people_play_and_neither_page_holds_the_others_hidden_cards(
 ) -> None:
     duel = scenario(platform, "duel")
     assert duel["moves"] >= 40 and duel["checks"] > 100, duel
-    assert "Refused" in duel["refusal"] and "turn" in duel["refusal"], duel  # the server's reason
+    assert "Refused" in duel["refusal"] and "not to act" in duel["refusal"], (
+        duel
+    )  # the server's reason
 
 
 def test_the_replay_ends_on_the_final_state_of_the_match(

@@ -27,6 +27,7 @@ interface MatchOut {
   seats?: Seat[];
   seed?: string;
   seed_sha256?: string | null;
+  deadline?: Record<string, unknown> | null;
   result?: Record<string, unknown> | null;
   view?: Record<string, unknown> | null;
 }
@@ -94,6 +95,9 @@ export class MatchScreen {
     this.match = match;
     const view = (match.view ?? null) as View | null;
     this.setView(view);
+    // The lobby stamps when the server's timer closes the window: count down to that.
+    const at = (match.deadline as { at?: string } | null | undefined)?.at;
+    if (at && this.view?.deadline) this.deadlineAt = Date.parse(at);
   }
 
   private setView(view: View | null): void {

@@ -161,6 +161,11 @@ const scenarios = {
         await page.screenshot({ path: `${ARTIFACTS}/table-phone.png`, fullPage: true });
         await page.setViewportSize({ width: 1280, height: 900 });
       }
+      if (i === 6) {
+        // A reload resumes the seat: the token is kept in the browser.
+        await page.reload();
+        await page.waitForSelector(`.match[data-id="${id}"] .table .mine`);
+      }
     });
     const result = await verified(page);
     await page.screenshot({ path: `${ARTIFACTS}/result-desktop.png`, fullPage: true });
