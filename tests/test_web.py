@@ -164,7 +164,9 @@ def test_two_people_play_and_neither_page_holds_the_others_hidden_cards(
     platform: Gateway,
 ) -> None:
     duel = scenario(platform, "duel")
-    assert duel["moves"] >= 40 and duel["checks"] > 100, duel
+    assert duel["moves"] >= 30 and duel["checks"] > 100, (
+        duel
+    )  # played to the end, checked at each move
     assert "Refused" in duel["refusal"] and "not to act" in duel["refusal"], (
         duel
     )  # the server's reason

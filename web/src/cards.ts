@@ -104,3 +104,19 @@ export function cardSvg(code: string | null, deck: Deck): string {
   const stripes = spanish ? `<rect x="4" y="4" width="52" height="82" rx="4" fill="none" stroke="${color}" stroke-width="0.8" stroke-dasharray="${"OCEB".indexOf(suit) + 1} 3"/>` : "";
   return `${open}<rect x="1" y="1" width="58" height="88" rx="6" fill="#fffdf7" stroke="#555"/>${stripes}${middle}${corner(10, 15, "")}${corner(50, 75, "rotate(180)")}</svg>`;
 }
+
+const RANK_ORDER: Record<string, number> = { A: 1, J: 11, Q: 12, K: 13 };
+
+/** Cards sorted for a hand: by suit, then rank; face-down cards and jokers last. */
+export function sortHand(cards: (string | null)[]): (string | null)[] {
+  const key = (code: string | null): [number, number] => {
+    if (code === null) return [99, 0];
+    if (code === "JK") return [98, 0];
+    const rank = code.slice(0, -1);
+    return ["OCEBSHDC".indexOf(code.slice(-1)), RANK_ORDER[rank] ?? Number(rank)];
+  };
+  return [...cards].sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x[0] - y[0] || x[1] - y[1];
+  });
+}

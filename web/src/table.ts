@@ -2,9 +2,9 @@
  * card games share: each player's area (their hand as backs), the middle of the table,
  * face-down piles as one card and a count, and grids for solitaire layouts
  * (zones named `name:row:column`). The same drawing serves play and replay. */
-import { cardName, cardSvg, type Deck } from "./cards";
+import { cardName, cardSvg, sortHand, type Deck } from "./cards";
 import { h } from "./dom";
-import { cardsOf, zoneParts, type View, type Zone } from "./view";
+import { cardsOf, meldGroups, zoneParts, type View, type Zone } from "./view";
 
 export interface TableContext {
   deck: Deck;
@@ -51,16 +51,19 @@ function zoneLabel(name: string, view: View, ctx: TableContext): string {
 function drawZone(name: string, view: View, ctx: TableContext, playableCodes: Set<string>): HTMLElement {
   const zone = view.zones[name];
   const mine = view.seat !== null && zone.owner === view.seat;
+  const head = zoneParts(name)[0];
   const clickableZone = ctx.onCard !== undefined;
   const draw = (code: string | null) =>
     card(
       code,
       ctx.deck,
-      clickableZone && code !== null && (mine || playableCodes.has(code)),
+      clickableZone && code !== null && ((mine && head === "hand") || playableCodes.has(code)),
       code !== null && playableCodes.has(code),
       code !== null && ctx.selected === code,
       code !== null ? () => ctx.onCard?.(code, name) : undefined,
     );
+  const seatGroups = zone.owner !== null && ["table", "melds"].includes(head) ? meldGroups(view).get(zone.owner) : undefined;
+  const groups = seatGroups && seatGroups.flat().length === zone.count ? seatGroups : null;
   let cards: HTMLElement;
   if (zone.count === 0) {
     cards = h("div", { class: "cards empty" }, h("span", { class: "slot", "aria-hidden": "true" }));
@@ -70,8 +73,17 @@ function drawZone(name: string, view: View, ctx: TableContext, playableCodes: Se
   } else if (!mine && zone.cards.every((c) => c === null)) {
     const shown = zone.cards.slice(0, FAN_LIMIT).map(() => draw(null));
     cards = h("div", { class: "cards fan" }, shown, zone.count > FAN_LIMIT ? h("span", { class: "count" }, `×${zone.count}`) : null);
+  } else if (groups) {
+    cards = h("div", { class: "cards melds" }, groups.map((group) => h("div", { class: "meld" }, group.map(draw))));
   } else {
-    cards = h("div", { class: `cards spread${mine && zoneParts(name)[0] === "hand" ? " hand" : ""}` }, zone.cards.map(draw));
+    // A trick names who played each card (`trick_seats` beside `trick`): caption them.
+    const seats = view[`${zoneParts(name)[0]}_seats`];
+    const byWhom = Array.isArray(seats) && seats.length === zone.cards.length ? (seats as number[]) : null;
+    const shown = mine && head === "hand" ? sortHand(zone.cards) : zone.cards;
+    const drawn = shown.map((code, i) =>
+      byWhom ? h("figure", { class: "played" }, draw(code), h("figcaption", null, ctx.names[byWhom[i]] ?? "")) : draw(code),
+    );
+    cards = h("div", { class: `cards spread${mine && zoneParts(name)[0] === "hand" ? " hand" : ""}` }, drawn);
   }
   return h("div", { class: "zone", "data-zone": name }, h("h4", null, zoneLabel(name, view, ctx), h("span", { class: "muted" }, ` (${zone.count})`)), cards);
 }
@@ -86,16 +98,19 @@ function drawCenter(names: string[], view: View, ctx: TableContext, playable: Se
   const parts: HTMLElement[] = [];
   for (const [head, members] of groups) {
     const byIndex = (a: string, b: string) => {
-      const pa = zoneParts(a).slice(1) as number[];
-      const pb = zoneParts(b).slice(1) as number[];
-      for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) - (pb[i] ?? 0);
+      const pa = zoneParts(a).slice(1);
+      const pb = zoneParts(b).slice(1);
+      for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+        const [x, y] = [pa[i] ?? 0, pb[i] ?? 0];
+        if (x !== y) return typeof x === "number" && typeof y === "number" ? x - y : 0; // named parts keep the game's order
+      }
       return 0;
     };
     members.sort(byIndex);
     if (members.length > 1 && zoneParts(members[0]).length === 3) {
-      const rows = new Map<number, string[]>();
+      const rows = new Map<number | string, string[]>();
       for (const name of members) {
-        const row = zoneParts(name)[1] as number;
+        const row = zoneParts(name)[1];
         rows.set(row, [...(rows.get(row) ?? []), name]);
       }
       parts.push(

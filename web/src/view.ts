@@ -29,15 +29,31 @@ export interface View {
   [field: string]: unknown;
 }
 
-/** Every card code an action names, in any field (card, cards, take, ...). */
+/** Every card code an action names, in any field (card, cards, take, meld groups...). */
 export function cardsOf(action: Action): string[] {
   const found: string[] = [];
-  for (const [key, value] of Object.entries(action)) {
-    if (key === "type") continue;
+  const walk = (value: unknown) => {
     if (isCard(value)) found.push(value);
-    else if (Array.isArray(value)) for (const item of value) if (isCard(item)) found.push(item);
-  }
+    else if (Array.isArray(value)) value.forEach(walk);
+  };
+  for (const [key, value] of Object.entries(action)) if (key !== "type") walk(value);
   return found;
+}
+
+/** A view's meld groups by seat, where the game lists them (`groups` or `melds`: items
+ * with `seat` and `cards`), so a seat's table zone can be drawn group by group. */
+export function meldGroups(view: View): Map<number, string[][]> {
+  const bySeat = new Map<number, string[][]>();
+  for (const key of ["groups", "melds"]) {
+    const list = view[key];
+    if (!Array.isArray(list)) continue;
+    for (const item of list as { seat?: unknown; cards?: unknown }[]) {
+      if (item && typeof item.seat === "number" && Array.isArray(item.cards)) {
+        bySeat.set(item.seat, [...(bySeat.get(item.seat) ?? []), item.cards.filter(isCard)]);
+      }
+    }
+  }
+  return bySeat;
 }
 
 /** The deck of a view, from the codes it shows (its zones and legal actions). */
@@ -51,6 +67,11 @@ export function viewDeck(view: View): Deck {
 
 /** An action in words: its type and each field, cards by name. */
 export function describeAction(action: Action, deck: Deck): string {
+  const fields = Object.entries(action).filter(([key]) => key !== "type");
+  if (fields.length === 1 && typeof fields[0][1] === "string" && !isCard(fields[0][1])) {
+    const [key, value] = fields[0] as [string, string];
+    return key === action.type ? value.replace(/[-_]/g, " ") : `${action.type.replace(/[-_]/g, " ")}: ${value}`;
+  }
   const words = [action.type.replace(/[-_]/g, " ")];
   for (const [key, value] of Object.entries(action)) {
     if (key === "type") continue;
@@ -67,8 +88,8 @@ export function describeValue(value: unknown, deck: Deck): string {
   return String(value);
 }
 
-/** A zone's parts: "hand:0" → ["hand", 0]; "pyramid:3:2" → ["pyramid", 3, 2]. */
-export function zoneParts(name: string): [string, ...number[]] {
+/** A zone's parts: "hand:0" → ["hand", 0]; "pyramid:3:2" → ["pyramid", 3, 2]; "row:O" → ["row", "O"]. */
+export function zoneParts(name: string): [string, ...(number | string)[]] {
   const [head, ...rest] = name.split(":");
-  return [head, ...rest.map((part) => Number(part))];
+  return [head, ...rest.map((part) => (/^\d+$/.test(part) ? Number(part) : part))];
 }
