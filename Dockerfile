@@ -41,7 +41,8 @@ RUN groupadd --system --gid 10001 tapete \
 COPY --from=build /opt/tapete /opt/tapete
 # The web app, served by `python -m services.gateway --static /opt/tapete/web` (k8s/base/web.yaml).
 COPY --from=web /src/web/dist /opt/tapete/web
-# HOME=/tmp: gunicorn puts its control socket under $HOME, and /tmp is the one writable place.
+# HOME=/tmp: the one writable place, for whatever writes under $HOME (gunicorn runs without
+# its control socket, services/gunicorn_conf.py).
 ENV PATH=/opt/tapete/bin:$PATH \
     HOME=/tmp \
     PYTHONDONTWRITEBYTECODE=1 \

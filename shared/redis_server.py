@@ -63,9 +63,12 @@ class EmbeddedRedis:
         data_dir: str | Path | None = None,
         persistent: bool = False,
         own_session: bool = False,
+        maxmemory: str | None = None,
     ) -> None:
         """``own_session`` keeps signals sent to our process group from the server, so that
-        whoever runs it decides when it stops (the Procfile's, after its clients)."""
+        whoever runs it decides when it stops (the Procfile's, after its clients).
+        ``maxmemory`` (e.g. "512mb") bounds the server's memory: past it, writes are refused
+        and nothing is evicted (the lobby stops creating matches before that)."""
         if persistent and data_dir is None:
             raise ValueError("a persistent server needs a data_dir to keep its data in")
         self.port = port or free_port()
@@ -73,6 +76,7 @@ class EmbeddedRedis:
         self._own_dir = data_dir is None
         self.data_dir = Path(data_dir or tempfile.mkdtemp(prefix="tapete-redis-")).resolve()
         self.own_session = own_session
+        self.maxmemory = maxmemory
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -86,6 +90,8 @@ class EmbeddedRedis:
     def command(self) -> list[str]:
         args = [server_binary(), "--port", str(self.port), "--bind", "127.0.0.1"]
         args += ["--dir", str(self.data_dir), "--logfile", LOG_FILE, "--daemonize", "no"]
+        if self.maxmemory:
+            args += ["--maxmemory", self.maxmemory, "--maxmemory-policy", "noeviction"]
         if self.persistent:
             return args + ["--appendonly", "yes", "--appendfsync", "everysec"]
         return args + ["--save", "", "--appendonly", "no"]
@@ -158,7 +164,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--data", help="data folder; given, the data persists there (append-only file)"
     )
+    parser.add_argument(
+        "--maxmemory", help="memory limit, e.g. 512mb (default: REDIS_MAXMEMORY's, 0: none)"
+    )
     args = parser.parse_args(argv)
+    if args.maxmemory is None:
+        from services.settings import Settings  # where every variable is read
+
+        args.maxmemory = Settings.from_env().redis_maxmemory
 
     stopping = threading.Event()
 
@@ -168,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     persistent = args.data is not None
-    with EmbeddedRedis(args.port, args.data, persistent, own_session=True) as server:
+    maxmemory = None if args.maxmemory in ("", "0") else args.maxmemory
+    with EmbeddedRedis(args.port, args.data, persistent, True, maxmemory) as server:
         print(f"redis ready at {server.url} (log: {server.data_dir / LOG_FILE})", flush=True)
         while server.running and not stopping.wait(0.5):
             pass
