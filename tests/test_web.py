@@ -132,13 +132,15 @@ def brisca(platform: Gateway) -> dict[str, Any]:
     return scenario(platform, "brisca")
 
 
-def test_a_person_plays_a_whole_brisca_against_a_bot_and_history_verifies_it(
+def test_a_person_plays_a_whole_brisca_against_a_bot_then_a_rematch_and_resigns(
     platform: Gateway, brisca: dict[str, Any]
 ) -> None:
     assert brisca["moves"] >= 20  # one deal of 40 cards: 20 of them are this player's
     assert "Finished" in brisca["result"]
     match = requests.get(f"{platform.url}/v1/matches/{brisca['match']}/verify", timeout=10).json()
     assert match["ok"] is True and match["seed"]["matches"] is True
+    assert brisca["rematch"] != brisca["match"]  # then resigned: the bot wins it
+    assert "winner: random bot" in brisca["resigned"], brisca["resigned"]
     for shot in ("table-desktop.png", "table-phone.png", "result-desktop.png"):
         assert (ARTIFACTS / shot).stat().st_size > 10_000, shot
 

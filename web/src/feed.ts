@@ -52,6 +52,10 @@ export class Feed {
       this.failures = 0;
     });
     source.addEventListener("entry", (event) => this.deliver(JSON.parse((event as MessageEvent).data) as Entry));
+    source.addEventListener("finished", () => {
+      // The match is over and the server ends the stream: nothing more will come.
+      this.stop();
+    });
     source.addEventListener("reconnect", () => {
       source.close();
       void this.openStream();
@@ -80,6 +84,7 @@ export class Feed {
         continue;
       }
       for (const entry of (data.entries ?? []) as Entry[]) this.deliver(entry);
+      if ((data as { finished?: boolean }).finished) return this.stop();
       if (!data.entries?.length) await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }

@@ -14,6 +14,7 @@ interface Seat {
   player?: string | null;
   name?: string | null;
   bot?: string | null;
+  reserved_for?: string | null;
 }
 
 interface MatchOut {
@@ -28,6 +29,8 @@ interface MatchOut {
   seed?: string;
   seed_sha256?: string | null;
   deadline?: Record<string, unknown> | null;
+  turn_deadline?: string | null;
+  rematch?: string | null;
   result?: Record<string, unknown> | null;
   view?: Record<string, unknown> | null;
 }
@@ -58,6 +61,7 @@ export class MatchScreen {
   private timer: number | undefined;
   private busy = false;
   private verification: HTMLElement | null = null;
+  private confirmResign = false;
 
   constructor(private readonly root: HTMLElement, private readonly id: string) {}
 
@@ -197,6 +201,27 @@ export class MatchScreen {
     this.render();
   }
 
+  /** Resign: two clicks (the first asks "really?"), then the match ends, others win. */
+  private async resign(): Promise<void> {
+    if (!this.confirmResign) {
+      this.confirmResign = true;
+      return this.render();
+    }
+    this.confirmResign = false;
+    const { data, error } = await lobby.POST("/v1/matches/{match_id}/resign", { params: { path: { match_id: this.id } } });
+    if (error || !data) return this.say(reason(error), "error");
+    this.message = null;
+    await this.refresh();
+    this.render();
+  }
+
+  /** Another match with the same seats: the bots keep theirs, the others are kept for them. */
+  private async rematch(): Promise<void> {
+    const { data, error } = await lobby.POST("/v1/matches/{match_id}/rematch", { params: { path: { match_id: this.id } } });
+    if (error || !data?.id) return this.say(reason(error), "error");
+    location.hash = `#/match/${data.id}`;
+  }
+
   private async addBot(seat: number, strategy: "random" | "greedy"): Promise<void> {
     const { error } = await lobby.POST("/v1/matches/{match_id}/bots", { params: { path: { match_id: this.id } }, body: { seat, strategy } });
     if (error) return this.say(reason(error), "error");
@@ -236,7 +261,8 @@ export class MatchScreen {
     return h("section", { class: "seats" },
       h("h3", null, "Seats"),
       h("ol", null, [...Array(match.players ?? 0).keys()].map((i) => {
-        const taken = match.seats?.find((s) => s.seat === i && (s.name || s.bot));
+        const kept = match.seats?.find((s) => s.seat === i)?.reserved_for;
+        const taken = match.seats?.find((s) => s.seat === i && (s.name || s.bot)) || (kept && kept !== player?.id);
         return h("li", { "data-seat": i }, h("span", { class: "seat-name" }, names[i]),
           !taken && !seated ? h("button", { type: "button", on: { click: () => void this.seatCall("join", { seat: i }) } }, "Sit here") : null,
           !taken && seated ? strategies.map((strategy) => h("button", { type: "button", class: "add-bot", on: { click: () => void this.addBot(i, strategy) } }, `Add ${strategy} bot`)) : null,
@@ -271,9 +297,13 @@ export class MatchScreen {
       h("p", { class: `turn${mine ? " mine" : ""}`, role: "status" }, turn,
         view.phase ? h("span", { class: "muted" }, ` · phase ${view.phase}`) : null,
         view.round ? h("span", { class: "muted" }, ` · round ${view.round}`) : null,
+        this.match?.turn_deadline && !view.finished ? h("span", { class: "turn-timer" }, ` · turn timer until ${new Date(this.match.turn_deadline).toLocaleTimeString()}`) : null,
         this.deadlineAt !== null ? h("span", { class: `deadline ${view.deadline?.kind}` }, ` ${view.deadline?.kind === "commit" ? "Sealed choice" : "React"}: `, h("span", { class: "countdown", "aria-live": "off" }, "")) : null,
       ),
       drawTable(view, { deck, names, selected: this.selected, onCard: (code) => this.onCard(code) }),
+      !view.finished && view.seat !== null && this.match?.status === "running"
+        ? h("p", { class: "resign" }, h("button", { type: "button", class: "resign", on: { click: () => void this.resign() } }, this.confirmResign ? "Really resign? Click again" : "Resign"))
+        : null,
       view.legal_actions.length
         ? h("section", { class: "moves", "aria-label": "your moves" },
             withCard.length ? h("div", { class: "choice" }, h("h3", null, `Moves with ${cardName(this.selected, deck)}`), withCard.map(button),
@@ -298,7 +328,13 @@ export class MatchScreen {
       h("h3", null, `Finished — winner: ${winners}`),
       result.scores ? h("p", null, "Final scores: ", result.scores.map((s, i) => `${names[i]} ${s}`).join(" · ")) : null,
       this.verification,
-      h("p", null, h("a", { href: `#/replay/${this.id}` }, "Watch the replay"), " · ", h("a", { href: `#/games/${match.game}` }, "New match of this game")),
+      h("p", null,
+        match.rematch
+          ? h("a", { href: `#/match/${match.rematch}`, class: "button rematch" }, "Rematch offered: open it")
+          : this.view?.seat !== null && this.view?.seat !== undefined
+            ? h("button", { type: "button", class: "rematch primary", on: { click: () => void this.rematch() } }, "Rematch")
+            : null,
+        " ", h("a", { href: `#/replay/${this.id}` }, "Watch the replay"), " · ", h("a", { href: `#/games/${match.game}` }, "New match of this game")),
     );
   }
 

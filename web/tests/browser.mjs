@@ -169,8 +169,18 @@ const scenarios = {
     });
     const result = await verified(page);
     await page.screenshot({ path: `${ARTIFACTS}/result-desktop.png`, fullPage: true });
+    // Rematch: the bot keeps its seat and this player is seated again, so it deals at once;
+    // then resign it (two clicks): it ends, and the bot wins.
+    await page.click("button.rematch");
+    await page.waitForURL((url) => url.hash.startsWith("#/match/") && !url.hash.endsWith(id));
+    const rematch = page.url().split("#/match/")[1];
+    await page.waitForSelector(`.match[data-id="${rematch}"][data-status=running] .table`, { timeout: MOVE_TIMEOUT });
+    await page.click("button.resign");
+    await page.click("button.resign:has-text('Really')");
+    await page.waitForSelector(`.match[data-id="${rematch}"][data-status=finished] .result`, { timeout: MOVE_TIMEOUT });
+    const resigned = await page.locator(".result h3").textContent();
     checkConsole(page);
-    return { match: id, moves: counts.moved, refused: counts.refused, result };
+    return { match: id, moves: counts.moved, refused: counts.refused, result, rematch, resigned };
   },
 
   /** Truco with calls: every time a call is offered (truco, envido, quiero...), click it. */
