@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from shared.eventstore import Durability
 from shared.feedgroup import GroupSettings, process_name
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -19,6 +20,7 @@ DEFAULT_RULES_URL = "http://127.0.0.1:8001"
 DEFAULT_LOBBY_URL = "http://127.0.0.1:8000"
 DEFAULT_HISTORY_URL = "http://127.0.0.1:8002"
 DEFAULT_METRICS_ADDR = "0.0.0.0"
+CLUSTER_FEED_PARTITIONS = 64  # several per shard, so a cluster can spread the matches
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,16 @@ class Metrics:
         return cls(int(port) if port else None, env.get(f"{prefix}_ADDR", cls.addr))
 
 
+def _flag(raw: str) -> bool:
+    """A yes/no variable: 1, true, yes or on (any case) is yes; unset or empty is no."""
+    value = raw.strip().lower()
+    if value in ("", "0", "false", "no", "off"):
+        return False
+    if value in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"not a yes/no value: {raw!r}")
+
+
 def _max_waiting(threads: int) -> int:
     """Long-polls waiting at once per lobby process: 3/4 of its threads, so the rest stay free
     for moves and views whatever the clients do."""
@@ -58,7 +70,9 @@ class Settings:
     rules_url: str = DEFAULT_RULES_URL  # RULES_URL
     lobby_url: str = DEFAULT_LOBBY_URL  # LOBBY_URL
     history_url: str = DEFAULT_HISTORY_URL  # HISTORY_URL (make demo only)
-    feed_partitions: int = 1  # FEED_PARTITIONS: the same everywhere
+    redis_cluster: bool = False  # REDIS_CLUSTER=1: REDIS_URL names a node of a Redis Cluster
+    feed_partitions: int = 1  # FEED_PARTITIONS: the same everywhere (cluster: 64)
+    durability: Durability = Durability()  # REDIS_ACK_REPLICAS, REDIS_ACK_FSYNC, _TIMEOUT_MS
     # the streaming feed (the lobby app on gevent, gunicorn_feed_conf.py)
     feed_workers: int = 1  # FEED_WORKERS: gunicorn workers of a feed process
     feed_max_streams: int = 20000  # FEED_MAX_STREAMS: open streams per feed worker
@@ -101,6 +115,8 @@ class Settings:
         at the process's start, rather than later in a request or a job."""
         d = cls()  # the defaults, each written once: in the fields above
         redis_url = env.get("REDIS_URL", d.redis_url)
+        cluster = _flag(env.get("REDIS_CLUSTER", ""))
+        partitions = CLUSTER_FEED_PARTITIONS if cluster else d.feed_partitions
         threads = int(env.get("GUNICORN_THREADS", d.gunicorn_threads))
         return cls(
             redis_url=redis_url,
@@ -108,7 +124,13 @@ class Settings:
             rules_url=env.get("RULES_URL", d.rules_url),
             lobby_url=env.get("LOBBY_URL", d.lobby_url),
             history_url=env.get("HISTORY_URL", d.history_url),
-            feed_partitions=int(env.get("FEED_PARTITIONS", d.feed_partitions)),
+            redis_cluster=cluster,
+            feed_partitions=int(env.get("FEED_PARTITIONS", partitions)),
+            durability=Durability(
+                replicas=int(env.get("REDIS_ACK_REPLICAS", d.durability.replicas)),
+                fsync=_flag(env.get("REDIS_ACK_FSYNC", "")),
+                timeout_ms=int(env.get("REDIS_ACK_TIMEOUT_MS", d.durability.timeout_ms)),
+            ),
             feed_workers=int(env.get("FEED_WORKERS", d.feed_workers)),
             feed_max_streams=int(env.get("FEED_MAX_STREAMS", d.feed_max_streams)),
             feed_buffer=int(env.get("FEED_BUFFER", d.feed_buffer)),

@@ -16,8 +16,10 @@ import redis
 
 from services.errors import BadRequest, Conflict, Forbidden, NotFound
 from services.settings import Settings
+from services.store import match_log
 from shared.engine import get_game, view
 from shared.eventstore import MATCH_ID, MatchLog
+from shared.redisconn import connect
 
 from . import projections
 from .replay import Diverged, Entry, is_finished, public_log, revealed_seed, started_entry, state_at
@@ -27,10 +29,8 @@ from .verify import verify
 GAME_ID = re.compile(r"[a-z0-9-]{1,64}")
 
 
-def redis_client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(
-        url, decode_responses=True, socket_timeout=10, socket_connect_timeout=2
-    )
+def redis_client(url: str, cluster: bool = False) -> Any:
+    return connect(url, cluster, decode_responses=True, socket_timeout=10, socket_connect_timeout=2)
 
 
 class History:
@@ -42,8 +42,8 @@ class History:
     @classmethod
     def from_settings(cls, settings: Settings) -> History:
         """The history on the store ``settings`` names (REDIS_URL, FEED_PARTITIONS)."""
-        client = redis_client(settings.redis_url)
-        return cls(client, MatchLog(client, partitions=settings.feed_partitions))
+        client = redis_client(settings.redis_url, settings.redis_cluster)
+        return cls(client, match_log(settings, client))
 
     def entries(self, match_id: str) -> list[Entry]:
         """The whole match log, or 404."""

@@ -22,10 +22,9 @@ import time
 
 from prometheus_client import Counter, Histogram
 
-from services.consumers import run_group, store_client
+from services.consumers import consumer_store, run_group
 from services.settings import Settings
 from shared import feedgroup
-from shared.eventstore import MatchLog
 from shared.feedgroup import FeedGroup, GroupSettings, Message
 
 from .store import ReadModels
@@ -97,8 +96,8 @@ class Consumer(FeedGroup):
 
 def build(settings: Settings) -> Consumer:
     """The consumer on the store ``settings`` names, with its ``HISTORY_*`` settings."""
-    client = store_client(settings.redis_url)
-    models = ReadModels(client, MatchLog(client, partitions=settings.feed_partitions))
+    log = consumer_store(settings)
+    models = ReadModels(log.client, log)
     return Consumer(models, settings.history_consumer)
 
 

@@ -84,7 +84,7 @@ class ReadModels:
         """
         key = summary_key(match_id)
         while True:
-            with self.client.pipeline() as pipe:
+            with self.client.pipeline(transaction=True) as pipe:
                 try:
                     pipe.watch(key)
                     summary = _load(pipe.get(key))

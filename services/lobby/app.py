@@ -27,6 +27,7 @@ from services.http import (
     request_id,
 )
 from services.settings import Settings
+from shared.redisconn import UNAVAILABLE
 
 from . import schemas
 from .application import Lobby
@@ -293,12 +294,12 @@ def create_lobby_app(
         BEARER_SCHEME, {"type": "http", "scheme": "bearer"}
     )
 
-    @app.errorhandler(redis.ConnectionError)
-    @app.errorhandler(redis.TimeoutError)
     def _redis_down(exc: redis.RedisError):
         logging.getLogger("tapete.lobby").warning(  # the service's JSON log, as its requests
             "the match store failed", extra={"fields": {"error": repr(exc)}}
         )
         return error_response(503, "unavailable", "the match store does not answer; try again")
 
+    for unavailable in UNAVAILABLE:  # a cluster's failover too
+        app.register_error_handler(unavailable, _redis_down)
     return app
