@@ -24,7 +24,14 @@ the CPU each process spent per move:
               under load rather than queueing (with one move always in flight, Little's
               law makes latency = matches / throughput, whatever the server does).
 
-Usage: python bench/lobby.py [--seconds 10] [--matches 50] [--repeat 3]
+Then the same saturated run on each way of keeping the match store, in the same run, each
+with a fresh lobby: one node without persistence (the runs above), its append-only file
+fsynced every second (Redis' default) or on every write (``appendfsync always``), a move
+acknowledged only after WAITAOF on a node fsyncing every second (``REDIS_ACK_FSYNC``), a
+Redis Cluster of three primaries (each with a replica), and that cluster with replicated
+acknowledgement (``REDIS_ACK_REPLICAS=1``: WAIT for the replica).
+
+Usage: python bench/lobby.py [--seconds 10] [--matches 50] [--repeat 3] [--no-stores]
 """
 
 from __future__ import annotations
@@ -375,6 +382,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--matches", type=int, default=50)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each; medians shown")
+    parser.add_argument("--no-stores", action="store_true", help="skip the store comparison")
+    parser.add_argument("--stores-only", action="store_true", help="only the store comparison")
     parser.add_argument("--load", help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="lobby", help=argparse.SUPPRESS)
     parser.add_argument("--pace", type=float, help=argparse.SUPPRESS)
@@ -384,6 +393,8 @@ def main() -> int:
         print(json.dumps(result))
         return 0
 
+    if args.stores_only:
+        return stores(args.matches, args.seconds, args.repeat)
     from shared.redis_server import EmbeddedRedis
     from tests.service_fixtures import Service
 
@@ -472,6 +483,70 @@ def main() -> int:
           f" (target {TARGET_SHARE:.0%}); paced p99 {paced['p99_ms']:.1f} ms"
           f" (target {TARGET_P99_MS:.0f} ms); stale-hand 422s: {moves['refused']} of"
           f" {moves['count'] + moves['refused']} moves tried")  # fmt: skip
+    return 0 if args.no_stores else stores(n, seconds, args.repeat)
+
+
+STORES: dict[str, tuple[str, dict[str, str]]] = {
+    # name: (topology and the servers' appendfsync, the lobby's settings)
+    "one node, no persistence": ("single:", {}),
+    "one node, AOF fsync every second": ("single:everysec", {}),
+    "one node, AOF fsync always": ("single:always", {}),
+    "one node, everysec + WAITAOF (ack fsync)": ("single:everysec", {"REDIS_ACK_FSYNC": "1"}),
+    "cluster 3+3, no persistence": ("cluster:", {}),
+    "cluster 3+3, ack replicated (WAIT 1)": ("cluster:", {"REDIS_ACK_REPLICAS": "1"}),
+}
+
+
+@contextmanager
+def store(kind: str) -> Iterator[dict[str, str]]:
+    """A fresh store of ``kind`` ("single:<fsync>" or "cluster:<fsync>", fsync empty: no
+    append-only file); yields the lobby's environment for it."""
+    from shared.redis_server import EmbeddedCluster, EmbeddedRedis
+
+    topology, fsync = kind.split(":")
+    persistent = bool(fsync)
+    if topology == "single":
+        folder = tempfile.mkdtemp(prefix="tapete-bench-") if persistent else None
+        with EmbeddedRedis(
+            data_dir=folder, persistent=persistent, fsync=fsync or "everysec"
+        ) as one:
+            yield {"REDIS_URL": one.url}
+        return
+    with EmbeddedCluster(persistent=persistent, fsync=fsync or "everysec") as cluster:
+        yield {"REDIS_URL": cluster.url, "REDIS_CLUSTER": "1"}
+
+
+def stores(matches: int, seconds: float, repeat: int) -> int:
+    """Saturated moves/s on each store of STORES, interleaved rounds, medians."""
+    from tests.service_fixtures import Service
+
+    quiet = {**GUNICORN_ENV, "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO")}
+    print(f"match stores: saturated POST /actions, {matches} matches, {repeat} x {seconds:.0f} s")
+    rules = Service("rules", "services.rules.wsgi:app", {"GUNICORN_THREADS": "4"})
+    rules.start()
+    runs: dict[str, list[dict]] = {}
+    try:
+        for _ in range(repeat):
+            for name, (kind, settings) in STORES.items():
+                with store(kind) as env:
+                    lobby_env = {**quiet, **env, **settings, "RULES_URL": rules.url}
+                    lobby = Service("lobby", "services.lobby.wsgi:app", lobby_env)
+                    lobby.start()
+                    try:
+                        run_load(lobby.url, "lobby", matches, 2)  # warm-up
+                        runs.setdefault(name, []).append(
+                            run_load(lobby.url, "lobby", matches, seconds)
+                        )
+                    finally:
+                        lobby.stop()
+    finally:
+        rules.stop()
+    base = None
+    for name, results in runs.items():
+        r = median_run(results)
+        base = base or r["per_second"]
+        print(f"  {name:42s} {r['per_second']:6.0f} moves/s ({r['per_second'] / base:6.1%})"
+              f"   p50 {r['p50_ms']:6.1f} ms   p99 {r['p99_ms']:6.1f} ms")  # fmt: skip
     return 0
 
 

@@ -117,6 +117,9 @@ class Settings:
         redis_url = env.get("REDIS_URL", d.redis_url)
         cluster = _flag(env.get("REDIS_CLUSTER", ""))
         partitions = CLUSTER_FEED_PARTITIONS if cluster else d.feed_partitions
+        if cluster and not env.get("RQ_REDIS_URL"):
+            # rq's transactions span keys of many slots, which a cluster refuses
+            raise ValueError("REDIS_CLUSTER needs RQ_REDIS_URL: rq runs on a plain Redis")
         threads = int(env.get("GUNICORN_THREADS", d.gunicorn_threads))
         return cls(
             redis_url=redis_url,
