@@ -40,6 +40,13 @@ class Metrics:
     port: int | None = None
     addr: str = DEFAULT_METRICS_ADDR
 
+    def rq_url(self) -> str:
+        """Where rq's queue is (the dispatcher and the workers): never the cluster, whose
+        slots rq's transactions would span; a cluster without RQ_REDIS_URL stops them here."""
+        if self.redis_cluster and self.rq_redis_url == self.redis_url:
+            raise ValueError("REDIS_CLUSTER needs RQ_REDIS_URL: rq runs on a plain Redis")
+        return self.rq_redis_url
+
     @classmethod
     def from_env(cls, env: Mapping[str, str], prefix: str) -> Metrics:
         port = env.get(f"{prefix}_PORT")
@@ -73,6 +80,12 @@ class Settings:
     redis_cluster: bool = False  # REDIS_CLUSTER=1: REDIS_URL names a node of a Redis Cluster
     feed_partitions: int = 1  # FEED_PARTITIONS: the same everywhere (cluster: 64)
     durability: Durability = Durability()  # REDIS_ACK_REPLICAS, REDIS_ACK_FSYNC, _TIMEOUT_MS
+    # finished matches to cold storage (history consumer and service)
+    archive_after_s: float | None = None  # ARCHIVE_AFTER_S: after their finish (unset: never)
+    archive_dir: str = "var/archive"  # ARCHIVE_DIR: the directory store
+    archive_s3_bucket: str | None = None  # ARCHIVE_S3_BUCKET: S3 instead of the directory
+    archive_s3_prefix: str = ""  # ARCHIVE_S3_PREFIX
+    archive_s3_endpoint: str | None = None  # ARCHIVE_S3_ENDPOINT (unset: AWS)
     # the streaming feed (the lobby app on gevent, gunicorn_feed_conf.py)
     feed_workers: int = 1  # FEED_WORKERS: gunicorn workers of a feed process
     feed_max_streams: int = 20000  # FEED_MAX_STREAMS: open streams per feed worker
@@ -109,6 +122,13 @@ class Settings:
     bots_pause_before_submit_s: float = 0.0  # BOTS_PAUSE_BEFORE_SUBMIT_S
     bots_pause_after_submit_s: float = 0.0  # BOTS_PAUSE_AFTER_SUBMIT_S
 
+    def rq_url(self) -> str:
+        """Where rq's queue is (the dispatcher and the workers): never the cluster, whose
+        slots rq's transactions would span; a cluster without RQ_REDIS_URL stops them here."""
+        if self.redis_cluster and self.rq_redis_url == self.redis_url:
+            raise ValueError("REDIS_CLUSTER needs RQ_REDIS_URL: rq runs on a plain Redis")
+        return self.rq_redis_url
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
         """Every setting from its variable, else its default. A malformed number raises here,
@@ -117,9 +137,6 @@ class Settings:
         redis_url = env.get("REDIS_URL", d.redis_url)
         cluster = _flag(env.get("REDIS_CLUSTER", ""))
         partitions = CLUSTER_FEED_PARTITIONS if cluster else d.feed_partitions
-        if cluster and not env.get("RQ_REDIS_URL"):
-            # rq's transactions span keys of many slots, which a cluster refuses
-            raise ValueError("REDIS_CLUSTER needs RQ_REDIS_URL: rq runs on a plain Redis")
         threads = int(env.get("GUNICORN_THREADS", d.gunicorn_threads))
         return cls(
             redis_url=redis_url,
@@ -134,6 +151,11 @@ class Settings:
                 fsync=_flag(env.get("REDIS_ACK_FSYNC", "")),
                 timeout_ms=int(env.get("REDIS_ACK_TIMEOUT_MS", d.durability.timeout_ms)),
             ),
+            archive_after_s=float(env["ARCHIVE_AFTER_S"]) if env.get("ARCHIVE_AFTER_S") else None,
+            archive_dir=env.get("ARCHIVE_DIR") or d.archive_dir,
+            archive_s3_bucket=env.get("ARCHIVE_S3_BUCKET") or None,
+            archive_s3_prefix=env.get("ARCHIVE_S3_PREFIX", d.archive_s3_prefix),
+            archive_s3_endpoint=env.get("ARCHIVE_S3_ENDPOINT") or None,
             feed_workers=int(env.get("FEED_WORKERS", d.feed_workers)),
             feed_max_streams=int(env.get("FEED_MAX_STREAMS", d.feed_max_streams)),
             feed_buffer=int(env.get("FEED_BUFFER", d.feed_buffer)),

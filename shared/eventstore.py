@@ -182,17 +182,24 @@ class MatchLog:
 
     def feed_key(self, partition: int) -> str:
         """The notification stream consumers (history, bots) read for one partition."""
-        return f"{KEY_PREFIX}:{{p{partition}}}:{FEED_SUFFIX}"
+        return self.partition_key(partition, FEED_SUFFIX)
 
-    def keys(self, match_id: str) -> MatchKeys:
+    def partition_key(self, partition: int, name: str) -> str:
+        """Another key of a partition (same slot as its feed and its matches)."""
+        return f"{KEY_PREFIX}:{{p{partition}}}:{name}"
+
+    def key(self, match_id: str, suffix: str) -> str:
+        """A key of the match beside its log (same hash tag): ``<match>:<suffix>``."""
         _check_match_id(match_id)
         partition = self.partition(match_id)
-        match = f"{KEY_PREFIX}:{{p{partition}}}:{MATCH_SEGMENT}:{match_id}"
+        return f"{KEY_PREFIX}:{{p{partition}}}:{MATCH_SEGMENT}:{match_id}:{suffix}"
+
+    def keys(self, match_id: str) -> MatchKeys:
         return MatchKeys(
-            log=f"{match}:{LOG_SUFFIX}",
-            snapshot=f"{match}:{SNAPSHOT_SUFFIX}",
-            actions=f"{match}:{ACTIONS_SUFFIX}",
-            feed=self.feed_key(partition),
+            log=self.key(match_id, LOG_SUFFIX),
+            snapshot=self.key(match_id, SNAPSHOT_SUFFIX),
+            actions=self.key(match_id, ACTIONS_SUFFIX),
+            feed=self.feed_key(self.partition(match_id)),
         )
 
     def append(

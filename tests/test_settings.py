@@ -101,8 +101,9 @@ def test_cluster_mode_partitions_the_feed_and_wants_its_own_rq_redis():
     durable = Settings.from_env({**env, "REDIS_ACK_REPLICAS": "1", "REDIS_ACK_FSYNC": "1"})
     assert durable.durability == Durability(1, True, 1000)
     assert durable.durability.command() == ["WAITAOF", 1, 1, 1000]
+    assert cluster.rq_url() == "redis://rq:6379/0"
     with pytest.raises(ValueError, match="RQ_REDIS_URL"):
-        Settings.from_env({"REDIS_CLUSTER": "1"})  # rq cannot run on the cluster
+        Settings.from_env({"REDIS_CLUSTER": "1"}).rq_url()  # rq cannot run on the cluster
     with pytest.raises(ValueError, match="yes/no"):
         Settings.from_env({"REDIS_ACK_FSYNC": "sometimes"})
 

@@ -206,7 +206,7 @@ class Dispatcher(FeedGroup):
 def build(settings: Settings) -> Dispatcher:
     """The dispatcher on the store and the rq Redis ``settings`` name, with its ``BOTS_*``."""
     rq_connection = redis.Redis.from_url(
-        settings.rq_redis_url, socket_timeout=30, socket_connect_timeout=2
+        settings.rq_url(), socket_timeout=30, socket_connect_timeout=2
     )
     return Dispatcher(
         consumer_store(settings),

@@ -45,7 +45,7 @@ def main() -> int:
     settings = Settings.from_env()
     json_logging("bots-worker", ["tapete.bots"], settings.log_level)
     logger = logging.getLogger("tapete.bots")
-    connection = redis.Redis.from_url(settings.rq_redis_url, socket_connect_timeout=2)
+    connection = redis.Redis.from_url(settings.rq_url(), socket_connect_timeout=2)
     use_settings(settings)  # the jobs' connections, made once, now
     wait_for_redis(connection)
     serve_metrics(settings.bots_worker_metrics)

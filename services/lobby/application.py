@@ -54,6 +54,7 @@ MOVES = Counter(
 ANSWERS_KEPT_AFTER_FINISH = 3600  # seconds; the stored answers are most of a match's memory
 SYSTEM: Final = None  # submit_action's player when the server itself acts (a timer): seat null
 COMMAND_ATTEMPTS = 5  # a seat change without an expected version re-decides on a conflict
+BOTS_SUFFIX = "bots"  # a match's key of its bots, beside its log
 INDEX_KEY = "tapete:index:matches:{status}"  # sorted set: match id, scored by creation time
 SNAPSHOT_PATTERN = "tapete:*:match:*:snapshot"
 INDEX_SCAN_LIMIT = 1000  # the list reads at most this many of the newest matches
@@ -603,7 +604,7 @@ class Lobby:
 
     def _bots_key(self, match_id: str) -> str:
         """Beside the match's other keys (same hash tag): bot player id -> seat, token."""
-        return self.log.keys(match_id).snapshot.removesuffix(":snapshot") + ":bots"
+        return self.log.key(match_id, BOTS_SUFFIX)
 
     def _presented(self, snap: Snapshot, player: Player) -> dict[str, Any]:
         """The match as the caller sees it: the document, its version and the caller's view."""
