@@ -40,13 +40,6 @@ class Metrics:
     port: int | None = None
     addr: str = DEFAULT_METRICS_ADDR
 
-    def rq_url(self) -> str:
-        """Where rq's queue is (the dispatcher and the workers): never the cluster, whose
-        slots rq's transactions would span; a cluster without RQ_REDIS_URL stops them here."""
-        if self.redis_cluster and self.rq_redis_url == self.redis_url:
-            raise ValueError("REDIS_CLUSTER needs RQ_REDIS_URL: rq runs on a plain Redis")
-        return self.rq_redis_url
-
     @classmethod
     def from_env(cls, env: Mapping[str, str], prefix: str) -> Metrics:
         port = env.get(f"{prefix}_PORT")
@@ -121,6 +114,13 @@ class Settings:
     # fault injection for the tests: a bot job sleeps there (never in production)
     bots_pause_before_submit_s: float = 0.0  # BOTS_PAUSE_BEFORE_SUBMIT_S
     bots_pause_after_submit_s: float = 0.0  # BOTS_PAUSE_AFTER_SUBMIT_S
+
+    def rq_url(self) -> str:
+        """Where rq's queue is (the dispatcher and the workers): never the cluster, whose
+        slots rq's transactions would span; a cluster without RQ_REDIS_URL stops them here."""
+        if self.redis_cluster and self.rq_redis_url == self.redis_url:
+            raise ValueError("REDIS_CLUSTER needs RQ_REDIS_URL: rq runs on a plain Redis")
+        return self.rq_redis_url
 
     def rq_url(self) -> str:
         """Where rq's queue is (the dispatcher and the workers): never the cluster, whose
