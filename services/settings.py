@@ -122,13 +122,6 @@ class Settings:
             raise ValueError("REDIS_CLUSTER needs RQ_REDIS_URL: rq runs on a plain Redis")
         return self.rq_redis_url
 
-    def rq_url(self) -> str:
-        """Where rq's queue is (the dispatcher and the workers): never the cluster, whose
-        slots rq's transactions would span; a cluster without RQ_REDIS_URL stops them here."""
-        if self.redis_cluster and self.rq_redis_url == self.redis_url:
-            raise ValueError("REDIS_CLUSTER needs RQ_REDIS_URL: rq runs on a plain Redis")
-        return self.rq_redis_url
-
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
         """Every setting from its variable, else its default. A malformed number raises here,
