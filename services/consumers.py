@@ -3,7 +3,7 @@ the history consumer and the bot dispatcher.
 
 Each names what differs (its service name for the logs, its loggers, how to build its
 group from the settings, where it serves its metrics); the rest is here: the settings read
-once from the environment, JSON logs, the metrics port, SIGTERM and SIGINT (finish what is
+once from the environment, JSON logs, the metrics port, the heartbeat files, SIGTERM and SIGINT (finish what is
 in hand, then leave) and the loop itself. No Flask here.
 """
 
@@ -20,6 +20,7 @@ from services.settings import Metrics, Settings
 from services.store import match_log, store_client
 from shared.eventstore import MatchLog
 from shared.feedgroup import FeedGroup
+from shared.heartbeat import Heartbeat
 
 
 def consumer_store(settings: Settings) -> MatchLog:
@@ -47,6 +48,7 @@ def run_group(
     settings = Settings.from_env()
     json_logging(service, list(loggers), settings.log_level)
     group = build(settings)
+    group.heartbeat = Heartbeat(settings.heartbeat_dir)  # the probes' (docs/operations.md)
     serve_metrics(metrics(settings))
 
     def stop(signum: int, _frame: Any) -> None:

@@ -60,6 +60,16 @@ class Rejected(DomainError):
     default_code = "illegal_action"
 
 
+class TooManyRequests(DomainError):
+    """The caller went over a rate limit; ``retry_after``: whole seconds until it may again."""
+
+    default_code = "too_many_requests"
+
+    def __init__(self, message: str, retry_after: int, *, code: str | None = None) -> None:
+        super().__init__(message, code=code, details={"retry_after": retry_after})
+        self.retry_after = retry_after
+
+
 class UpstreamRefused(DomainError):
     """A service behind this one refused what this one sent it (a defect, not the caller's)."""
 

@@ -8,7 +8,9 @@ statuses here, in one table, so every service agrees.
 from __future__ import annotations
 
 import functools
+import io
 import logging
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -30,7 +32,8 @@ from prometheus_client import (
 )
 from prometheus_client import multiprocess as prom_multiprocess
 from webargs.flaskparser import FlaskParser, is_json_request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from services.errors import (
     BadRequest,
@@ -39,11 +42,12 @@ from services.errors import (
     Forbidden,
     NotFound,
     Rejected,
+    TooManyRequests,
     Unauthorized,
     Unavailable,
     UpstreamRefused,
 )
-from services.logs import REQUEST_ID_HEADER, json_logging
+from services.logs import MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER, json_logging
 from services.settings import Settings
 from shared import jsoncodec
 from shared.engine import (
@@ -71,6 +75,7 @@ ERROR_STATUS: list[tuple[type[Exception], int]] = [
     (NotFound, 404),
     (Conflict, 409),
     (Rejected, 422),
+    (TooManyRequests, 429),
     (UpstreamRefused, 502),
     (Unavailable, 503),
 ]
@@ -98,6 +103,9 @@ LATENCY = Histogram(
     registry=REGISTRY,
 )
 
+
+# Where webargs found a problem, as the error message names it.
+INPUT_LOCATIONS = {"json": "request body", "query": "query", "headers": "headers"}
 
 HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
@@ -130,9 +138,16 @@ class _Parser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400  # malformed input is a 400; 422 means an illegal move
 
     def load_json(self, req: Request, schema: ma.Schema) -> Any:
-        """The body through ``shared.jsoncodec`` (webargs would use the slower ``json``)."""
-        if not is_json_request(req) or not (data := req.get_data(cache=True)):
+        """The body through ``shared.jsoncodec`` (webargs would use the slower ``json``).
+
+        A body sent as anything but JSON is a 415, not a 400 for fields it seems to lack;
+        no body at all is an empty one (the schema's defaults apply).
+        """
+        data = req.get_data(cache=True)
+        if not data:
             return missing
+        if not is_json_request(req):
+            raise UnsupportedMediaType("send the body as JSON, with Content-Type: application/json")
         try:
             return jsoncodec.loads(data)
         except ValueError as exc:
@@ -149,14 +164,26 @@ class Api(flask_smorest.Api):
     def handle_http_exception(self, error: HTTPException):  # type: ignore[override]
         data = getattr(error, "data", None) or {}
         details = data.get("errors") or data.get("messages")
-        if isinstance(details, dict) and set(details) == {"json"}:
-            details = details["json"]
+        where, problems = "request body", details
+        if (
+            isinstance(details, dict)
+            and len(details) == 1
+            and next(iter(details)) in INPUT_LOCATIONS
+        ):
+            location = next(iter(details))
+            where, problems = INPUT_LOCATIONS[location], details[location]
+            if location == "json":
+                details = problems
         message = data.get("message") or error.description or HTTPStatus(error.code or 500).phrase
         if details and not data.get("message"):
-            message = "the request body is invalid: " + _first_problem(details)
-        return error_response(
+            message = f"the {where} is invalid: " + _first_problem(problems)
+        response, status = error_response(
             error.code or 500, HTTP_CODES.get(error.code or 500, "error"), message, details
         )
+        for name, value in error.get_headers():  # e.g. a 405's Allow
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response, status
 
 
 def _first_problem(details: Any, path: str = "") -> str:
@@ -190,9 +217,13 @@ def status_of(exc: EngineError | DomainError) -> int:
 
 
 def refusal_response(exc: EngineError | DomainError) -> tuple[Response, int]:
-    """An engine error or a domain error in the one error shape, with its status."""
+    """An engine error or a domain error in the one error shape, with its status (and, for
+    a rate limit, ``Retry-After``)."""
     if isinstance(exc, DomainError):
-        return error_response(status_of(exc), exc.code, exc.message, exc.details)
+        response, status = error_response(status_of(exc), exc.code, exc.message, exc.details)
+        if isinstance(exc, TooManyRequests):
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response, status
     details = {"legal_actions": exc.legal} if isinstance(exc, IllegalAction) else None
     return error_response(status_of(exc), exc.code, str(exc), details)
 
@@ -220,6 +251,46 @@ class SyncFlask(Flask):
         return func
 
 
+class Cors:
+    """Cross-origin access for browser clients on the configured origins (``CORS_ORIGINS``).
+
+    A preflight (``OPTIONS`` with ``Access-Control-Request-Method``) is answered here, before
+    any view or token check: a browser never sends credentials with it. An origin that is
+    not allowed gets the same answer without the ``Access-Control-Allow-*`` headers, so
+    the browser refuses the call, and the server says nothing more.
+    """
+
+    METHODS = "GET, POST, DELETE, OPTIONS"
+    HEADERS = f"Authorization, Content-Type, Last-Event-ID, {REQUEST_ID_HEADER}"
+    EXPOSED = f"{REQUEST_ID_HEADER}, Retry-After, Location"
+    MAX_AGE = "600"
+
+    def __init__(self, origins: tuple[str, ...]) -> None:
+        self.any = "*" in origins
+        self.origins = frozenset(origins)
+
+    def allowed(self, origin: str | None) -> bool:
+        return bool(origin) and (self.any or origin in self.origins)
+
+    def preflight(self, req: Request) -> Response | None:
+        if req.method != "OPTIONS" or "Access-Control-Request-Method" not in req.headers:
+            return None
+        response = Response(status=204)
+        if self.allowed(req.headers.get("Origin")):
+            response.headers["Access-Control-Allow-Methods"] = self.METHODS
+            response.headers["Access-Control-Allow-Headers"] = self.HEADERS
+            response.headers["Access-Control-Max-Age"] = self.MAX_AGE
+        return response
+
+    def allow(self, req: Request, response: Response) -> None:
+        origin = req.headers.get("Origin")
+        if self.origins:
+            response.vary.add("Origin")
+        if self.allowed(origin):
+            response.headers["Access-Control-Allow-Origin"] = origin or ""
+            response.headers["Access-Control-Expose-Headers"] = self.EXPOSED
+
+
 def request_log_level(status: int, seconds: float, slow_seconds: float) -> int:
     """Which requests get a log line at INFO: refusals, failures and slow ones. A plain success
     is logged at DEBUG only: the metrics count every request, and a line per move cost the
@@ -229,6 +300,30 @@ def request_log_level(status: int, seconds: float, slow_seconds: float) -> int:
     if status >= 400 or seconds >= slow_seconds:
         return logging.INFO
     return logging.DEBUG
+
+
+# A caller's request id is kept if it is 1 to 128 visible ASCII characters; any other is
+# replaced by a fresh one, so a log line or a header passed downstream stays small and plain.
+REQUEST_ID = re.compile(rf"[!-~]{{1,{MAX_REQUEST_ID_LENGTH}}}")
+
+
+def accepted_request_id(sent: str | None) -> str:
+    """The caller's ``X-Request-ID`` if it is acceptable (``REQUEST_ID``), else a new one."""
+    return sent if sent and REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex
+
+
+def read_unsized_body(limit: int) -> None:
+    """Read a body sent without Content-Length (chunked) here, up to ``limit`` bytes, and
+    refuse it with 413 past that, as a sized one is; the views then read it as a sized one.
+    Without this a chunked body over the limit reached the parser cut short."""
+    environ = request.environ
+    if environ.get("CONTENT_LENGTH") or not environ.get("wsgi.input_terminated"):
+        return
+    data = environ["wsgi.input"].read(limit + 1)
+    if len(data) > limit:
+        raise RequestEntityTooLarge()
+    environ["wsgi.input"] = io.BytesIO(data)
+    environ["CONTENT_LENGTH"] = str(len(data))
 
 
 def request_id() -> str:
@@ -258,6 +353,8 @@ def create_app(
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
     )
     app.config.update(config or {})
+    if settings.forwarded_hops:  # the client's address, as the proxies in front saw it
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.forwarded_hops)  # type: ignore[method-assign]
     app.json = OrjsonProvider(app)  # keys keep their order: "type" stays first in actions
     api = Api(app)
     for blp in blueprints:
@@ -267,10 +364,14 @@ def create_app(
     if not log.handlers:
         json_logging(service, [log.name], settings.log_level)
 
+    cors = Cors(settings.cors_origins)
+
     @app.before_request
-    def _start() -> None:
-        g.request_id = request.headers.get(REQUEST_ID_HEADER) or uuid.uuid4().hex
+    def _start() -> Response | None:
+        g.request_id = accepted_request_id(request.headers.get(REQUEST_ID_HEADER))
         g.started = time.perf_counter()
+        read_unsized_body(app.config["MAX_CONTENT_LENGTH"])
+        return cors.preflight(request)  # before any blueprint's check of the token
 
     @app.after_request
     def _finish(response: Response) -> Response:
@@ -280,6 +381,7 @@ def create_app(
         counted(service, method, endpoint, response.status_code).inc()
         timed(service, method, endpoint).observe(elapsed)
         response.headers[REQUEST_ID_HEADER] = request_id()
+        cors.allow(request, response)
         level = request_log_level(response.status_code, elapsed, slow_seconds)
         if log.isEnabledFor(level) and endpoint not in ("/healthz", "/readyz", "/metrics"):
             log.log(

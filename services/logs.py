@@ -10,6 +10,7 @@ import sys
 from shared import jsoncodec
 
 REQUEST_ID_HEADER = "X-Request-ID"  # the lobby sends it along with every rules call
+MAX_REQUEST_ID_LENGTH = 128  # a longer one is replaced by a fresh id (services/http.py)
 
 
 class JsonLogFormatter(logging.Formatter):

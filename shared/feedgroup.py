@@ -32,6 +32,7 @@ import redis
 from prometheus_client import Counter
 
 from shared.eventstore import KEY_PREFIX, MatchLog
+from shared.heartbeat import Heartbeat
 from shared.redisconn import UNAVAILABLE, read_streams
 
 Message = tuple[str, dict[str, str]]
@@ -106,6 +107,7 @@ class FeedGroup:
         self.streams = {log.feed_key(p): p for p in range(log.partitions)}  # every partition
         self.owned = list(self.streams)  # the ones this replica reads now (``share``)
         self.stopping = False
+        self.heartbeat = Heartbeat(None)  # the process's main gives it its folder
         self._last_claim = float("-inf")
 
     def share(self) -> list[str]:
@@ -144,15 +146,19 @@ class FeedGroup:
                     raise
 
     def run(self) -> None:
-        """Consume until ``stopping``; Redis outages and a lost group are waited out."""
+        """Consume until ``stopping``; Redis outages and a lost group are waited out, with a
+        pause that doubles up to 5 s. The heartbeat says the loop turns, and whether Redis
+        answered."""
         backoff = 0.1
         while not self.stopping:
             try:
                 self.ensure_groups()
                 while not self.stopping:
                     self.step()
+                    self.heartbeat.ready()
                     backoff = 0.1
             except UNAVAILABLE as exc:
+                self.heartbeat.alive()
                 self.logger.warning("redis unavailable: %s; retrying in %.1fs", exc, backoff)
                 time.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)

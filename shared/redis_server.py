@@ -67,10 +67,13 @@ class EmbeddedRedis:
         own_session: bool = False,
         extra_args: tuple[str, ...] = (),
         fsync: str = "everysec",
+        maxmemory: str | None = None,
     ) -> None:
         """``own_session`` keeps signals sent to our process group from the server, so that
         whoever runs it decides when it stops (the Procfile's, after its clients).
-        ``fsync`` is the append-only file's ``appendfsync`` (``always``: fsync every write)."""
+        ``fsync`` is the append-only file's ``appendfsync`` (``always``: fsync every write).
+        ``maxmemory`` (e.g. "512mb") bounds the server's memory: past it, writes are refused
+        and nothing is evicted (the lobby stops creating matches before that)."""
         if persistent and data_dir is None:
             raise ValueError("a persistent server needs a data_dir to keep its data in")
         self.port = port or free_port()
@@ -80,6 +83,7 @@ class EmbeddedRedis:
         self.own_session = own_session
         self.extra_args = extra_args
         self.fsync = fsync
+        self.maxmemory = maxmemory
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -94,6 +98,8 @@ class EmbeddedRedis:
         args = [server_binary(), "--port", str(self.port), "--bind", "127.0.0.1"]
         args += ["--dir", str(self.data_dir), "--logfile", LOG_FILE, "--daemonize", "no"]
         args += list(self.extra_args)
+        if self.maxmemory:
+            args += ["--maxmemory", self.maxmemory, "--maxmemory-policy", "noeviction"]
         if self.persistent:
             return args + ["--appendonly", "yes", "--appendfsync", self.fsync]
         return args + ["--save", "", "--appendonly", "no"]
@@ -305,7 +311,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--data", help="data folder; given, the data persists there (append-only file)"
     )
+    parser.add_argument(
+        "--maxmemory", help="memory limit, e.g. 512mb (default: REDIS_MAXMEMORY's, 0: none)"
+    )
     args = parser.parse_args(argv)
+    if args.maxmemory is None:
+        from services.settings import Settings  # where every variable is read
+
+        args.maxmemory = Settings.from_env().redis_maxmemory
 
     stopping = threading.Event()
 
@@ -315,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     persistent = args.data is not None
-    with EmbeddedRedis(args.port, args.data, persistent, own_session=True) as server:
+    maxmemory = None if args.maxmemory in ("", "0") else args.maxmemory
+    with EmbeddedRedis(args.port, args.data, persistent, True, maxmemory=maxmemory) as server:
         print(f"redis ready at {server.url} (log: {server.data_dir / LOG_FILE})", flush=True)
         while server.running and not stopping.wait(0.5):
             pass

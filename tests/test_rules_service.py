@@ -61,6 +61,25 @@ def test_setup_same_seed_same_deal(client):
     assert setup_match(client, seed="t")["state"]["zones"] != a["state"]["zones"]
 
 
+def test_setup_deals_under_the_current_rules_version_or_a_recorded_one(client):
+    brisca = client.get("/v1/games/brisca").json
+    assert brisca["rules_version"] == 2
+    body = {"variant": "tute-parejas", "players": 4, "seed": "v"}
+    now = client.post("/v1/games/brisca/setup", json=body).json
+    assert now["rules_version"] == 2 and now["state"]["options"]["claim_needs_pair"] is True
+    old = client.post("/v1/games/brisca/setup", json={**body, "rules_version": 1}).json
+    assert old["rules_version"] == 1 and "claim_needs_pair" not in old["state"]["options"]
+    seat = old["to_act"][0]
+    action = client.post(
+        "/v1/games/brisca/legal-actions", json={"state": old["state"], "seat": seat}
+    ).json["actions"][0]
+    r = client.post(
+        "/v1/games/brisca/apply", json={"state": old["state"], "seat": seat, "action": action}
+    )
+    assert r.status_code == 200, r.json  # a running match of version 1 plays on under it
+    assert "claim_needs_pair" not in r.json["state"]["options"]
+
+
 def test_setup_events_keep_private_cards_for_their_seat(client):
     events = setup_match(client)["events"]
     dealt = [e for e in events if e["type"] == "dealt"]
@@ -160,6 +179,15 @@ def test_unknown_action_shape_is_refused(client):
         ("/v1/games/brisca/setup", {"options": {"deals": "four"}}, 400, "bad_setup"),
         ("/v1/games/brisca/setup", {"options": {"arrastre": "strict"}}, 400, "bad_setup"),
         ("/v1/games/brisca/setup", {"surprise": 1}, 400, "bad_request"),
+        ("/v1/games/brisca/setup", {"rules_version": 99}, 400, "unknown_rules_version"),
+        ("/v1/games/brisca/setup", {"rules_version": 0}, 400, "bad_setup"),
+        ("/v1/games/brisca/setup", {"rules_version": "1"}, 400, "bad_request"),
+        (
+            "/v1/games/brisca/setup",
+            {"rules_version": 1, "options": {"claim_needs_pair": True}},
+            400,
+            "bad_setup",
+        ),
         ("/v1/games/brisca/setup", [], 400, "bad_request"),
     ],
 )

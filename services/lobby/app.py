@@ -26,6 +26,7 @@ from services.http import (
     error_response,
     request_id,
 )
+from services.ratelimit import RateLimits
 from services.settings import Settings
 from shared.redisconn import UNAVAILABLE
 
@@ -46,8 +47,11 @@ ERRORS = {
     401: "no or unknown bearer token",
     403: "not your seat, or not your turn",
     404: "no such match",
-    409: "stale expected_version, seat taken, match full or already started",
+    409: "stale expected_version, seat taken, match full or already started, an action_id "
+    "reused for another action",
+    415: "a body sent without Content-Type: application/json",
     422: "illegal action: the reason and your legal actions",
+    429: "over a rate limit: Retry-After says when to try again",
     503: "Redis or the rules service does not answer",
 }
 
@@ -73,9 +77,18 @@ def _authenticate() -> None:
     g.player = lobby().authenticate(bearer_token(request.headers.get("Authorization")))
 
 
+def token() -> str:
+    return bearer_token(request.headers.get("Authorization"))
+
+
 def caller() -> Player:
     """The player whose bearer token came with the request."""
     return g.player
+
+
+def rate_limit(name: str, client: str) -> None:
+    """Count this request against limit ``name`` for ``client``; over it: 429 (ratelimit.py)."""
+    current_app.extensions["rate_limits"].hit(name, client)
 
 
 def refusals(*statuses: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -95,11 +108,45 @@ def refusals(*statuses: int) -> Callable[[Callable[..., Any]], Callable[..., Any
 class PlayerCollection(MethodView):
     @players.arguments(schemas.NewPlayer())
     @players.response(201, schemas.PlayerCreated)
+    @players.alt_response(429, schema=ErrorSchema, description=ERRORS[429])
     @players.doc(security=[])
     def post(self, body: dict):
-        """Register a player; the answer holds its bearer token, shown only this once."""
+        """Register a player; the answer holds its bearer token, shown only this once.
+
+        At most `LIMIT_REGISTER` registrations per client address (docs/operations.md)."""
+        rate_limit("register", request.remote_addr or "-")
         player, token = lobby().register(body["name"].strip())
         return {"id": player.id, "name": player.name, "token": token}
+
+
+def me(player: Player) -> dict[str, Any]:
+    return {"id": player.id, "name": player.name, "is_bot": player.bot}
+
+
+@players.route("/me")
+class PlayerMe(MethodView):
+    @players.response(200, schemas.Me)
+    @players.alt_response(401, schema=ErrorSchema, description=ERRORS[401])
+    def get(self):
+        """The player whose token this is."""
+        return me(lobby().authenticate(token()))
+
+
+@players.route("/me/token")
+class PlayerToken(MethodView):
+    @players.response(201, schemas.NewToken)
+    @players.alt_response(401, schema=ErrorSchema, description=ERRORS[401])
+    @players.alt_response(403, schema=ErrorSchema, description="a bot seat's token")
+    def post(self):
+        """Rotate: a new token for you, shown only this once; the one you sent stops working."""
+        player, new = lobby().rotate_token(token())
+        return {**me(player), "token": new}
+
+    @players.response(204)
+    @players.alt_response(401, schema=ErrorSchema, description=ERRORS[401])
+    def delete(self):
+        """Log out: the token you sent stops working (401 from now on)."""
+        lobby().revoke_token(token())
 
 
 @matches.route("")
@@ -108,14 +155,23 @@ class MatchCollection(MethodView):
     @matches.response(200, schemas.MatchList)
     @refusals()
     def get(self, query: dict):
-        """The newest matches, optionally of one status and game."""
-        return {"matches": lobby().list_matches(query["status"], query["game"], query["limit"])}
+        """A page of matches, newest first: of one status or game, yours, with a free seat.
+
+        `next` is the cursor of the following page (null on the last one).
+        """
+        return lobby().list_matches(caller(), **query)
 
     @matches.arguments(schemas.NewMatch())
     @matches.response(201, schemas.MatchOut)
-    @refusals(400)
+    @refusals(400, 409, 429)
     def post(self, body: dict):
-        """Create an open match (game, variant, players and options checked by the catalog)."""
+        """Create an open match (game, variant, players and options checked by the catalog).
+
+        Refused with 429 past `LIMIT_NEW_MATCHES` per player, 409 `too_many_open_matches`
+        past `OPEN_MATCHES_PER_PLAYER` open ones, and 503 `store_full` when Redis is
+        nearly full (moves still go on then). An open match unchanged for
+        `OPEN_MATCH_IDLE_S` seconds is deleted."""
+        rate_limit("new_matches", caller().id)
         return lobby().create_match(
             caller(), body["game"], body["variant"], body["players"], body["options"],
             body["autostart"], body["turn_timeout"],
@@ -172,13 +228,40 @@ class Start(MethodView):
         return lobby().start(caller(), match_id)
 
 
+@matches.route("/<match_id>/resign")
+class Resign(MethodView):
+    @matches.response(200, schemas.MatchOut)
+    @refusals(403, 404, 409)
+    def post(self, match_id: str):
+        """Resign your seat: the match ends now, every other side wins (result.reason)."""
+        return lobby().resign(caller(), match_id)
+
+
+@matches.route("/<match_id>/rematch")
+class Rematch(MethodView):
+    @matches.response(200, schemas.MatchOut)
+    @refusals(403, 404, 409)
+    def post(self, match_id: str):
+        """Offer the players of this finished match another: you get the new match, seated.
+
+        Bots keep their seats; each other person's seat is kept for them (`reserved_for`)
+        until they join it. Asking again, or after another player asked, gives the same one.
+        """
+        return lobby().rematch(caller(), match_id)
+
+
 @matches.route("/<match_id>/actions")
 class Actions(MethodView):
     @matches.arguments(schemas.NewAction())
     @matches.response(200, schemas.ActionResult)
-    @refusals(400, 403, 404, 409, 422)
+    @refusals(400, 403, 404, 409, 415, 422, 429)
     def post(self, body: dict, match_id: str):
-        """Act for your seat at expected_version: the new version, your events and view."""
+        """Act for your seat at expected_version: the new version, your events and view.
+
+        An unknown field in the action is refused (422) with its name; at most `LIMIT_MOVES`
+        actions per player (the server's bots, whose tokens no client holds, are not counted)."""
+        if not caller().bot:
+            rate_limit("moves", caller().id)
         return direct(
             lobby().submit_action(
                 match_id, caller(), body["action"], body["expected_version"], body["action_id"]
@@ -286,6 +369,11 @@ def create_lobby_app(
         settings=settings,
     )
     app.extensions["lobby"] = service
+    app.extensions["rate_limits"] = RateLimits(
+        service.client,
+        {"register": settings.limit_register, "new_matches": settings.limit_new_matches,
+         "moves": settings.limit_moves},
+    )  # fmt: skip
     app.extensions["feed_heartbeat"] = settings.feed_heartbeat_seconds
     # Long-polls waiting at once per process (LOBBY_MAX_WAITING): the other threads stay free
     # for moves and views whatever the clients do.
@@ -294,6 +382,15 @@ def create_lobby_app(
         BEARER_SCHEME, {"type": "http", "scheme": "bearer"}
     )
 
+    @app.errorhandler(redis.exceptions.OutOfMemoryError)
+    def _redis_full(exc: redis.RedisError):
+        logging.getLogger("tapete.lobby").warning(
+            "the match store is full", extra={"fields": {"error": repr(exc)}}
+        )
+        return error_response(503, "store_full", "the match store is full; try again later")
+
+    @app.errorhandler(redis.ConnectionError)
+    @app.errorhandler(redis.TimeoutError)
     def _redis_down(exc: redis.RedisError):
         logging.getLogger("tapete.lobby").warning(  # the service's JSON log, as its requests
             "the match store failed", extra={"fields": {"error": repr(exc)}}

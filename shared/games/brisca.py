@@ -24,6 +24,7 @@ from shared.engine import (
     Game,
     GameData,
     Option,
+    RulesChange,
     State,
     Variant,
     event,
@@ -82,6 +83,9 @@ class Brisca(Game):
         ),
         "partnerships": Option(False, "with 4 players, seats 0+2 against 1+3"),
         "partner_claim": Option(False, "a partner may claim the pareja when R or C is played"),
+        "claim_needs_pair": Option(
+            True, "a claim needs the pareja's other card in the claimant's hand", since=2
+        ),
         "tute_wins_deal": Option(
             False, "holding all four Reyes or Caballos ('tute') takes the deal"
         ),
@@ -94,6 +98,14 @@ class Brisca(Game):
         "deals": Option(4, "deals per match", minimum=1, maximum=20),
         "direction": turns.DIRECTION,
     }
+    rules_version = 2
+    changes = (
+        RulesChange(
+            2,
+            "a partner claims a pareja only holding its other card (before: without it too)",
+            before={"claim_needs_pair": False},
+        ),
+    )
     variants = {
         "base": Variant("base", "Brisca: 3 cards, 4 deals, 120 points a deal."),
         "tute": Variant(
@@ -351,6 +363,9 @@ class Brisca(Game):
         if not state.options["partner_claim"]:
             return []  # nobody can claim: the refusal says why
         suits = BriscaData.of(state).claimable[seat]
+        if suits and self.option(state, "claim_needs_pair"):
+            cards = state.zones[hand(seat)].cards
+            suits = [s for s in suits if f"{REY}{s}" in cards or f"{CABALLO}{s}" in cards]
         return [{"type": "claim", "suit": s} for s in suits]
 
     @claim.refusal
@@ -362,6 +377,12 @@ class Brisca(Game):
             )
         if which in self._team_sung(state, seat):
             return f"the pareja of {which} was already sung this deal"
+        cards = state.cards(hand(seat))
+        if self.option(state, "claim_needs_pair") and not (
+            f"{REY}{which}" in cards or f"{CABALLO}{which}" in cards
+        ):
+            # The partner played one of the two; the other must be in the claimant's hand.
+            return f"claiming {which} needs the pareja's other card (rey or caballo) in your hand"
         return None
 
     @claim.handler
