@@ -269,6 +269,9 @@ class EmbeddedCluster:
             node.process.wait()
 
     def stop(self) -> None:
+        for node in self.nodes:  # all at once: each then has only its own exit to wait for
+            if node.running and node.process is not None:
+                node.process.terminate()
         for node in self.nodes:
             node.stop()
             shutil.rmtree(node.data_dir, ignore_errors=True)
