@@ -594,9 +594,47 @@ def store(kind: str) -> Iterator[dict[str, str]]:
         yield {"REDIS_URL": cluster.url, "REDIS_CLUSTER": "1"}
 
 
+APPENDS = 1000
+
+
+def appends(env: dict[str, str], count: int = APPENDS) -> dict:
+    """The store alone: ``count`` appends of a move-sized entry, one after the other, through
+    the lobby's own MatchLog and client with ``env``'s settings: appends/s and latency."""
+    from services.settings import Settings
+    from services.store import match_log, store_client
+
+    settings = Settings.from_env({**env, "RQ_REDIS_URL": "redis://unused:6379/0"})
+    log = match_log(settings, store_client(settings))
+    state = {"state": {"hands": [[f"card-{i}" for i in range(40)]], "turn": 0}}
+    entry = {"kind": "action", "action": {"type": "play", "card": "oros-1"}, "pad": "x" * 400}
+    latencies = []
+    for match in range(count // 100):
+        match_id = f"bench-{match}-{time.monotonic_ns()}"
+        log.create(match_id, {"kind": "match.created"}, state, {})
+        for version in range(1, 101):
+            started = time.perf_counter()
+            log.append(match_id, version, entry, state, {}, action_id=f"a{version}")
+            latencies.append(time.perf_counter() - started)
+    latencies.sort()
+    return {
+        "per_second": len(latencies) / sum(latencies),
+        "p50_ms": 1000 * latencies[len(latencies) // 2],
+        "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
+    }
+
+
 def stores(matches: int, seconds: float, repeat: int) -> int:
-    """Saturated moves/s on each store of STORES, interleaved rounds, medians."""
+    """Appends/s alone, then saturated moves/s through the lobby, on each store of STORES;
+    interleaved rounds, medians."""
     from tests.service_fixtures import Service
+
+    print(f"match stores: {APPENDS} appends one at a time through MatchLog, {repeat} rounds")
+    alone: dict[str, list[dict]] = {}
+    for _ in range(repeat):
+        for name, (kind, settings) in STORES.items():
+            with store(kind) as env:
+                alone.setdefault(name, []).append(appends({**env, **settings}))
+    print_relative(alone, "appends/s")
 
     quiet = {**GUNICORN_ENV, "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO")}
     print(f"match stores: saturated POST /actions, {matches} matches, {repeat} x {seconds:.0f} s")
@@ -619,13 +657,20 @@ def stores(matches: int, seconds: float, repeat: int) -> int:
                         lobby.stop()
     finally:
         rules.stop()
+    print_relative(runs, "moves/s")
+    return 0
+
+
+def print_relative(runs: dict[str, list[dict]], unit: str) -> None:
+    """One line per store: the median rate, as a share of the first store's, and latency."""
     base = None
     for name, results in runs.items():
-        r = median_run(results)
+        r = {
+            k: statistics.median(x[k] for x in results) for k in ("per_second", "p50_ms", "p99_ms")
+        }
         base = base or r["per_second"]
-        print(f"  {name:42s} {r['per_second']:6.0f} moves/s ({r['per_second'] / base:6.1%})"
-              f"   p50 {r['p50_ms']:6.1f} ms   p99 {r['p99_ms']:6.1f} ms")  # fmt: skip
-    return 0
+        print(f"  {name:42s} {r['per_second']:6.0f} {unit} ({r['per_second'] / base:6.1%})"
+              f"   p50 {r['p50_ms']:6.2f} ms   p99 {r['p99_ms']:6.2f} ms")  # fmt: skip
 
 
 if __name__ == "__main__":
