@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: install test lint format run demo bench openapi clean
+.PHONY: install test lint format run demo bench openapi clean tournament
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -80,3 +80,11 @@ clean:
 deploy-check: $(STAMP)
 	bash deploy/install-tools.sh $(VENV)/deploy
 	TAPETE_DEPLOY_TOOLS="$(CURDIR)/$(VENV)/deploy/bin" $(BIN)/python -m pytest tests/test_deploy.py
+
+# A tournament between two bot strategies (shared/bots/tournament.py): N matches, seats
+# rotated and deals paired, in parallel over the cores; A's score with a 95% interval.
+A ?= hard
+B ?= easy
+N ?= 400
+tournament: $(STAMP)
+	$(BIN)/python -m shared.bots.tournament --game $(GAME) --variant $(VARIANT) -a $(A) -b $(B) -n $(N)

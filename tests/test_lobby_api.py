@@ -326,7 +326,7 @@ def test_a_bot_strategy_the_game_does_not_have_is_refused(http: Http, redis_clie
         "unknown_strategy",
     )
     assert "game escoba has no bot strategy 'greedy'" in error["message"]
-    assert error["details"] == {"strategies": ["random"]}
+    assert error["details"] == {"strategies": ["random", "easy", "medium", "hard"]}
     assert everything(redis_client) == before
     reply = http.post(bots, ana["token"], json={"seat": 1, "strategy": "random"})
     assert reply.status == 200 and reply.body["seats"][1]["bot"] == "random"

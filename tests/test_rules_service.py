@@ -45,9 +45,10 @@ def test_catalog_lists_games_with_variants_and_options(client):
 
 def test_catalog_lists_each_games_bot_strategies(client):
     games = {g["id"]: g for g in client.get("/v1/games").json["games"]}
-    assert games["brisca"]["strategies"] == ["random", "greedy"]
-    assert games["escoba"]["strategies"] == ["random"]
-    assert client.get("/v1/games/truco").json["strategies"] == ["random"]
+    levels = ["random", "easy", "medium", "hard"]
+    assert games["brisca"]["strategies"] == [*levels, "greedy"]
+    assert all(games[g]["strategies"][:4] == levels for g in games)
+    assert client.get("/v1/games/truco").json["strategies"] == levels
 
 
 def test_game_detail_has_the_rule_text(client):

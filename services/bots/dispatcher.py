@@ -22,6 +22,8 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import os
+import random
 import sys
 import time
 from dataclasses import dataclass
@@ -34,6 +36,7 @@ from rq import Queue
 from services.consumers import consumer_store, run_group
 from services.settings import DispatcherSettings, Settings
 from shared import feedgroup
+from shared.bots.reflexes import REFLEX_WINDOWS, Reflexes
 from shared.eventstore import MATCH_ID, MatchLog
 from shared.feedgroup import FeedGroup, Message
 
@@ -56,6 +59,8 @@ DISPATCH_SECONDS = Histogram(
 )
 
 log = logging.getLogger("tapete.bots.dispatcher")
+REFLEXES = Reflexes.from_env(os.environ)
+_rng = random.Random()  # reaction times need no seed: the log records when the bot moved
 dead_key = functools.partial(feedgroup.dead_key, GROUP)
 
 
@@ -92,16 +97,28 @@ class Notice:
         )
 
 
-def plan(notice: Notice, turn_timeout: float | None) -> list[tuple[Task, float | None]]:
-    """The tasks a current notification asks for, each with when (None: now)."""
+def plan(
+    notice: Notice,
+    turn_timeout: float | None,
+    reflexes: Reflexes = REFLEXES,
+    rng: random.Random | None = None,
+) -> list[tuple[Task, float | None]]:
+    """The tasks a current notification asks for, each with when (None: now).
+
+    In a reflex window a bot acts after a person's reaction time, or misses it."""
     if notice.status != RUNNING:
         return []
     match, version = notice.match, notice.version
-    tasks: list[tuple[Task, float | None]] = [
-        (Task(BOT, match, version, seat), None)
-        for seat in notice.to_act
-        if seat in notice.bot_seats
-    ]
+    bots = [seat for seat in notice.to_act if seat in notice.bot_seats]
+    tasks: list[tuple[Task, float | None]] = []
+    if notice.deadline and notice.deadline.get("kind") in REFLEX_WINDOWS:
+        closes = window_closes_at(notice.deadline, notice.notified)
+        for seat in bots:
+            delay = reflexes.delay(rng or _rng, closes - notice.notified)
+            if delay is not None:
+                tasks.append((Task(BOT, match, version, seat), notice.notified + delay))
+    else:
+        tasks += [(Task(BOT, match, version, seat), None) for seat in bots]
     if notice.deadline:
         closes = window_closes_at(notice.deadline, notice.notified)
         tasks.append((Task(WINDOW, match, version), closes))

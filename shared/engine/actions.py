@@ -187,7 +187,8 @@ class ActionType:
         return fn
 
     def enumerate(self, fn: Candidates) -> Candidates:
-        """The legal actions of this type listed directly, where that is faster than filtering."""
+        """The legal actions of this type listed directly, where that is faster than filtering:
+        a new list each time (the caller keeps it), or any iterable."""
         self._enumerate = fn
         return fn
 

@@ -241,8 +241,9 @@ class Game:
             listers = self._listers[state.phase] = [
                 k.lister() for k in self.action_table.values() if k.open_in(state.phase)
             ]
-        if len(listers) == 1:
-            return list(listers[0](self, state, seat))
+        if len(listers) == 1:  # a listing is a new list (ActionType.enumerate): no copy
+            listed = listers[0](self, state, seat)
+            return listed if type(listed) is list else list(listed)
         actions: list[Action] = []
         for lister in listers:
             actions.extend(lister(self, state, seat))
@@ -314,10 +315,10 @@ def register(game: Game) -> Game:
 def get_game(game_id: str) -> Game:
     if not _games_loaded:  # on every action: a flag check, not a call
         _load_games()
-    game = _REGISTRY.get(game_id)
-    if game is None:
-        raise UnknownGame(f"no game {game_id!r}; games: {sorted(_REGISTRY)}")
-    return game
+    try:
+        return _REGISTRY[game_id]
+    except KeyError:
+        raise UnknownGame(f"no game {game_id!r}; games: {sorted(_REGISTRY)}") from None
 
 
 def all_games() -> list[Game]:

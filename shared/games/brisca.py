@@ -278,6 +278,18 @@ class Brisca(Game):
             data.may_sing = winner
         return events
 
+    @exchange.enumerate
+    def _exchanges_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly: asked every turn, and most turns nothing can be exchanged."""
+        zones, data = state.zones, BriscaData.of(state)
+        if not zones["trump"].cards or not data.tricks_won[seat]:
+            return []
+        cards = zones[hand(seat)].cards
+        seven, two = EXCHANGES[data.trump]
+        if seven not in cards and two not in cards:
+            return []
+        return self.exchange.filtered(self, state, seat)
+
     @exchange.candidates
     def _exchanges(self, state: State, seat: int) -> list[Action]:
         if not state.zones["trump"].cards:
@@ -320,6 +332,13 @@ class Brisca(Game):
         BriscaData.of(state).exchanged.append(card)
         return [event("exchanged", seat=seat, gave=card, took=taken)]
 
+    @sing.enumerate
+    def _sings_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly: only the winner of the last trick may sing, before leading."""
+        if not state.options["cantes"] or BriscaData.of(state).may_sing != seat:
+            return []
+        return self.sing.filtered(self, state, seat)
+
     @sing.candidates
     def _sings(self, state: State, seat: int) -> list[Action]:
         if not state.options["cantes"] or BriscaData.of(state).may_sing != seat:
@@ -357,6 +376,13 @@ class Brisca(Game):
         data.cantes.append({"seat": seat, "suit": which, "points": points})
         shown = [f"{REY}{which}", f"{CABALLO}{which}"]
         return [event("sang", seat=seat, suit=which, points=points, shown=shown)]
+
+    @claim.enumerate
+    def _claims_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly: a claim is open only right after the partner's rey or caballo."""
+        if not state.options["partner_claim"] or not BriscaData.of(state).claimable[seat]:
+            return []
+        return self.claim.filtered(self, state, seat)
 
     @claim.candidates
     def _claims(self, state: State, seat: int) -> list[Action]:
@@ -484,6 +510,30 @@ class Brisca(Game):
         )
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: BriscaData) -> BriscaData:
+        """The songs sung, and the seat's own song and claims, from the view (see engine.sampling)."""
+        data.sung = [
+            [c["suit"] for c in view["cantes"] if c["seat"] == s] for s in range(view["players"])
+        ]
+        offered = view["legal_actions"]
+        if any(a["type"] == "sing" for a in offered):
+            data.may_sing = view["seat"]
+        seat, face_up = view["seat"], view["zones"]["trump"]["cards"]
+        if seat is None:
+            return data
+        if data.claimable:
+            data.claimable[seat] = [a["suit"] for a in offered if a["type"] == "claim"]
+        # A 7 or 2 of trumps the seat could exchange now but is not offered was exchanged.
+        seven, two = f"7{data.trump}", f"2{data.trump}"
+        hand = view["zones"][f"hand:{seat}"]["cards"]
+        can = face_up and view["tricks_won"][seat] > 0 and seat in view["to_act"]
+        exchangeable = [seven, two] if face_up and face_up[0] == seven else [seven]
+        offered_cards = {a["card"] for a in offered if a["type"] == "exchange"}
+        data.exchanged = [c for c in face_up if c in (seven, two)] + [
+            c for c in exchangeable if can and c in hand and c not in offered_cards
+        ]
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = BriscaData.of(state)
         return {

@@ -403,6 +403,13 @@ class Solitario4Ases(Game):
         return events
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: Solitario4AsesData) -> Solitario4AsesData:
+        """The last move matters only to forbid undoing it: read it from what the view offers."""
+        offered = {a["type"] for a in view["legal_actions"]}
+        if view["options"]["reserve"] and not offered & {"reserve", "release"}:
+            data.last = "reserve" if view["zones"][RESERVE]["count"] else "release"
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = Solitario4AsesData.of(state)
         return {
