@@ -192,14 +192,21 @@ class EmbeddedCluster:
             "--cluster-replica-validity-factor", "0",  # any replica may take over
         )  # fmt: skip
         self.primary_count = primaries
-        count = primaries * (1 + replicas)
-        self.bus_ports = [free_port() for _ in range(count)]  # not port + 10000: any free one
+        self.count = primaries * (1 + replicas)
+        self.flags, self.persistent, self.fsync = flags, persistent, fsync
+        self.bus_ports: list[int] = []
+        self.nodes: list[EmbeddedRedis] = []
+        self._new_nodes()
+
+    def _new_nodes(self) -> None:
+        """Nodes on ports free right now (each with a bus port of its own, not port + 10000)."""
+        self.bus_ports = [free_port() for _ in range(self.count)]
         self.nodes = [
             EmbeddedRedis(
                 data_dir=tempfile.mkdtemp(prefix="tapete-cluster-"),  # its own nodes.conf
-                persistent=persistent,
-                extra_args=(*flags, "--cluster-port", str(bus)),
-                fsync=fsync,
+                persistent=self.persistent,
+                extra_args=(*self.flags, "--cluster-port", str(bus)),
+                fsync=self.fsync,
             )
             for bus in self.bus_ports
         ]
@@ -214,14 +221,22 @@ class EmbeddedCluster:
 
     def start(self) -> None:
         """Start every node, join them, give the primaries their slots, attach the replicas,
-        and return once every node says the cluster is ok."""
-        try:
-            for node in self.nodes:
-                node.start()
-            self._form()
-        except BaseException:
-            self.stop()
-            raise
+        and return once every node says the cluster is ok. A port taken meanwhile by another
+        process fails a node's start: then all of it again on other ports (three tries)."""
+        for attempt in range(3):
+            try:
+                for node in self.nodes:
+                    node.start()
+                self._form()
+                return
+            except RuntimeError:
+                self.stop()
+                if attempt == 2:
+                    raise
+                self._new_nodes()
+            except BaseException:
+                self.stop()
+                raise
 
     def _form(self) -> None:
         clients = [self.client(node) for node in self.nodes]
