@@ -457,6 +457,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each; medians shown")
     parser.add_argument("--no-stores", action="store_true", help="skip the store comparison")
     parser.add_argument("--stores-only", action="store_true", help="only the store comparison")
+    parser.add_argument("--appends", type=int, default=APPENDS, help="of the store alone")
     parser.add_argument("--load", help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="lobby", help=argparse.SUPPRESS)
     parser.add_argument("--pace", type=float, help=argparse.SUPPRESS)
@@ -472,7 +473,7 @@ def main() -> int:
         return 0
 
     if args.stores_only:
-        return stores(args.matches, args.seconds, args.repeat)
+        return stores(args.matches, args.seconds, args.repeat, args.appends)
     from shared.redis_server import EmbeddedRedis
     from tests.service_fixtures import Service
 
@@ -561,7 +562,7 @@ def main() -> int:
           f" (target {TARGET_SHARE:.0%}); paced p99 {paced['p99_ms']:.1f} ms"
           f" (target {TARGET_P99_MS:.0f} ms); stale-hand 422s: {moves['refused']} of"
           f" {moves['count'] + moves['refused']} moves tried")  # fmt: skip
-    return 0 if args.no_stores else stores(n, seconds, args.repeat)
+    return 0 if args.no_stores else stores(n, seconds, args.repeat, args.appends)
 
 
 STORES: dict[str, tuple[str, dict[str, str]]] = {
@@ -623,17 +624,18 @@ def appends(env: dict[str, str], count: int = APPENDS) -> dict:
     }
 
 
-def stores(matches: int, seconds: float, repeat: int) -> int:
+def stores(matches: int, seconds: float, repeat: int, count: int = APPENDS) -> int:
     """Appends/s alone, then saturated moves/s through the lobby, on each store of STORES;
     interleaved rounds, medians."""
     from tests.service_fixtures import Service
 
-    print(f"match stores: {APPENDS} appends one at a time through MatchLog, {repeat} rounds")
+    print(f"match stores: {count} appends one at a time through MatchLog, {repeat} rounds")
     alone: dict[str, list[dict]] = {}
     for _ in range(repeat):
         for name, (kind, settings) in STORES.items():
             with store(kind) as env:
-                alone.setdefault(name, []).append(appends({**env, **settings}))
+                alone.setdefault(name, []).append(appends({**env, **settings}, count))
+                print(f"  ({name}: {alone[name][-1]['per_second']:.0f} appends/s)", flush=True)
     print_relative(alone, "appends/s")
 
     quiet = {**GUNICORN_ENV, "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO")}
@@ -653,6 +655,7 @@ def stores(matches: int, seconds: float, repeat: int) -> int:
                         runs.setdefault(name, []).append(
                             run_load(lobby.url, "lobby", matches, seconds)
                         )
+                        print(f"  ({name}: {runs[name][-1]['per_second']:.0f} moves/s)", flush=True)
                     finally:
                         lobby.stop()
     finally:
