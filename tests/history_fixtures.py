@@ -49,9 +49,11 @@ def history_service(redis_store: RedisStore) -> Iterator[Service]:
 class ConsumerProcess:
     """`python -m services.history.consumer` under a fixed consumer name."""
 
-    def __init__(self, name: str, store: RedisStore, env: dict[str, str]) -> None:
+    def __init__(self, name: str, store: RedisStore | str, env: dict[str, str]) -> None:
+        """``store``: the session's, or the URL of a Redis of the test's own."""
         self.name = name
-        self.env = {**os.environ, **TEST_CONSUMER_ENV, **env, **store.env}
+        where = store.env if isinstance(store, RedisStore) else {"REDIS_URL": store}
+        self.env = {**os.environ, **TEST_CONSUMER_ENV, **env, **where}
         self.env.update(HISTORY_CONSUMER_NAME=name)
         self.log_path = Path(tempfile.mkstemp(prefix=f"tapete-{name}-", suffix=".log")[1])
         command = [sys.executable, "-m", "services.history.consumer"]
