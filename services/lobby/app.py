@@ -28,6 +28,7 @@ from services.http import (
 )
 from services.ratelimit import RateLimits
 from services.settings import Settings
+from shared.redisconn import UNAVAILABLE
 
 from . import schemas
 from .application import Lobby
@@ -417,4 +418,6 @@ def create_lobby_app(
         )
         return error_response(503, "unavailable", "the match store does not answer; try again")
 
+    for unavailable in UNAVAILABLE:  # a cluster's failover too
+        app.register_error_handler(unavailable, _redis_down)
     return app

@@ -38,8 +38,10 @@ from services.errors import (
     UpstreamRefused,
 )
 from services.settings import Settings
+from services.store import match_log
 from shared.endings import ABANDONED, RESIGNED, ended_result
 from shared.eventstore import MATCH_ID, MAX_WAIT_SECONDS, MatchLog, VersionConflict, state_hash
+from shared.redisconn import connect
 
 from . import feed, listing
 from . import match as rules_of
@@ -159,11 +161,12 @@ REDIS_CONNECTIONS = 100  # per process; a request past them waits for one (a fee
 REDIS_POOL_WAIT_SECONDS = 20  # opening thousands of streams at once queues here)
 
 
-def redis_client(url: str) -> redis.Redis:
+def redis_client(url: str, cluster: bool = False) -> Any:
     """A pooled client whose socket outlives the longest long-poll; past ``REDIS_CONNECTIONS``
-    busy connections a caller waits for a free one instead of failing."""
-    pool = redis.BlockingConnectionPool.from_url(
+    busy connections (per node) a caller waits for a free one instead of failing."""
+    return connect(
         url,
+        cluster,
         max_connections=REDIS_CONNECTIONS,
         timeout=REDIS_POOL_WAIT_SECONDS,
         decode_responses=True,
@@ -171,7 +174,6 @@ def redis_client(url: str) -> redis.Redis:
         socket_connect_timeout=2,
         health_check_interval=30,
     )
-    return redis.Redis(connection_pool=pool)
 
 
 class Lobby:
@@ -183,9 +185,9 @@ class Lobby:
     ) -> Lobby:
         """The lobby on the store (REDIS_URL, FEED_PARTITIONS) and rules service (RULES_URL) of
         ``settings``; ``request_id`` names the request being served, for the rules calls."""
-        client = redis_client(settings.redis_url)
+        client = redis_client(settings.redis_url, settings.redis_cluster)
         rules = RulesClient(settings.rules_url, request_id=request_id)
-        log = MatchLog(client, partitions=settings.feed_partitions)
+        log = match_log(settings, client)
         return cls(
             client, rules, log, feed_buffer=settings.feed_buffer,
             bot_token_key=settings.bot_token_key, quotas=Quotas.from_settings(settings),
