@@ -53,6 +53,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bots.py
 	$(BIN)/python bench/feed.py
 	$(BIN)/python bench/feed.py --feed-priority
+	$(BIN)/python bench/slow_clients.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
