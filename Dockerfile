@@ -27,7 +27,8 @@ RUN groupadd --system --gid 10001 tapete \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
         --shell /usr/sbin/nologin tapete
 COPY --from=build /opt/tapete /opt/tapete
-# HOME=/tmp: gunicorn puts its control socket under $HOME, and /tmp is the one writable place.
+# HOME=/tmp: the one writable place, for whatever writes under $HOME (gunicorn runs without
+# its control socket, services/gunicorn_conf.py).
 ENV PATH=/opt/tapete/bin:$PATH \
     HOME=/tmp \
     PYTHONDONTWRITEBYTECODE=1 \

@@ -4,12 +4,13 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: install test lint format run demo bench openapi clean
+.PHONY: install test lint format run demo bench openapi clean tournament
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "Installing Tapete and its dependencies into $(VENV) (the first time takes a few minutes)..."
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,lint]'
+	$(BIN)/python -m pip install --progress-bar on -e '.[test,lint]'
 	rm -f $(VENV)/.installed-* && touch $@
 
 install: $(STAMP)
@@ -26,11 +27,19 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# Every service in the foreground; Ctrl-C stops them all. Without REDIS_URL, an embedded
-# Redis (valkey from PyPI) keeps its data in var/redis across restarts.
+# Every service in the foreground, under the project's supervisor (shared/supervisor.py): a
+# process that dies is started again (with a growing pause), the others carry on; Ctrl-C
+# stops them all. Without REDIS_URL, an embedded Redis (valkey from PyPI) keeps its data in
+# var/redis across restarts. TAPETE_DEV=1: a development machine (the rules service may seal
+# with its development key). The ports are the Procfile's *_PORT variables; browser pages
+# served from DEV_ORIGINS (a web client's development server) may call the services
+# (CORS_ORIGINS, if set, wins).
+WORKERS ?= 1
+DEV_ORIGINS ?= http://localhost:5173,http://127.0.0.1:5173
 run: $(STAMP)
 	mkdir -p var/redis
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile
+	TAPETE_DEV=1 CORS_ORIGINS="$${CORS_ORIGINS-$(DEV_ORIGINS)}" PATH="$(CURDIR)/$(BIN):$$PATH" \
+		$(BIN)/python -m shared.supervisor -f Procfile -c worker=$(WORKERS)
 
 # A bot-only match against the running platform (`make run` in another terminal): its moves
 # as they happen, the final scores and the history service's verification.
@@ -38,16 +47,23 @@ GAME     ?= brisca
 VARIANT  ?= base
 PLAYERS  ?=
 STRATEGY ?= greedy
+# The same ports as `make run` (its Procfile's defaults, or the *_PORT variables you gave it).
+LOBBY_PORT   ?= 8000
+HISTORY_PORT ?= 8002
+DEMO_LOBBY   ?= $(or $(LOBBY_URL),http://127.0.0.1:$(LOBBY_PORT))
+DEMO_HISTORY ?= $(or $(HISTORY_URL),http://127.0.0.1:$(HISTORY_PORT))
 demo: $(STAMP)
-	$(BIN)/python -m services.bots.demo --game $(GAME) --variant $(VARIANT) --strategy $(STRATEGY) $(if $(PLAYERS),--players $(PLAYERS))
+	$(BIN)/python -m services.bots.demo --game $(GAME) --variant $(VARIANT) --strategy $(STRATEGY) $(if $(PLAYERS),--players $(PLAYERS)) --lobby $(DEMO_LOBBY) --history $(DEMO_HISTORY)
 
 openapi: $(STAMP)
-	$(BIN)/python -m services.openapi_dump
+	TAPETE_DEV=1 $(BIN)/python -m services.openapi_dump
 
+bench: export TAPETE_DEV = 1
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]' || echo "open-spiel unavailable: reference line skipped"
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/lobby.py
+	$(BIN)/python bench/lobby.py --listing
 	$(BIN)/python bench/history.py
 	$(BIN)/python bench/redis_memory.py
 	$(BIN)/python bench/bots.py
@@ -65,3 +81,11 @@ clean:
 deploy-check: $(STAMP)
 	bash deploy/install-tools.sh $(VENV)/deploy
 	TAPETE_DEPLOY_TOOLS="$(CURDIR)/$(VENV)/deploy/bin" $(BIN)/python -m pytest tests/test_deploy.py
+
+# A tournament between two bot strategies (shared/bots/tournament.py): N matches, seats
+# rotated and deals paired, in parallel over the cores; A's score with a 95% interval.
+A ?= hard
+B ?= easy
+N ?= 400
+tournament: $(STAMP)
+	$(BIN)/python -m shared.bots.tournament --game $(GAME) --variant $(VARIANT) -a $(A) -b $(B) -n $(N)

@@ -24,7 +24,12 @@ the CPU each process spent per move:
               under load rather than queueing (with one move always in flight, Little's
               law makes latency = matches / throughput, whatever the server does).
 
+With ``--listing`` it measures ``GET /v1/matches`` instead: the latency of a page (50
+matches) under each filter, with 3,000 open matches (and a few hundred running ones) in
+Redis, one request at a time.
+
 Usage: python bench/lobby.py [--seconds 10] [--matches 50] [--repeat 3]
+       python bench/lobby.py --listing [--open 3000] [--requests 200]
 """
 
 from __future__ import annotations
@@ -370,6 +375,74 @@ def platform() -> Iterator[tuple[str, Any, Any]]:
             embedded.stop()
 
 
+def listing_bench(open_matches: int, requests_each: int) -> int:
+    """Latency of a page of ``GET /v1/matches`` per filter, with ``open_matches`` open matches
+    (and one running for every ten) made through the lobby's application layer."""
+    import redis
+
+    from services.lobby.application import Lobby
+    from services.lobby.rules_client import RulesClient
+    from tests.service_fixtures import Http, session
+
+    with platform() as (redis_url, rules, lobby_service):
+        redis.Redis.from_url(redis_url).flushall()
+        lobby = Lobby(
+            redis.Redis.from_url(redis_url, decode_responses=True), RulesClient(rules.url)
+        )
+        ana, token = lobby.register("Ana")
+        beto, _ = lobby.register("Beto")
+        started = time.monotonic()
+        for i in range(open_matches):
+            game = "raj" if i % 3 else "brisca"
+            match = lobby.create_match(ana, game, "base", None, {})
+            if i % 10 == 0:  # a running one beside every ten open ones
+                running = lobby.create_match(beto, "brisca", "base", 2, {})
+                lobby.join(ana, running["id"])
+                lobby.join(beto, running["id"])
+            elif i % 4 == 0:
+                lobby.join(ana, match["id"])
+        made = time.monotonic() - started
+        http = Http(session(), lobby_service.url)
+        second = http.get("/v1/matches?limit=50", token).body["next"]
+        queries = {
+            "(reference) GET /v1/players/me": None,
+            "newest, any status": "",
+            "status=open": "status=open",
+            "free_seats=true": "free_seats=true",
+            "game=raj&status=open": "game=raj&status=open",
+            "mine=true": "mine=true",
+            "mine=true&status=running": "mine=true&status=running",
+            "page 2 (cursor)": f"cursor={second}",
+        }
+        print(f"listing benchmark: {open_matches} open matches (+{open_matches // 10} running)"
+              f" made in {made:.0f} s; {requests_each} sequential GETs per filter, limit 50,"
+              f" {os.cpu_count()} cores; CPU already busy: {background_load():.0%}")  # fmt: skip
+        for name, query in queries.items():
+            times, size = [], 0
+            for _ in range(requests_each):
+                path = "/v1/players/me" if query is None else f"/v1/matches?limit=50&{query}"
+                t0 = time.perf_counter()
+                reply = http.get(path, token)
+                times.append((time.perf_counter() - t0) * 1000)
+                assert reply.status == 200, reply.body
+                size = len(reply.body.get("matches", ()))
+            print(f"  {name:40s} {size:3d} matches   {percentiles(times)}")
+        # the listing's own work, in this process: one index range, one page of documents
+        times = []
+        for _ in range(requests_each):
+            t0 = time.perf_counter()
+            lobby.list_matches(ana, limit=50)
+            times.append((time.perf_counter() - t0) * 1000)
+        print(f"  {'Lobby.list_matches in process':40s}  50 matches   {percentiles(times)}")
+    return 0
+
+
+def percentiles(times: list[float]) -> str:
+    times = sorted(times)
+    p50, p99 = times[len(times) // 2], times[max(int(len(times) * 0.99) - 1, 0)]
+    return f"p50 {p50:6.1f} ms   p99 {p99:6.1f} ms"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
@@ -378,7 +451,12 @@ def main() -> int:
     parser.add_argument("--load", help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="lobby", help=argparse.SUPPRESS)
     parser.add_argument("--pace", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--listing", action="store_true", help="GET /v1/matches latency instead")
+    parser.add_argument("--open", type=int, default=3000, help="--listing: open matches")
+    parser.add_argument("--requests", type=int, default=200, help="--listing: GETs per filter")
     args = parser.parse_args()
+    if args.listing:
+        return listing_bench(args.open, args.requests)
     if args.load:
         result = asyncio.run(load(args.load, args.mode, args.matches, args.seconds, args.pace))
         print(json.dumps(result))

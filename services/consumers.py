@@ -3,7 +3,7 @@ the history consumer and the bot dispatcher.
 
 Each names what differs (its service name for the logs, its loggers, how to build its
 group from the settings, where it serves its metrics); the rest is here: the settings read
-once from the environment, JSON logs, the metrics port, SIGTERM and SIGINT (finish what is
+once from the environment, JSON logs, the metrics port, the heartbeat files, SIGTERM and SIGINT (finish what is
 in hand, then leave) and the loop itself. No Flask here.
 """
 
@@ -19,6 +19,7 @@ from prometheus_client import start_http_server
 from services.logs import json_logging
 from services.settings import Metrics, Settings
 from shared.feedgroup import FeedGroup
+from shared.heartbeat import Heartbeat
 
 
 def store_client(url: str) -> redis.Redis:
@@ -47,6 +48,7 @@ def run_group(
     settings = Settings.from_env()
     json_logging(service, list(loggers), settings.log_level)
     group = build(settings)
+    group.heartbeat = Heartbeat(settings.heartbeat_dir)  # the probes' (docs/operations.md)
     serve_metrics(metrics(settings))
 
     def stop(signum: int, _frame: Any) -> None:

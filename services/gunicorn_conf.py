@@ -17,3 +17,7 @@ limit_request_fields = 50  # header fields (gunicorn's default: 100)
 limit_request_field_size = 8190  # bytes of one header field
 accesslog = None  # the apps log each request as JSON themselves
 errorlog = "-"
+# No control socket (gunicorn >= 25.1 opens one by default, the same path for every instance
+# of a user: $HOME/.gunicorn/gunicorn.ctl). Several gunicorns share a host under `make run`
+# and the tests, and the first to stop deleted the others' socket; nothing here uses gunicornc.
+control_socket_disable = True

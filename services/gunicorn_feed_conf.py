@@ -12,7 +12,14 @@ monkey.patch_all()  # before anything imports ssl or sockets: gevent's own advic
 
 import signal  # noqa: E402
 
-from services.gunicorn_conf import _settings, accesslog, errorlog, keepalive, timeout  # noqa: E402, F401
+from services.gunicorn_conf import (  # noqa: E402, F401
+    _settings,
+    accesslog,
+    control_socket_disable,
+    errorlog,
+    keepalive,
+    timeout,
+)
 
 workers = _settings.feed_workers
 worker_class = "gevent"

@@ -32,7 +32,7 @@ from prometheus_client import (
 )
 from prometheus_client import multiprocess as prom_multiprocess
 from webargs.flaskparser import FlaskParser, is_json_request
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, UnsupportedMediaType
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from services.errors import (
@@ -104,6 +104,9 @@ LATENCY = Histogram(
 )
 
 
+# Where webargs found a problem, as the error message names it.
+INPUT_LOCATIONS = {"json": "request body", "query": "query", "headers": "headers"}
+
 HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 
@@ -135,9 +138,16 @@ class _Parser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400  # malformed input is a 400; 422 means an illegal move
 
     def load_json(self, req: Request, schema: ma.Schema) -> Any:
-        """The body through ``shared.jsoncodec`` (webargs would use the slower ``json``)."""
-        if not is_json_request(req) or not (data := req.get_data(cache=True)):
+        """The body through ``shared.jsoncodec`` (webargs would use the slower ``json``).
+
+        A body sent as anything but JSON is a 415, not a 400 for fields it seems to lack;
+        no body at all is an empty one (the schema's defaults apply).
+        """
+        data = req.get_data(cache=True)
+        if not data:
             return missing
+        if not is_json_request(req):
+            raise UnsupportedMediaType("send the body as JSON, with Content-Type: application/json")
         try:
             return jsoncodec.loads(data)
         except ValueError as exc:
@@ -154,11 +164,19 @@ class Api(flask_smorest.Api):
     def handle_http_exception(self, error: HTTPException):  # type: ignore[override]
         data = getattr(error, "data", None) or {}
         details = data.get("errors") or data.get("messages")
-        if isinstance(details, dict) and set(details) == {"json"}:
-            details = details["json"]
+        where, problems = "request body", details
+        if (
+            isinstance(details, dict)
+            and len(details) == 1
+            and next(iter(details)) in INPUT_LOCATIONS
+        ):
+            location = next(iter(details))
+            where, problems = INPUT_LOCATIONS[location], details[location]
+            if location == "json":
+                details = problems
         message = data.get("message") or error.description or HTTPStatus(error.code or 500).phrase
         if details and not data.get("message"):
-            message = "the request body is invalid: " + _first_problem(details)
+            message = f"the {where} is invalid: " + _first_problem(problems)
         response, status = error_response(
             error.code or 500, HTTP_CODES.get(error.code or 500, "error"), message, details
         )
@@ -231,6 +249,46 @@ class SyncFlask(Flask):
 
     def ensure_sync(self, func: Callable) -> Callable:  # type: ignore[override]
         return func
+
+
+class Cors:
+    """Cross-origin access for browser clients on the configured origins (``CORS_ORIGINS``).
+
+    A preflight (``OPTIONS`` with ``Access-Control-Request-Method``) is answered here, before
+    any view or token check: a browser never sends credentials with it. An origin that is
+    not allowed gets the same answer without the ``Access-Control-Allow-*`` headers, so
+    the browser refuses the call, and the server says nothing more.
+    """
+
+    METHODS = "GET, POST, DELETE, OPTIONS"
+    HEADERS = f"Authorization, Content-Type, Last-Event-ID, {REQUEST_ID_HEADER}"
+    EXPOSED = f"{REQUEST_ID_HEADER}, Retry-After, Location"
+    MAX_AGE = "600"
+
+    def __init__(self, origins: tuple[str, ...]) -> None:
+        self.any = "*" in origins
+        self.origins = frozenset(origins)
+
+    def allowed(self, origin: str | None) -> bool:
+        return bool(origin) and (self.any or origin in self.origins)
+
+    def preflight(self, req: Request) -> Response | None:
+        if req.method != "OPTIONS" or "Access-Control-Request-Method" not in req.headers:
+            return None
+        response = Response(status=204)
+        if self.allowed(req.headers.get("Origin")):
+            response.headers["Access-Control-Allow-Methods"] = self.METHODS
+            response.headers["Access-Control-Allow-Headers"] = self.HEADERS
+            response.headers["Access-Control-Max-Age"] = self.MAX_AGE
+        return response
+
+    def allow(self, req: Request, response: Response) -> None:
+        origin = req.headers.get("Origin")
+        if self.origins:
+            response.vary.add("Origin")
+        if self.allowed(origin):
+            response.headers["Access-Control-Allow-Origin"] = origin or ""
+            response.headers["Access-Control-Expose-Headers"] = self.EXPOSED
 
 
 def request_log_level(status: int, seconds: float, slow_seconds: float) -> int:
@@ -306,11 +364,14 @@ def create_app(
     if not log.handlers:
         json_logging(service, [log.name], settings.log_level)
 
+    cors = Cors(settings.cors_origins)
+
     @app.before_request
-    def _start() -> None:
+    def _start() -> Response | None:
         g.request_id = accepted_request_id(request.headers.get(REQUEST_ID_HEADER))
         g.started = time.perf_counter()
         read_unsized_body(app.config["MAX_CONTENT_LENGTH"])
+        return cors.preflight(request)  # before any blueprint's check of the token
 
     @app.after_request
     def _finish(response: Response) -> Response:
@@ -320,6 +381,7 @@ def create_app(
         counted(service, method, endpoint, response.status_code).inc()
         timed(service, method, endpoint).observe(elapsed)
         response.headers[REQUEST_ID_HEADER] = request_id()
+        cors.allow(request, response)
         level = request_log_level(response.status_code, elapsed, slow_seconds)
         if log.isEnabledFor(level) and endpoint not in ("/healthz", "/readyz", "/metrics"):
             log.log(

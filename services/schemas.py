@@ -18,6 +18,11 @@ class Seat(ma.Schema):
     player = fields.String(allow_none=True)
     name = fields.String(allow_none=True)
     bot = fields.String(allow_none=True, metadata={"description": "the bot's strategy, if a bot"})
+    reserved_for = fields.String(
+        metadata={
+            "description": "a free seat a rematch keeps for this player: only they may take it"
+        }
+    )
 
 
 class LogEntry(ma.Schema):
@@ -45,3 +50,9 @@ class LogEntry(ma.Schema):
     finished = fields.Boolean()
     result = fields.Dict(allow_none=True)
     seed = fields.String(metadata={"description": "revealed by the entry that finishes the match"})
+    turn_deadline = fields.String(
+        allow_none=True,
+        metadata={"description": "when the turn timer plays for the persons to act"},
+    )
+    reason = fields.String(metadata={"description": "match.ended: resigned or abandoned"})
+    rematch = fields.String(metadata={"description": "rematch.offered: the new match"})

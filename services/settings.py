@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from shared.feedgroup import GroupSettings, process_name
 
@@ -44,16 +45,34 @@ class Metrics:
         return cls(int(port) if port else None, env.get(f"{prefix}_ADDR", cls.addr))
 
 
+def with_password(url: str, password: str | None) -> str:
+    """``url`` with ``password`` (``REDIS_PASSWORD``) in it, unless it has one already: the
+    password comes from a Secret, the rest of the URL may come from anywhere. The user (an
+    ACL user, docs/operations.md) is the URL's, else Redis' ``default``."""
+    parts = urlsplit(url)
+    if not password or parts.password is not None:
+        return url
+    user = parts.username or "default"
+    host = parts.netloc.rpartition("@")[2]
+    netloc = f"{quote(user, safe='')}:{quote(password, safe='')}@{host}"
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 def _max_waiting(threads: int) -> int:
     """Long-polls waiting at once per lobby process: 3/4 of its threads, so the rest stay free
     for moves and views whatever the clients do."""
     return max(1, threads * 3 // 4)
 
 
+def _csv(value: str) -> tuple[str, ...]:
+    """A comma-separated variable's items, blanks left out."""
+    return tuple(item.strip() for item in value.split(",") if item.strip())
+
+
 @dataclass(frozen=True)
 class Settings:
     # where things are
-    redis_url: str = DEFAULT_REDIS_URL  # REDIS_URL: the match store
+    redis_url: str = DEFAULT_REDIS_URL  # REDIS_URL: the match store (+ REDIS_PASSWORD)
     rq_redis_url: str = DEFAULT_REDIS_URL  # RQ_REDIS_URL: the bots' queue (default: REDIS_URL)
     rules_url: str = DEFAULT_RULES_URL  # RULES_URL
     lobby_url: str = DEFAULT_LOBBY_URL  # LOBBY_URL
@@ -64,7 +83,14 @@ class Settings:
     feed_max_streams: int = 20000  # FEED_MAX_STREAMS: open streams per feed worker
     feed_buffer: int = 256  # FEED_BUFFER: entries a stream may fall behind before it is dropped
     feed_heartbeat_seconds: float = 15.0  # FEED_HEARTBEAT_SECONDS: a comment on idle streams
-    # logs and metrics
+    # browsers: origins whose pages may call the HTTP services (none: same-origin only)
+    cors_origins: tuple[str, ...] = ()  # CORS_ORIGINS, comma-separated; "*" for any
+    # the lobby's idle limit: a running match with no entry for this long ends as abandoned
+    match_idle_limit_s: float = 86400.0  # MATCH_IDLE_LIMIT_S
+    # the key bot seat tokens are derived from (None: the development key)
+    bot_token_key: str | None = None  # TAPETE_BOT_TOKEN_KEY
+    # logs, metrics and health
+    heartbeat_dir: str | None = None  # HEARTBEAT_DIR: the consumer's, dispatcher's, worker's
     log_level: str = "INFO"  # LOG_LEVEL
     slow_request_ms: float = 250.0  # SLOW_REQUEST_MS
     prometheus_multiproc_dir: str | None = None  # PROMETHEUS_MULTIPROC_DIR
@@ -87,7 +113,8 @@ class Settings:
     new_match_memory_fraction: float = 0.8  # NEW_MATCH_MEMORY_FRACTION
     redis_maxmemory: str = "512mb"  # REDIS_MAXMEMORY: the embedded server's (make run)
     # the rules service's seal
-    state_key: str | None = None  # TAPETE_STATE_KEY (None: the development key)
+    state_key: str | None = None  # TAPETE_STATE_KEY (None: refused, unless in development)
+    dev: bool = False  # TAPETE_DEV=1: development (make run, the tests): the development key
     state_keys_previous: tuple[str, ...] = ()  # TAPETE_STATE_KEYS_PREVIOUS, comma-separated
     # the history consumer (HISTORY_*)
     history_consumer: GroupSettings = field(
@@ -112,11 +139,12 @@ class Settings:
         """Every setting from its variable, else its default. A malformed number raises here,
         at the process's start, rather than later in a request or a job."""
         d = cls()  # the defaults, each written once: in the fields above
-        redis_url = env.get("REDIS_URL", d.redis_url)
+        password = env.get("REDIS_PASSWORD") or None
+        redis_url = with_password(env.get("REDIS_URL", d.redis_url), password)
         threads = int(env.get("GUNICORN_THREADS", d.gunicorn_threads))
         return cls(
             redis_url=redis_url,
-            rq_redis_url=env.get("RQ_REDIS_URL") or redis_url,
+            rq_redis_url=with_password(env.get("RQ_REDIS_URL") or redis_url, password),
             rules_url=env.get("RULES_URL", d.rules_url),
             lobby_url=env.get("LOBBY_URL", d.lobby_url),
             history_url=env.get("HISTORY_URL", d.history_url),
@@ -127,7 +155,11 @@ class Settings:
             feed_heartbeat_seconds=float(
                 env.get("FEED_HEARTBEAT_SECONDS", d.feed_heartbeat_seconds)
             ),
+            cors_origins=_csv(env.get("CORS_ORIGINS", "")),
+            match_idle_limit_s=float(env.get("MATCH_IDLE_LIMIT_S", d.match_idle_limit_s)),
+            bot_token_key=env.get("TAPETE_BOT_TOKEN_KEY") or None,
             log_level=env.get("LOG_LEVEL", d.log_level),
+            heartbeat_dir=env.get("HEARTBEAT_DIR") or None,
             slow_request_ms=float(env.get("SLOW_REQUEST_MS", d.slow_request_ms)),
             prometheus_multiproc_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,
             gunicorn_workers=int(env.get("GUNICORN_WORKERS", d.gunicorn_workers)),
@@ -150,9 +182,8 @@ class Settings:
             ),
             redis_maxmemory=env.get("REDIS_MAXMEMORY", d.redis_maxmemory),
             state_key=env.get("TAPETE_STATE_KEY") or None,
-            state_keys_previous=tuple(
-                k.strip() for k in env.get("TAPETE_STATE_KEYS_PREVIOUS", "").split(",") if k.strip()
-            ),
+            dev=env.get("TAPETE_DEV", "").strip().lower() in ("1", "true", "yes"),
+            state_keys_previous=_csv(env.get("TAPETE_STATE_KEYS_PREVIOUS", "")),
             history_consumer=GroupSettings.from_env("HISTORY", "HISTORY_CONSUMER_NAME", env),
             history_consumer_metrics=Metrics.from_env(env, "HISTORY_CONSUMER_METRICS"),
             bots_dispatcher=DispatcherSettings.from_env("BOTS", "BOTS_DISPATCHER_NAME", env),

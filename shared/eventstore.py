@@ -101,6 +101,7 @@ class AppendResult:
     version: int
     duplicate: bool
     answer: dict[str, Any] | None
+    fingerprint: str | None = None  # what the action id was first used for (a duplicate's)
 
 
 class MatchKeys(NamedTuple):
@@ -163,13 +164,16 @@ class MatchLog:
         feed: dict[str, Any],
         action_id: str | None = None,
         answer: dict[str, Any] | None = None,
+        fingerprint: str | None = None,
     ) -> AppendResult:
         """Append `entry` as version expected_version + 1, with its snapshot and notification.
 
         `snapshot` must hold `state`; other fields (match metadata...) are stored beside it,
         and fields left out keep their earlier value. `feed` is the public event payload.
         With an `action_id` already recorded, nothing is written and the first answer comes
-        back (duplicate=True). Raises VersionConflict when expected_version is stale.
+        back (duplicate=True) with the `fingerprint` recorded beside it, so the caller can tell
+        a retry from another request under the same id. Raises VersionConflict when
+        expected_version is stale.
         """
         keys = self.keys(match_id)
         if type(expected_version) is not int or expected_version < 0:
@@ -197,7 +201,7 @@ class MatchLog:
         args: list[str | int | bytes] = [
             expected_version,
             action_id or "",
-            jsoncodec.dumps({"version": version, "answer": answer}),
+            jsoncodec.dumps({"version": version, "answer": answer, "fingerprint": fingerprint}),
             self.feed_maxlen,
             jsoncodec.dumps(entry),
             kind,
@@ -212,7 +216,11 @@ class MatchLog:
         if status == "duplicate":
             first = jsoncodec.loads(value)
             return AppendResult(
-                ok=True, version=first["version"], duplicate=True, answer=first["answer"]
+                ok=True,
+                version=first["version"],
+                duplicate=True,
+                answer=first["answer"],
+                fingerprint=first.get("fingerprint"),
             )
         if status == "conflict":
             raise VersionConflict(int(value))

@@ -24,6 +24,7 @@ import redis
 from prometheus_client import Counter
 
 from shared.eventstore import KEY_PREFIX, MatchLog
+from shared.heartbeat import Heartbeat
 
 Message = tuple[str, dict[str, str]]
 
@@ -81,6 +82,7 @@ class FeedGroup:
         self.logger = logger
         self.streams = {log.feed_key(p): p for p in range(log.partitions)}
         self.stopping = False
+        self.heartbeat = Heartbeat(None)  # the process's main gives it its folder
         self._last_claim = float("-inf")
 
     def handle(self, stream: str, messages: list[Message], retry: bool = False) -> None:
@@ -97,15 +99,19 @@ class FeedGroup:
                     raise
 
     def run(self) -> None:
-        """Consume until ``stopping``; Redis outages and a lost group are waited out."""
+        """Consume until ``stopping``; Redis outages and a lost group are waited out, with a
+        pause that doubles up to 5 s. The heartbeat says the loop turns, and whether Redis
+        answered."""
         backoff = 0.1
         while not self.stopping:
             try:
                 self.ensure_groups()
                 while not self.stopping:
                     self.step()
+                    self.heartbeat.ready()
                     backoff = 0.1
             except (redis.ConnectionError, redis.TimeoutError) as exc:
+                self.heartbeat.alive()
                 self.logger.warning("redis unavailable: %s; retrying in %.1fs", exc, backoff)
                 time.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)

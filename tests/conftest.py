@@ -1,3 +1,9 @@
+import os
+
+# The tests run in development mode (as `make run` does): a rules service they start without
+# TAPETE_STATE_KEY seals with the development key instead of refusing to start.
+os.environ.setdefault("TAPETE_DEV", "1")
+
 pytest_plugins = [
     "tests.redis_fixtures",
     "tests.service_fixtures",

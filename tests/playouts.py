@@ -21,11 +21,17 @@ def variant_cases(all_counts: bool = False) -> list[tuple[str, str, int]]:
     return cases
 
 
-def choose(state: State, rng: random.Random) -> tuple[int | None, Action]:
-    """A random (seat, action): any seat that may act, or the server's own action (a timeout)."""
+def every_choice(state: State) -> list[tuple[int | None, Action]]:
+    """Every (seat, action) possible now: any seat that may act, or the server (a timeout)."""
     options: list[tuple[int | None, Action]] = [(None, a) for a in legal_actions(state, None)]
     for seat in state.to_act:
         options.extend((seat, a) for a in legal_actions(state, seat))
+    return options
+
+
+def choose(state: State, rng: random.Random) -> tuple[int | None, Action]:
+    """A random (seat, action): any seat that may act, or the server's own action (a timeout)."""
+    options = every_choice(state)
     if not options:
         raise AssertionError(f"nobody can act in {state.game}/{state.variant}, phase {state.phase}")
     return rng.choice(options)

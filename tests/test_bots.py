@@ -7,6 +7,7 @@ import random
 import pytest
 
 from shared.bots import UnknownStrategy, all_strategies, choose, strategies
+from shared.bots.levels import LEVELS
 from shared.engine import UnknownGame, apply, new_match, view
 from tests.playouts import variant_cases
 
@@ -24,7 +25,11 @@ def play_match(game, variant, players, seed, strategies):
     return state
 
 
-CASES = [(case, name) for case in variant_cases() for name in strategies(case[0])]
+#: The hand-written strategies play whole matches here; the search levels (slower per move)
+#: are played in tests/test_bots_search.py and the tournament smoke run.
+CASES = [
+    (case, name) for case in variant_cases() for name in strategies(case[0]) if name not in LEVELS
+]
 
 
 @pytest.mark.parametrize(
@@ -36,10 +41,10 @@ def test_bots_finish_every_game_choosing_only_legal_actions(case, strategy):
     assert state.finished and state.result is not None
 
 
-def test_every_game_has_random_and_brisca_also_greedy():
-    assert strategies("brisca") == ["random", "greedy"]
-    assert strategies("escoba") == ["random"]
-    assert all_strategies() == ["random", "greedy"]
+def test_every_game_has_random_and_the_levels_and_brisca_also_greedy():
+    assert strategies("brisca") == ["random", "easy", "medium", "hard", "greedy"]
+    assert strategies("escoba") == ["random", "easy", "medium", "hard"]
+    assert all_strategies() == ["random", "easy", "medium", "hard", "greedy"]
 
 
 def test_a_strategy_the_game_does_not_have_is_refused_not_replaced():
@@ -47,7 +52,9 @@ def test_a_strategy_the_game_does_not_have_is_refused_not_replaced():
     seen = view(state, state.to_act[0])
     with pytest.raises(UnknownStrategy, match=r"game escoba has no bot strategy 'greedy'"):
         choose(seen, "greedy", random.Random(1))
-    with pytest.raises(UnknownStrategy, match=r"strategies: \['random'\]"):
+    with pytest.raises(
+        UnknownStrategy, match=r"strategies: \['random', 'easy', 'medium', 'hard'\]"
+    ):
         choose(seen, "clever", random.Random(1))
     with pytest.raises(UnknownGame):
         strategies("no-such-game")

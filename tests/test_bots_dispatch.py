@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
+import statistics
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -26,6 +28,7 @@ from services.bots.tasks import BOT, QUEUE, TURN, WINDOW, Task
 from services.bots.timers import LEASES_KEY, window_closes_at
 from services.errors import Conflict, Forbidden, NotFound, Rejected, Unavailable
 from services.settings import DispatcherSettings, Settings
+from shared.bots.reflexes import Reflexes
 from shared.eventstore import MatchLog
 
 MATCH = "9f1c0a2b3c4d5e6f"
@@ -38,6 +41,7 @@ def notice(version: int = 7, **event: object) -> Notice:
 
 
 BOT_AT_1 = [{"seat": 1, "strategy": "random", "player": "b1"}]
+NOTIFIED = 1790000000.123  # the epoch of notice()'s feed id
 
 
 def test_a_bot_seat_to_act_gets_a_job_now_and_a_person_none_without_a_turn_timeout():
@@ -176,3 +180,29 @@ def test_a_timer_tells_the_lobbys_refusals_by_their_type(refusal, outcome):
             _refused_in_process(refusal)
     else:
         assert _refused_in_process(refusal) == outcome
+
+
+def test_in_a_reflex_window_a_bot_acts_after_a_persons_reaction_time_or_misses():
+    deadline = {"kind": "reaction", "seconds": 3.0}
+    rng = random.Random(3)
+    times = []
+    for _ in range(400):
+        tasks = plan(notice(to_act=[0, 1], deadline=deadline, bots=BOT_AT_1), None, rng=rng)
+        times += [at - NOTIFIED for task, at in tasks if task.kind == BOT]
+        assert (Task(WINDOW, MATCH, 7), NOTIFIED + 3.0) in tasks
+    reflexes = Reflexes()
+    assert all(reflexes.fastest_s <= t < 3.0 for t in times)
+    assert 0.8 * 400 < len(times) < 0.97 * 400  # some windows are missed
+    assert 0.6 < statistics.median(times) < 1.0
+
+
+def test_a_bot_never_reacts_when_it_always_misses_and_a_sealed_commit_is_no_reflex():
+    never = Reflexes(miss=1.0)
+    reaction = {"kind": "reaction", "seconds": 3.0}
+    tasks = plan(notice(to_act=[1], deadline=reaction, bots=BOT_AT_1), None, never)
+    assert [t for t, _ in tasks] == [Task(WINDOW, MATCH, 7)]
+    commit = {"kind": "commit", "seconds": 30.0}
+    tasks = plan(notice(to_act=[1], deadline=commit, bots=BOT_AT_1), None, never)
+    assert (Task(BOT, MATCH, 7, 1), None) in tasks
+    slow = Reflexes(median_s=5.0, fastest_s=4.0, miss=0.0)
+    assert slow.delay(random.Random(1), 3.0) is None

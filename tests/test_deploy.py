@@ -178,6 +178,23 @@ def test_processes_without_http_export_metrics_on_their_own_port(objects: list[d
         assert env[variable] == {"name": variable, "value": str(port)}, name
 
 
+def test_processes_without_http_have_heartbeat_probes(objects: list[dict]) -> None:
+    # Each touches files in HEARTBEAT_DIR (shared/heartbeat.py): `alive` as its loop turns,
+    # `ready` when Redis answered; a stuck loop fails liveness and the pod is restarted.
+    for name in METRICS_PORTS:
+        [container] = containers(one(objects, "Deployment", name))
+        env = {e["name"]: e.get("value") for e in container["env"]}
+        folder = env["HEARTBEAT_DIR"]
+        assert folder.startswith("/tmp/"), "the one writable place"
+        for probe, file in [("startup", "alive"), ("liveness", "alive"), ("readiness", "ready")]:
+            command = container[f"{probe}Probe"]["exec"]["command"]
+            assert command[:4] == ["python", "-m", "shared.heartbeat", f"{folder}/{file}"], name
+            max_age = float(command[4])
+            assert 0 < max_age <= 60, f"{name}: {probe} allows {max_age} s"
+        liveness = container["livenessProbe"]
+        assert liveness["periodSeconds"] * liveness["failureThreshold"] <= 60, name
+
+
 def test_workers_get_what_the_timers_need(objects: list[dict]) -> None:
     # Timers make the server's moves in process: the rules, as the lobby does (docs/bots.md).
     [container] = containers(one(objects, "Deployment", "worker"))
@@ -224,7 +241,7 @@ def test_secrets_hold_placeholders_only(objects: list[dict], overlay: str) -> No
     for secret in secrets:
         for key, value in secret["stringData"].items():
             password = re.match(r"rediss?://[^:/@]*:([^@]*)@", value)
-            if key == "TAPETE_STATE_KEY" or password:
+            if key in ("TAPETE_STATE_KEY", "REDIS_PASSWORD") or password:
                 assert PLACEHOLDER in value, f"{key} looks like a real secret"
         assert "data" not in secret, "base64 data hides what is committed"
     keys = set(example["stringData"])
@@ -234,6 +251,19 @@ def test_secrets_hold_placeholders_only(objects: list[dict], overlay: str) -> No
                 ref = env.get("valueFrom", {}).get("secretKeyRef")
                 if ref:
                     assert ref["name"] == "tapete-secrets" and ref["key"] in keys
+
+
+def test_every_redis_client_gets_the_redis_password(objects: list[dict]) -> None:
+    # The URLs name the ACL user; the password comes from the Secret, never inside a URL.
+    for workload in [o for o in objects if o["kind"] in WORKLOAD_KINDS]:
+        for container in containers(workload):
+            env = {e["name"]: e for e in container.get("env", [])}
+            if "REDIS_URL" in env or workload["metadata"]["name"] == "redis":
+                ref = env["REDIS_PASSWORD"]["valueFrom"]["secretKeyRef"]
+                assert ref == {"name": "tapete-secrets", "key": "REDIS_PASSWORD"}
+    for secret in find(objects, "Secret"):
+        for key in ("REDIS_URL", "RQ_REDIS_URL"):
+            assert re.match(r"rediss?://tapete@", secret["stringData"][key]), key
 
 
 def test_only_rules_gets_the_state_key(objects: list[dict]) -> None:
@@ -485,12 +515,24 @@ def test_compose_starts_in_order_with_healthchecks() -> None:
     assert "ports" not in worker and "container_name" not in worker, "workers must scale"
 
 
+def test_compose_requires_the_state_key() -> None:
+    # Unset, Compose stops with this message instead of starting rules without a key.
+    key = compose()["services"]["rules"]["environment"]["TAPETE_STATE_KEY"]
+    assert key.startswith("${TAPETE_STATE_KEY:?") and key.endswith("}")
+
+
 def test_compose_exports_the_metrics_and_gives_workers_the_rules() -> None:
     services = compose()["services"]
     for name, (variable, port) in METRICS_PORTS.items():
         service = services[name]
         assert service["environment"][variable] == str(port), name
-        assert f"127.0.0.1:{port}/metrics" in " ".join(service["healthcheck"]["test"]), name
+        folder = service["environment"]["HEARTBEAT_DIR"]  # healthy: Redis answered lately
+        assert service["healthcheck"]["test"][1:5] == [
+            "python",
+            "-m",
+            "shared.heartbeat",
+            f"{folder}/ready",
+        ]
         assert "ports" not in service, f"{name}: its metrics are for Prometheus, not the host"
     worker = services["worker"]
     assert worker["environment"]["RULES_URL"] == "http://rules:8001"  # timers, in process

@@ -8,12 +8,14 @@ lobby and the history service as real processes.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import random
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -32,11 +34,13 @@ from services.lobby.application import Lobby
 from services.lobby.players import Player
 from services.lobby.rules_client import RulesClient
 from services.openapi_dump import OPENAPI_DIR, generated_spec
-from shared.engine import State
+from shared.engine import State, apply, get_game, new_match
 from shared.eventstore import MatchLog
 from shared.feedgroup import GroupSettings
 from tests.history_fixtures import read_models
 from tests.service_fixtures import Http, Service, error_of
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
 
 
 @pytest.fixture
@@ -228,6 +232,79 @@ def test_a_missing_version_is_reported():
     assert report["ok"] is False
     assert report["divergences"][0]["check"] == "sequence"
     assert report["divergences"][0]["version"] == 2
+
+
+# -- rules versions ---------------------------------------------------------------------------
+def log_of(doc: dict[str, Any], **setup: Any) -> list[dict[str, Any]]:
+    """A recorded corpus match as the lobby would have logged it, with ``setup`` added to its
+    match.started setup (nothing: a log from before rules versions were recorded)."""
+    seed = doc["seed"]
+    digest = hashlib.sha256(seed.encode()).hexdigest()
+    match = {"game": doc["game"], "variant": doc["variant"], "players": doc["players"]}
+    entries: list[dict[str, Any]] = [{"version": 1, "kind": "match.created", "match": match}]
+    state, _ = new_match(doc["game"], doc["variant"], doc["players"], seed, rules_version=1)
+    entries.append(
+        {
+            "version": 2,
+            "kind": "match.started",
+            "setup": {**match, "options": {}, **setup},
+            "seed_sha256": digest,
+            "events": [{"type": "match_started", "seed_sha256": digest}, *doc["setup_events"]],
+            "state_hash": engine_state_hash(state),
+        }
+    )
+    for number, step in enumerate(doc["steps"], start=3):
+        apply(state, step["seat"], step["action"])  # the result to record at the end
+        entry = {"version": number, "kind": "action", "actor": {"seat": step["seat"]}}
+        entry.update(action=step["action"], events=step["events"], state_hash=step["hash"])
+        entries.append(entry)
+    entries[-1].update(finished=True, seed=seed, result=json.loads(json.dumps(state.result)))
+    return entries
+
+
+def corpus(name: str) -> dict[str, Any]:
+    return json.loads(gzip.decompress((CORPUS / f"{name}.json.gz").read_bytes()))
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["brisca.tute-parejas.4p", "escoba.desescoba.2p", "chinchon.con-comodin.2p.v1-natural-one"],
+)
+def test_a_match_logged_before_a_rules_change_still_verifies_under_its_version(name: str):
+    """Logs without a recorded rules version are version 1's, the rules they were played by."""
+    entries = log_of(corpus(name))
+    report = verify(entries)
+    assert report["ok"], report["divergences"]
+    assert verify(log_of(corpus(name), rules_version=1))["ok"]
+
+
+@pytest.mark.parametrize("name", ["brisca.tute-parejas.4p", "escoba.desescoba.2p"])
+def test_a_match_logged_before_a_rules_change_diverges_under_the_new_version(name: str):
+    """So the recorded version is what makes it verify: dealt under version 2, the match
+    carries version 2's options and its state differs from the deal on."""
+    report = verify(log_of(corpus(name), rules_version=2))
+    assert not report["ok"] and report["first_divergence"] == 2
+    assert report["divergences"][0]["check"] == "state_hash"
+
+
+def test_a_match_of_an_unknown_later_rules_version_is_refused_with_the_reason():
+    report = verify(log_of(corpus("brisca.tute-parejas.4p"), rules_version=99))
+    assert not report["ok"] and report["checked"] == 0
+    [divergence] = report["divergences"]
+    assert divergence["check"] == "rules" and divergence["kind"] == "match.started"
+    assert "brisca rules version 99 is unknown to this engine" in divergence["message"]
+
+
+def test_the_lobby_records_the_rules_version_and_replay_refuses_an_unknown_one(
+    lobby: Lobby, history: History, http: Http
+):
+    match_id = play(lobby, seat_players(lobby, 2), "escoba", "desescoba", moves=2)
+    entries = history.log.entries(match_id)
+    start = next(e for e in entries if e["kind"] == "match.started")
+    assert start["setup"]["rules_version"] == get_game("escoba").rules_version == 2
+    tamper(history.client, match_id, start["version"], lambda e: e["setup"].update(rules_version=7))
+    error = error_of(http.get(f"/v1/matches/{match_id}/replay"), 409, "unknown_rules_version")
+    assert "escoba rules version 7 is unknown" in error["message"]
 
 
 def test_verify_is_for_finished_matches(lobby: Lobby, http: Http):

@@ -57,6 +57,27 @@ def test_a_wild_stands_for_any_card_up_to_the_limit_per_group():
     assert not CHINCHON.is_group([JOKER, "5C", "5E"])  # a joker that is not wild groups nothing
 
 
+NATURAL_ONE = Melds(
+    "spanish-sequence-40", (3, 4), (3, 4, 7), wilds=("1O", JOKER), max_wilds=1, natural_wilds=True
+)
+
+
+def test_a_natural_wild_in_its_own_place_does_not_count_towards_the_limit():
+    for group in (["1O", "2O", "3O", JOKER], ["1O", "1C", "1E", JOKER], ["1O", "3O", JOKER]):
+        assert NATURAL_ONE.is_group(group) and not WILD.is_group(group)
+    assert not NATURAL_ONE.is_group(["1O", JOKER, "5E"])  # standing for a 5: a second wild
+    assert not NATURAL_ONE.is_group(["1O", "2O", JOKER, JOKER])  # jokers are never natural
+    hand = ["1O", "2O", "3O", JOKER, "5C", "5E", "5B"]
+    slow = sorted(
+        sum(1 << i for i in combo)
+        for size in (3, 4, 7)
+        for combo in combinations(range(len(hand)), size)
+        if NATURAL_ONE.is_group([hand[i] for i in combo])
+    )
+    assert NATURAL_ONE.group_masks(hand) == slow and 0b1111 in slow
+    assert NATURAL_ONE.groupable(["1O", "2O", JOKER]) == 3
+
+
 def test_group_masks_lists_every_group_of_a_hand():
     hand = ["2C", "3C", "4C", "5C", "6C", "10E", "10B", "10O"]
     masks = CHINCHON.group_masks(hand)

@@ -19,8 +19,10 @@ import pytest
 import redis
 
 from services.lobby import application as lobby_application
+from services.lobby import listing
 from services.lobby.app import create_lobby_app
-from services.lobby.application import INDEX_KEY, Lobby
+from services.lobby.application import Lobby
+from services.lobby.players import bot_player
 from services.lobby.quotas import Quotas
 from services.lobby.rules_client import RulesClient
 from services.settings import Settings
@@ -170,7 +172,7 @@ def test_an_idle_open_match_is_gone_from_reads_lists_and_the_cap(
     error_of(http.get(f"/v1/matches/{match['id']}", ana["token"]), 404, "not_found")
     listed = http.get("/v1/matches?status=open", ana["token"]).body["matches"]
     assert match["id"] not in [m["id"] for m in listed]
-    assert redis_client.zscore(INDEX_KEY.format(status="open"), match["id"]) is None
+    assert redis_client.zscore(listing.key("all", listing.ANY, "open"), match["id"]) is None
     http.match(ana)  # the expired match no longer counts against the cap
 
 
@@ -223,7 +225,8 @@ def test_make_runs_redis_has_a_memory_limit_and_no_eviction():
 
 
 def test_the_servers_bots_are_not_limited_in_their_moves(http: Http, lobby: Lobby):
-    _, token = lobby.players.register("greedy bot", bot=True)
+    lobby.players.seat_bot(bot_player("random"), "0123456789abcdef", 0)
+    token = lobby.players.bot_seat_token("0123456789abcdef", 0)
     for _ in range(rate(DEFAULTS.limit_moves) + 5):  # no such match: 404, never 429
         reply = http.post(
             "/v1/matches/0123456789abcdef/actions", token,

@@ -20,6 +20,7 @@ from openapi_spec_validator import validate
 
 from services.errors import Rejected
 from services.lobby import application as lobby_application
+from services.lobby import listing
 from services.lobby import schemas as lobby_schemas
 from services.lobby.app import create_lobby_app
 from services.lobby.application import SYSTEM, Lobby, sealed_state_hash
@@ -213,7 +214,7 @@ def test_the_list_index_is_rebuilt_from_the_snapshots(
 ):
     ana = http.player()
     ids = [http.match(ana)["id"] for _ in range(3)]
-    redis_client.delete(*redis_client.keys("tapete:index:*"))
+    redis_client.delete(*redis_client.keys(listing.PREFIX + ":*"))
     assert http.get("/v1/matches", ana["token"]).body["matches"] == []
     assert lobby.rebuild_index() == 3
     listed = [m["id"] for m in http.get("/v1/matches", ana["token"]).body["matches"]]
@@ -325,7 +326,7 @@ def test_a_bot_strategy_the_game_does_not_have_is_refused(http: Http, redis_clie
         "unknown_strategy",
     )
     assert "game escoba has no bot strategy 'greedy'" in error["message"]
-    assert error["details"] == {"strategies": ["random"]}
+    assert error["details"] == {"strategies": ["random", "easy", "medium", "hard"]}
     assert everything(redis_client) == before
     reply = http.post(bots, ana["token"], json={"seat": 1, "strategy": "random"})
     assert reply.status == 200 and reply.body["seats"][1]["bot"] == "random"
@@ -362,7 +363,8 @@ def test_start_needs_every_seat_and_a_seated_player_or_the_creator(http: Http, l
     error_of(http.post(start, ana["token"]), 409, "match_not_open")
     entry = entries(lobby, match["id"])[-1]
     assert entry["kind"] == "match.started" and entry["seed_sha256"] == started["seed_sha256"]
-    assert entry["setup"] == {"game": "brisca", "variant": "base", "players": 2, "options": {}}
+    setup = {"game": "brisca", "variant": "base", "players": 2, "options": {}, "rules_version": 2}
+    assert entry["setup"] == setup  # the rules version it was dealt under, for replays
     assert entry["actor"] == {"player": eve["id"], "seat": 1, "system": False}
     assert entry["state_hash"] == sealed_state_hash(lobby.load(match["id"]).state)
     assert "seed" not in entry
@@ -484,9 +486,11 @@ def test_an_action_id_makes_a_retry_return_the_first_answer(
     before = everything(redis_client)
     again = http.act(me, match["id"], action, version, action_id="move-1")
     assert (again.status, again.body) == (200, first.body)
-    # a retry is recognised even with another body: the id names the action
+    # the same id with another action is not a retry: 409, saying so, and nothing written
     other = http.act(me, match["id"], {"type": "play", "card": "5X"}, 0, action_id="move-1")
-    assert (other.status, other.body) == (200, first.body)
+    assert "another action" in error_of(other, 409, "action_id_reused")["message"]
+    other = http.act(me, match["id"], {"type": "play", "card": "5X"}, version, action_id="move-1")
+    error_of(other, 409, "action_id_reused")
     assert everything(redis_client) == before
     # ids are per player: the same id from the other seat is a new action
     theirs = http.act(
@@ -601,6 +605,8 @@ def test_events_after_a_version_and_bad_queries(http: Http):
     assert http.events(seated[0], match["id"], after=4).body == {
         "match": match["id"],
         "version": 4,
+        "status": "running",
+        "finished": False,
         "entries": [],
     }
     path = f"/v1/matches/{match['id']}/events"
@@ -693,6 +699,7 @@ def test_the_feed_notification_carries_what_a_bot_dispatcher_needs(
         "status": "running",
         "to_act": started["to_act"],
         "deadline": None,
+        "turn_deadline": None,
         "bots": [{"seat": 1, "strategy": "random", "player": bot}],
     }
     assert started["to_act"] in ([0], [1])

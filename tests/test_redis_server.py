@@ -39,7 +39,7 @@ def test_a_stopped_server_serves_its_connected_clients_a_moment_then_stops(tmp_p
     server = subprocess.Popen(
         [*command, "--data", str(tmp_path)],
         cwd=ROOT,
-        start_new_session=True,  # as honcho starts each process, and stops it with killpg
+        start_new_session=True,  # as the supervisor starts each process, and stops it with killpg
         stdout=subprocess.DEVNULL,
     )
     client = redis.Redis(port=port, socket_timeout=2)

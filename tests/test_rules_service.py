@@ -45,9 +45,10 @@ def test_catalog_lists_games_with_variants_and_options(client):
 
 def test_catalog_lists_each_games_bot_strategies(client):
     games = {g["id"]: g for g in client.get("/v1/games").json["games"]}
-    assert games["brisca"]["strategies"] == ["random", "greedy"]
-    assert games["escoba"]["strategies"] == ["random"]
-    assert client.get("/v1/games/truco").json["strategies"] == ["random"]
+    levels = ["random", "easy", "medium", "hard"]
+    assert games["brisca"]["strategies"] == [*levels, "greedy"]
+    assert all(games[g]["strategies"][:4] == levels for g in games)
+    assert client.get("/v1/games/truco").json["strategies"] == levels
 
 
 def test_game_detail_has_the_rule_text(client):
@@ -59,6 +60,25 @@ def test_setup_same_seed_same_deal(client):
     a, b = setup_match(client, seed="s"), setup_match(client, seed="s")
     assert a["state"] == b["state"] and a["to_act"] == b["to_act"]
     assert setup_match(client, seed="t")["state"]["zones"] != a["state"]["zones"]
+
+
+def test_setup_deals_under_the_current_rules_version_or_a_recorded_one(client):
+    brisca = client.get("/v1/games/brisca").json
+    assert brisca["rules_version"] == 2
+    body = {"variant": "tute-parejas", "players": 4, "seed": "v"}
+    now = client.post("/v1/games/brisca/setup", json=body).json
+    assert now["rules_version"] == 2 and now["state"]["options"]["claim_needs_pair"] is True
+    old = client.post("/v1/games/brisca/setup", json={**body, "rules_version": 1}).json
+    assert old["rules_version"] == 1 and "claim_needs_pair" not in old["state"]["options"]
+    seat = old["to_act"][0]
+    action = client.post(
+        "/v1/games/brisca/legal-actions", json={"state": old["state"], "seat": seat}
+    ).json["actions"][0]
+    r = client.post(
+        "/v1/games/brisca/apply", json={"state": old["state"], "seat": seat, "action": action}
+    )
+    assert r.status_code == 200, r.json  # a running match of version 1 plays on under it
+    assert "claim_needs_pair" not in r.json["state"]["options"]
 
 
 def test_setup_events_keep_private_cards_for_their_seat(client):
@@ -160,6 +180,15 @@ def test_unknown_action_shape_is_refused(client):
         ("/v1/games/brisca/setup", {"options": {"deals": "four"}}, 400, "bad_setup"),
         ("/v1/games/brisca/setup", {"options": {"arrastre": "strict"}}, 400, "bad_setup"),
         ("/v1/games/brisca/setup", {"surprise": 1}, 400, "bad_request"),
+        ("/v1/games/brisca/setup", {"rules_version": 99}, 400, "unknown_rules_version"),
+        ("/v1/games/brisca/setup", {"rules_version": 0}, 400, "bad_setup"),
+        ("/v1/games/brisca/setup", {"rules_version": "1"}, 400, "bad_request"),
+        (
+            "/v1/games/brisca/setup",
+            {"rules_version": 1, "options": {"claim_needs_pair": True}},
+            400,
+            "bad_setup",
+        ),
         ("/v1/games/brisca/setup", [], 400, "bad_request"),
     ],
 )

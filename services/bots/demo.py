@@ -81,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.strategy is None:
         args.strategy = "greedy" if "greedy" in strategies(args.game) else "random"
     platform = Platform(args.lobby, args.history)
+    print(f"lobby {platform.lobby}, history {platform.history}", flush=True)
     try:
         return play(platform, args)
     except requests.ConnectionError as exc:

@@ -22,6 +22,8 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import os
+import random
 import sys
 import time
 from dataclasses import dataclass
@@ -34,11 +36,12 @@ from rq import Queue
 from services.consumers import run_group, store_client
 from services.settings import DispatcherSettings, Settings
 from shared import feedgroup
+from shared.bots.reflexes import REFLEX_WINDOWS, Reflexes
 from shared.eventstore import MATCH_ID, MatchLog
 from shared.feedgroup import FeedGroup, Message
 
-from .tasks import BOT, JOBS, QUEUE, TURN, WINDOW, Task, enqueue
-from .timers import Leases, turn_times_out_at, window_closes_at
+from .tasks import BOT, IDLE, JOBS, QUEUE, TURN, WINDOW, Task, enqueue
+from .timers import IdleMatches, Leases, turn_times_out_at, window_closes_at
 
 GROUP = "bots"
 RUNNING = "running"
@@ -56,6 +59,8 @@ DISPATCH_SECONDS = Histogram(
 )
 
 log = logging.getLogger("tapete.bots.dispatcher")
+REFLEXES = Reflexes.from_env(os.environ)
+_rng = random.Random()  # reaction times need no seed: the log records when the bot moved
 dead_key = functools.partial(feedgroup.dead_key, GROUP)
 
 
@@ -71,6 +76,7 @@ class Notice:
     to_act: list[int]
     deadline: dict[str, Any] | None
     bot_seats: frozenset[int]
+    turn_deadline: str | None = None
 
     @classmethod
     def parse(cls, message_id: str, fields: dict[str, str]) -> Notice:
@@ -87,24 +93,37 @@ class Notice:
             to_act=[int(seat) for seat in event.get("to_act") or []],
             deadline=event.get("deadline") or None,
             bot_seats=frozenset(int(bot["seat"]) for bot in event.get("bots") or []),
+            turn_deadline=event.get("turn_deadline") or None,
         )
 
 
-def plan(notice: Notice, turn_timeout: float | None) -> list[tuple[Task, float | None]]:
-    """The tasks a current notification asks for, each with when (None: now)."""
+def plan(
+    notice: Notice,
+    turn_timeout: float | None,
+    reflexes: Reflexes = REFLEXES,
+    rng: random.Random | None = None,
+) -> list[tuple[Task, float | None]]:
+    """The tasks a current notification asks for, each with when (None: now).
+
+    In a reflex window a bot acts after a person's reaction time, or misses it."""
     if notice.status != RUNNING:
         return []
     match, version = notice.match, notice.version
-    tasks: list[tuple[Task, float | None]] = [
-        (Task(BOT, match, version, seat), None)
-        for seat in notice.to_act
-        if seat in notice.bot_seats
-    ]
+    bots = [seat for seat in notice.to_act if seat in notice.bot_seats]
+    tasks: list[tuple[Task, float | None]] = []
+    if notice.deadline and notice.deadline.get("kind") in REFLEX_WINDOWS:
+        closes = window_closes_at(notice.deadline, notice.notified)
+        for seat in bots:
+            delay = reflexes.delay(rng or _rng, closes - notice.notified)
+            if delay is not None:
+                tasks.append((Task(BOT, match, version, seat), notice.notified + delay))
+    else:
+        tasks += [(Task(BOT, match, version, seat), None) for seat in bots]
     if notice.deadline:
         closes = window_closes_at(notice.deadline, notice.notified)
         tasks.append((Task(WINDOW, match, version), closes))
     if turn_timeout:
-        times_out = turn_times_out_at(turn_timeout, notice.notified)
+        times_out = turn_times_out_at(turn_timeout, notice.notified, notice.turn_deadline)
         tasks += [
             (Task(TURN, match, version, seat), times_out)
             for seat in notice.to_act
@@ -117,10 +136,18 @@ class Dispatcher(FeedGroup):
     group = GROUP
     settings: DispatcherSettings
 
-    def __init__(self, log: MatchLog, queue: Queue, settings: DispatcherSettings) -> None:
+    def __init__(
+        self,
+        log: MatchLog,
+        queue: Queue,
+        settings: DispatcherSettings,
+        idle_limit_s: float = Settings.match_idle_limit_s,
+    ) -> None:
         super().__init__(log, settings, NOTIFICATIONS, logging.getLogger("tapete.bots.dispatcher"))
         self.queue = queue
         self.leases = Leases(log.client)
+        self.idle = IdleMatches(log.client)
+        self.idle_limit_s = idle_limit_s
         self._last_sweep = float("-inf")
 
     def step(self) -> int:
@@ -129,6 +156,7 @@ class Dispatcher(FeedGroup):
         if now - self._last_sweep >= self.settings.sweep_every_s:
             self._last_sweep = now
             self.sweep()
+            self.end_idle()
         return super().step()
 
     def handle(self, stream: str, messages: list[Message], retry: bool = False) -> None:
@@ -145,6 +173,10 @@ class Dispatcher(FeedGroup):
             if notice.match not in latest or notice.version > latest[notice.match].version:
                 latest[notice.match] = notice
         current = self._snapshots(list(latest))
+        self.idle.seen(
+            {m: n.notified for m, n in latest.items() if n.status == RUNNING},
+            [m for m, n in latest.items() if n.status != RUNNING],
+        )
         for match_id, notice in latest.items():
             try:
                 outcome = self.dispatch(notice, *current[match_id])
@@ -191,6 +223,24 @@ class Dispatcher(FeedGroup):
             log.warning("task %s not done in time: attempt %d", task.name, retry.attempt)
         return len(overdue)
 
+    def end_idle(self) -> int:
+        """Hand each match idle for the limit to a worker, to be ended as abandoned."""
+        now = time.time()
+        idle = self.idle.idle_since(now - self.idle_limit_s, self.settings.batch)
+        if not idle:
+            return 0
+        current = self._snapshots(idle)
+        for match_id in idle:
+            version = current[match_id][0]
+            if version is None:
+                continue
+            task = Task(IDLE, match_id, version)
+            self.leases.take(task, now + self.settings.retry_after_s)
+            new = enqueue(self.queue, task)
+            JOBS.labels(IDLE, "enqueued" if new else "duplicate").inc()
+        self.idle.rearm(idle, now)
+        return len(idle)
+
     def _snapshots(self, match_ids: list[str]) -> dict[str, tuple[int | None, float | None]]:
         """Each match's current version and turn timeout, in one round trip."""
         pipe = self.client.pipeline(transaction=False)
@@ -213,6 +263,7 @@ def build(settings: Settings) -> Dispatcher:
         MatchLog(store, partitions=settings.feed_partitions),
         Queue(QUEUE, connection=rq_connection),
         settings.bots_dispatcher,
+        settings.match_idle_limit_s,
     )
 
 

@@ -33,10 +33,10 @@ from services.lobby.application import SYSTEM, Lobby
 from services.settings import Settings
 from shared.bots import choose
 
-from .tasks import BOT, JOBS, TURN, WINDOW, Task
+from .tasks import BOT, IDLE, JOBS, TURN, WINDOW, Task
 from .timers import Leases
 
-__all__ = ["play_bot", "play_for_seat", "close_window", "context"]
+__all__ = ["play_bot", "play_for_seat", "close_window", "end_idle", "context"]
 
 HTTP_TIMEOUT_S = (2.0, 10.0)  # connect, read
 HTTP_RETRY = Retry(  # POST too: the action id makes a repeated move return the first answer
@@ -101,7 +101,8 @@ class Context:
         return int(raw) if raw is not None else None  # type: ignore[arg-type]
 
     def bot_token(self, match_id: str, seat: int) -> str | None:
-        """The bot seat's token (None: not a bot's seat), remembered: tokens never change."""
+        """The bot seat's token (None: not a bot's seat), remembered: a seat's token never
+        changes (it is derived from the match and seat; the lobby revokes it at the end)."""
         key = (match_id, seat)
         if key not in self.tokens:
             if len(self.tokens) >= TOKEN_CACHE_SIZE:
@@ -149,6 +150,12 @@ def play_for_seat(match_id: str, version: int, seat: int, attempt: int = 0) -> s
 def close_window(match_id: str, version: int, attempt: int = 0) -> str:
     """The window open at ``version`` reached its deadline: the server's ``timeout``."""
     return _run(Task(WINDOW, match_id, version, None, attempt), _close_window)
+
+
+def end_idle(match_id: str, version: int, attempt: int = 0) -> str:
+    """The match has lain idle at ``version`` for the idle limit: the server ends it as
+    abandoned, by nobody in particular (``Lobby.abandon``)."""
+    return _run(Task(IDLE, match_id, version, None, attempt), _end_idle)
 
 
 def _run(task: Task, work: Callable[[Context, Task], str]) -> str:
@@ -221,6 +228,15 @@ def _close_window(ctx: Context, task: Task) -> str:
         ctx.lobby.submit_action(task.match, SYSTEM, TIMEOUT_ACTION, task.version, task.action_id)
     except DomainError as exc:
         return _refused_in_process(exc)
+    return PLAYED
+
+
+def _end_idle(ctx: Context, task: Task) -> str:
+    try:
+        ctx.lobby.abandon(task.match, task.version)
+    except DomainError as exc:
+        return _refused_in_process(exc)
+    log.info("match %s idle at version %s: ended as abandoned", task.match, task.version)
     return PLAYED
 
 

@@ -5,6 +5,8 @@
             plays a random legal action for it (jobs.play_for_seat)
     window  the rules opened a window with a deadline (a reaction, sealed bids): when it
             closes the server sends ``{"type": "timeout"}`` (jobs.close_window)
+    idle    a running match has had no entry for the idle limit (``MATCH_IDLE_LIMIT_S``):
+            the server ends it as abandoned (jobs.end_idle)
 
 A task's rq job id is unique to (kind, match, version, seat): a notification delivered
 twice enqueues nothing new (rq's ``unique=True`` checks and enqueues in one Lua script).
@@ -29,11 +31,12 @@ from rq.exceptions import DuplicateJobError
 
 QUEUE = "tapete-bots"
 JOB_PREFIX = "tapete"  # job ids: tapete-<kind>-<match>-<version>[-<seat>][-r<attempt>]
-BOT, TURN, WINDOW = "bot", "turn", "window"
+BOT, TURN, WINDOW, IDLE = "bot", "turn", "window", "idle"
 JOB_FUNCTIONS = {
     BOT: "services.bots.jobs.play_bot",
     TURN: "services.bots.jobs.play_for_seat",
     WINDOW: "services.bots.jobs.close_window",
+    IDLE: "services.bots.jobs.end_idle",
 }
 JOB_TIMEOUT_S = 30  # a job is two lobby calls; anything near this is a hung lobby
 RESULT_TTL_S = 300  # how long a finished job's id keeps a redelivered notification out
@@ -76,7 +79,7 @@ class Task:
     @property
     def args(self) -> tuple[Any, ...]:
         """The job function's arguments: ids only."""
-        if self.kind == WINDOW:
+        if self.kind in (WINDOW, IDLE):
             return (self.match, self.version, self.attempt)
         return (self.match, self.version, self.seat, self.attempt)
 

@@ -26,6 +26,7 @@ import redis
 from .tasks import Task
 
 LEASES_KEY = "tapete:{bots}:leases"  # sorted set in the match store: Task.encode() -> due (epoch)
+IDLE_KEY = "tapete:{bots}:idle"  # sorted set: running match id -> its last entry's time (epoch)
 
 
 def window_closes_at(deadline: dict[str, Any], notified: float) -> float:
@@ -36,8 +37,39 @@ def window_closes_at(deadline: dict[str, Any], notified: float) -> float:
     return notified + float(deadline.get("seconds") or 0.0)
 
 
-def turn_times_out_at(turn_timeout: float, notified: float) -> float:
+def turn_times_out_at(turn_timeout: float, notified: float, turn_deadline: str | None) -> float:
+    """The lobby's ``turn_deadline`` (the time clients count down to), else ``turn_timeout``
+    after the notification (an entry written before the lobby wrote turn deadlines)."""
+    if turn_deadline:
+        return datetime.fromisoformat(turn_deadline).timestamp()
     return notified + turn_timeout
+
+
+class IdleMatches:
+    """The running matches by the time of their last entry: the idle limit's sorted set.
+
+    The dispatcher files each running match at every notification and drops it at the end;
+    a match whose time is older than the idle limit is handed to a worker to be ended as
+    abandoned, and filed again at the hand-over time, so it is looked at once per limit.
+    """
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.client = client
+
+    def seen(self, running: dict[str, float], ended: list[str]) -> None:
+        pipe = self.client.pipeline(transaction=False)
+        if running:
+            pipe.zadd(IDLE_KEY, running, gt=True)  # never back in time: notices come unordered
+        if ended:
+            pipe.zrem(IDLE_KEY, *ended)
+        pipe.execute()
+
+    def idle_since(self, before: float, limit: int) -> list[str]:
+        rows: Any = self.client.zrangebyscore(IDLE_KEY, "-inf", before, start=0, num=limit)
+        return [row.decode() if isinstance(row, bytes) else row for row in rows]
+
+    def rearm(self, match_ids: list[str], now: float) -> None:
+        self.client.zadd(IDLE_KEY, dict.fromkeys(match_ids, now), gt=True)
 
 
 class Leases:

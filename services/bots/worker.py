@@ -11,9 +11,12 @@ scheduler lock and moves due timers to the queue.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import signal
 import sys
 import time
+from typing import Any
 
 import redis
 from rq import Queue, SimpleWorker
@@ -22,42 +25,91 @@ from rq.version import VERSION as rq_version
 from services.consumers import serve_metrics
 from services.logs import json_logging
 from services.settings import Settings
+from shared.heartbeat import Heartbeat
 
 from .jobs import use_settings
 from .tasks import QUEUE
 
+log = logging.getLogger("tapete.bots")
+TTL_S = 20  # rq: the worker's key lives 80 s past a beat; an idle worker beats every 5 s
+BACKOFF_MAX_S = 5.0
 
-def wait_for_redis(connection: redis.Redis) -> None:
-    """Until Redis answers: rq's worker stops at once if it cannot register itself, and under
-    ``make run`` (or a fresh deployment) Redis may come up after the workers."""
+
+class BotWorker(SimpleWorker):
+    """rq's worker, beating the process's heartbeat files with rq's own heartbeat: each turn
+    of its loop (``alive``, even when Redis fails it), and each time Redis took the beat
+    (``ready``)."""
+
+    max_connection_wait_time = BACKOFF_MAX_S  # rq's pause between tries, doubling up to this
+    tapete_heartbeat = Heartbeat(None)
+
+    def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
+        self.tapete_heartbeat.alive()
+        super().heartbeat(timeout, pipeline)
+        if pipeline is None:
+            self.tapete_heartbeat.ready()
+
+
+def wait_for_redis(connection: redis.Redis, heartbeat: Heartbeat, stop: list[bool]) -> None:
+    """Until Redis answers (or a stop is asked for): rq's worker stops at once if it cannot
+    register itself, and Redis may come up after the workers, or come back after an outage."""
     backoff = 0.1
-    while True:
+    while not stop:
+        heartbeat.alive()
         try:
             connection.ping()
+            heartbeat.ready()
             return
         except (redis.ConnectionError, redis.TimeoutError) as exc:
-            logging.getLogger("tapete.bots").warning("redis unavailable: %s; retrying", exc)
+            log.warning("redis unavailable: %s; retrying in %.1fs", exc, backoff)
             time.sleep(backoff)
-            backoff = min(backoff * 2, 5.0)
+            backoff = min(backoff * 2, BACKOFF_MAX_S)
 
 
 def main() -> int:
+    """Work until SIGTERM or SIGINT. rq's worker quits when Redis fails it outside its wait
+    for a job (in a job's bookkeeping, its maintenance): then a new one takes its place,
+    under a new name in rq (its old entry expires), once Redis answers again."""
     settings = Settings.from_env()
     json_logging("bots-worker", ["tapete.bots"], settings.log_level)
-    logger = logging.getLogger("tapete.bots")
     connection = redis.Redis.from_url(settings.rq_redis_url, socket_connect_timeout=2)
     use_settings(settings)  # the jobs' connections, made once, now
-    wait_for_redis(connection)
-    serve_metrics(settings.bots_worker_metrics)
-    worker = SimpleWorker(
-        [Queue(QUEUE, connection=connection)],
-        connection=connection,
-        name=settings.bots_worker_name,
-        maintenance_interval=settings.bots_maintenance_s,  # rq's registry cleaning, scheduler
-    )
-    logger.info("working on %s (rq %s)", QUEUE, rq_version)
-    # rq logs two lines per job at INFO; its warnings and errors are enough here.
-    worker.work(with_scheduler=True, logging_level=settings.rq_log_level)
+    heartbeat = Heartbeat(settings.heartbeat_dir)
+    BotWorker.tapete_heartbeat = heartbeat
+    stop: list[bool] = []  # not empty: a stop was asked for between two rq workers
+
+    def stopped(signum: int, _frame: Any) -> None:
+        stop.append(True)
+
+    metrics_served = False
+    for incarnation in range(1, sys.maxsize):
+        signal.signal(signal.SIGTERM, stopped)
+        signal.signal(signal.SIGINT, stopped)
+        wait_for_redis(connection, heartbeat, stop)
+        if stop:
+            return 0
+        if not metrics_served:
+            serve_metrics(settings.bots_worker_metrics)
+            metrics_served = True
+        name = settings.bots_worker_name
+        worker = BotWorker(
+            [Queue(QUEUE, connection=connection)],
+            connection=connection,
+            name=name if incarnation == 1 else f"{name}.{incarnation}",
+            worker_ttl=TTL_S,
+            maintenance_interval=settings.bots_maintenance_s,  # registry cleaning, scheduler
+        )
+        log.info("working on %s as %s (rq %s)", QUEUE, worker.name, rq_version)
+        try:
+            # rq logs two lines per job at INFO; its warnings and errors are enough here.
+            worker.work(with_scheduler=True, logging_level=settings.rq_log_level)
+        except (redis.ConnectionError, redis.TimeoutError) as exc:  # its last words failed
+            log.warning("the rq worker lost redis on its way out: %s", exc)
+            with contextlib.suppress(Exception):
+                worker.unsubscribe()
+        if worker._shutdown_requested_date is not None:  # SIGTERM, SIGINT: rq's warm shutdown
+            return 0
+        log.warning("the rq worker %s quit; starting another once redis answers", worker.name)
     return 0
 
 

@@ -97,7 +97,7 @@ class History:
         except Diverged as exc:
             raise Conflict(
                 f"the log does not replay ({exc}); GET /verify reports where",
-                code="log_diverges",
+                code="unknown_rules_version" if exc.check == "rules" else "log_diverges",
                 details={"version": exc.version},
             ) from exc
         assert state is not None

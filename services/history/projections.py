@@ -16,14 +16,18 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from shared.endings import ABANDONED
 from shared.engine import new_match
+
+from .replay import rules_version_of
 
 Entry = dict[str, Any]
 Summary = dict[str, Any]
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
-CREATED, JOINED, LEFT, BOT_ADDED, STARTED, ACTION = (
+CREATED, JOINED, LEFT, BOT_ADDED, STARTED, ACTION, ENDED = (
     "match.created", "seat.joined", "seat.left", "bot.added", "match.started", "action",
+    "match.ended",
 )  # fmt: skip
 
 # One model for every game: Plackett-Luce handles teams and any number of them.
@@ -93,8 +97,9 @@ def fold(summary: Summary | None, entry: Entry) -> Summary:
         out["seed_sha256"] = entry.get("seed_sha256")
         setup = entry.get("setup") or {}
         out["options"] = setup.get("options", out["options"])
-    elif kind == ACTION:
-        out["moves"] += 1
+        out["rules_version"] = rules_version_of(setup)
+    elif kind in (ACTION, ENDED):  # an action the rules end with, or a resignation, abandonment
+        out["moves"] += kind == ACTION
         if entry.get("finished"):
             out["status"] = FINISHED
             out["finished"] = entry.get("time")
@@ -177,7 +182,7 @@ def teams_of(summary: Summary) -> list[list[int]]:
     if summary.get("seed"):
         state, _ = new_match(
             summary["game"], summary["variant"], summary["players"], summary["seed"],
-            summary["options"],
+            summary["options"], summary.get("rules_version", 1),
         )  # fmt: skip
         if state.teams:
             return [sorted(team) for team in state.teams]
@@ -246,6 +251,7 @@ def new_rating(player: dict[str, Any]) -> dict[str, Any]:
         "player": player["player"],
         "name": player.get("name"),
         "bot": player.get("bot"),
+        "is_bot": player.get("bot") is not None,
         "mu": MODEL.mu,
         "sigma": MODEL.sigma,
         "matches": 0,
@@ -256,26 +262,41 @@ def new_rating(player: dict[str, Any]) -> dict[str, Any]:
 def rate(
     summary: Summary, teams: list[list[int]], current: dict[str, dict[str, Any] | None]
 ) -> dict[str, dict[str, Any]]:
-    """Every seated player's rating record after this finished match.
+    """Every seated player's rating record after this finished match (a bot is one player,
+    on its own row, however many seats it held: ``is_bot`` marks it).
 
     Sides that hold a winner rank first, every other side shares second place: the
     result names winners for every game, while what a score means (higher or lower is
     better) differs per game. A match of fewer than two sides (a solitaire) counts in
     matches and wins but moves no rating.
     """
-    winners = set((summary.get("result") or {}).get("winners") or [])
+    result = summary.get("result") or {}
+    winners = set(result.get("winners") or [])
     seats = summary["seats"]
-    records = {}
+    records: dict[str, dict[str, Any]] = {}
     for seat in seats:
-        base = current.get(seat["player"]) or new_rating(seat)
-        records[seat["player"]] = {
+        player = seat["player"]
+        if player in records:  # a bot in several seats: one match, won if any seat won
+            continue
+        held = {s["seat"] for s in seats if s["player"] == player}
+        base = current.get(player) or new_rating(seat)
+        records[player] = {
             **base,
             "name": seat.get("name"),
             "bot": seat.get("bot"),
+            "is_bot": seat.get("bot") is not None,
             "matches": base["matches"] + 1,
-            "wins": base["wins"] + (seat["seat"] in winners),
+            "wins": base["wins"] + bool(held & winners),
         }
-    if len(teams) >= 2:
+    sides_of: dict[str, set[int]] = {}
+    for index, team in enumerate(teams):
+        for member in team:
+            sides_of.setdefault(seats[member]["player"], set()).add(index)
+    # No rating moves when nobody was to blame for an abandoned match, or when one player
+    # (a bot) sat on two sides: such a match says nothing of anyone's skill.
+    unrated = result.get("reason") == ABANDONED and result.get("seat") is None
+    unrated = unrated or any(len(sides) > 1 for sides in sides_of.values())
+    if len(teams) >= 2 and not unrated:
         sides = [[seats[s]["player"] for s in team] for team in teams]
         before = [
             [MODEL.rating(mu=records[p]["mu"], sigma=records[p]["sigma"]) for p in side]

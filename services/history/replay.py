@@ -12,12 +12,12 @@ import copy
 import json
 from typing import Any
 
-from shared.engine import EngineError, State, apply, new_match, redact
+from shared.engine import EngineError, State, UnknownRulesVersion, apply, new_match, redact
 
 Entry = dict[str, Any]
 
 FINISHED = "finished"
-STARTED, ACTION = "match.started", "action"
+STARTED, ACTION, ENDED = "match.started", "action", "match.ended"
 
 # What a running match's log shows of an entry besides its redacted events. The state hash
 # is a commitment, not a secret: the hashed state holds the 256-bit seed, so nothing can be
@@ -25,16 +25,18 @@ STARTED, ACTION = "match.started", "action"
 RUNNING_FIELDS = (
     "version", "time", "kind", "actor", "status", "to_act", "deadline", "seat", "player",
     "strategy", "match", "seed_sha256", "setup", "finished", "result", "rules_version",
-    "state_hash",
+    "state_hash", "turn_deadline", "reason", "rematch",
 )  # fmt: skip
 
 
 class Diverged(Exception):
-    """The recorded log does not replay through the engine (tampered, or other rules)."""
+    """The recorded log does not replay through the engine (tampered, or other rules);
+    ``check`` says what failed: ``rules`` (a rules version this engine does not know),
+    ``setup`` or ``action``."""
 
-    def __init__(self, version: int, message: str) -> None:
+    def __init__(self, version: int, message: str, check: str = "action") -> None:
         super().__init__(f"version {version}: {message}")
-        self.version, self.message = version, message
+        self.version, self.message, self.check = version, message, check
 
 
 def is_finished(entries: list[Entry]) -> bool:
@@ -42,9 +44,10 @@ def is_finished(entries: list[Entry]) -> bool:
 
 
 def revealed_seed(entries: list[Entry]) -> str | None:
-    """The seed, as the entry that finished the match revealed it (None while it runs)."""
+    """The seed, as the entry that finished the match revealed it (None while it runs): its
+    last action, or the ``match.ended`` of a resignation or an abandonment."""
     for entry in reversed(entries):
-        if entry.get("kind") == ACTION and entry.get("finished"):
+        if entry.get("kind") in (ACTION, ENDED) and entry.get("finished"):
             seed = entry.get("seed")
             return seed if isinstance(seed, str) and seed else None
     return None
@@ -67,14 +70,24 @@ def public_log(entries: list[Entry]) -> list[Entry]:
     return out
 
 
+def rules_version_of(setup: dict[str, Any]) -> Any:
+    """The rules version a match was played under, as its setup recorded it; a log from
+    before rules versions were recorded was played under every game's version 1."""
+    return setup.get("rules_version", 1)
+
+
 def new_state(setup: dict[str, Any], seed: str, version: int) -> tuple[State, list[dict]]:
-    """The deal recorded in ``match.started``, re-done by the engine; (state, setup events)."""
+    """The deal recorded in ``match.started``, re-done by the engine under the rules version
+    it was played under; (state, setup events)."""
     try:
         return new_match(
-            setup["game"], setup["variant"], setup["players"], seed, setup.get("options") or {}
-        )
+            setup["game"], setup["variant"], setup["players"], seed, setup.get("options") or {},
+            rules_version_of(setup),
+        )  # fmt: skip
+    except UnknownRulesVersion as exc:
+        raise Diverged(version, f"cannot replay this match: {exc}", "rules") from exc
     except (EngineError, KeyError, TypeError) as exc:
-        raise Diverged(version, f"the recorded setup does not deal: {exc}") from exc
+        raise Diverged(version, f"the recorded setup does not deal: {exc}", "setup") from exc
 
 
 def apply_entry(state: State, entry: Entry) -> list[dict]:

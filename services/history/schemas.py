@@ -72,7 +72,8 @@ class Divergence(ma.Schema):
     kind = fields.String(allow_none=True)
     check = fields.String(
         metadata={
-            "description": "sequence, seed, setup, events, to_act, state_hash, result or action"
+            "description": "sequence, seed, rules (a rules version this service does not know), setup, events,"
+            " to_act, state_hash, result or action"
         }
     )
     message = fields.String()

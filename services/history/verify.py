@@ -13,11 +13,13 @@ import hashlib
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from shared.endings import ended_result
 from shared.engine import State
 from shared.eventstore import state_hash
 
 from .replay import (
     ACTION,
+    ENDED,
     STARTED,
     Diverged,
     Entry,
@@ -37,7 +39,7 @@ class Divergence:
 
     version: int
     kind: str | None
-    check: str  # sequence, seed, setup, events, to_act, state_hash, result, action
+    check: str  # sequence, seed, rules, setup, events, to_act, state_hash, result, action
     message: str
     recorded: Any = None
     replayed: Any = None
@@ -129,14 +131,25 @@ def _replay(entries: list[Entry], start: Entry, seed: str, found: list[Divergenc
         found += _setup(entries, start, state, events)
         checked += 1
         diverged = _compare(start, (start.get("events") or [])[1:], events, state, found)
+        ended = None
         for entry in entries:
-            if diverged or entry["version"] <= start["version"] or entry.get("kind") != ACTION:
+            if diverged or entry["version"] <= start["version"]:
                 continue
+            if entry.get("kind") == ENDED and ended is None:
+                ended = entry
+                checked += 1
+                diverged = _ended(entry, state, found)
+            if entry.get("kind") != ACTION:
+                continue
+            if ended is not None:
+                found.append(Divergence(entry["version"], ACTION, "sequence",
+                                        "an action after the match ended"))  # fmt: skip
+                break
             events = apply_entry(state, entry)
             checked += 1
             diverged = _compare(entry, entry.get("events") or [], events, state, found)
         last_action = next((e for e in reversed(entries) if e.get("kind") == ACTION), start)
-        if not diverged and not state.finished:
+        if not diverged and not state.finished and ended is None:
             found.append(
                 Divergence(
                     last_action["version"],
@@ -147,8 +160,37 @@ def _replay(entries: list[Entry], start: Entry, seed: str, found: list[Divergenc
             )
     except Diverged as exc:
         kind = next((e.get("kind") for e in entries if e["version"] == exc.version), None)
-        found.append(Divergence(exc.version, kind, "action", exc.message))
+        found.append(Divergence(exc.version, kind, exc.check, exc.message))
     return checked
+
+
+def _ended(entry: Entry, state: State, found: list[Divergence]) -> bool:
+    """A resignation or abandonment: the match had not ended by the rules, the state is the
+    replayed one, and the result is the one ``shared.endings`` gives; True if diverged."""
+    version = entry["version"]
+    if state.finished:
+        found.append(Divergence(version, ENDED, "result", "the rules had already ended the match"))
+    recorded = entry.get("result") or {}
+    replayed = as_json(
+        ended_result(
+            str(entry.get("reason")), recorded.get("seat"), state.teams, len(state.scores),
+            list(state.scores),
+        )
+    )  # fmt: skip
+    if recorded != replayed:
+        found.append(
+            Divergence(
+                version, ENDED, "result", "another result", recorded=recorded, replayed=replayed
+            )
+        )
+    replayed_hash = engine_state_hash(state)
+    if entry.get("state_hash") != replayed_hash:
+        found.append(
+            Divergence(version, ENDED, "state_hash", "the state at the end differs",
+                       recorded=entry.get("state_hash"), replayed=replayed_hash)
+        )  # fmt: skip
+        return True
+    return False
 
 
 def _setup(

@@ -46,7 +46,9 @@ ERRORS = {
     401: "no or unknown bearer token",
     403: "not your seat, or not your turn",
     404: "no such match",
-    409: "stale expected_version, seat taken, match full or already started",
+    409: "stale expected_version, seat taken, match full or already started, an action_id "
+    "reused for another action",
+    415: "a body sent without Content-Type: application/json",
     422: "illegal action: the reason and your legal actions",
     429: "over a rate limit: Retry-After says when to try again",
     503: "Redis or the rules service does not answer",
@@ -72,6 +74,10 @@ def lobby() -> Lobby:
 def _authenticate() -> None:
     """Every match call needs a valid token: 401 comes before any other answer."""
     g.player = lobby().authenticate(bearer_token(request.headers.get("Authorization")))
+
+
+def token() -> str:
+    return bearer_token(request.headers.get("Authorization"))
 
 
 def caller() -> Player:
@@ -112,14 +118,47 @@ class PlayerCollection(MethodView):
         return {"id": player.id, "name": player.name, "token": token}
 
 
+def me(player: Player) -> dict[str, Any]:
+    return {"id": player.id, "name": player.name, "is_bot": player.bot}
+
+
+@players.route("/me")
+class PlayerMe(MethodView):
+    @players.response(200, schemas.Me)
+    @players.alt_response(401, schema=ErrorSchema, description=ERRORS[401])
+    def get(self):
+        """The player whose token this is."""
+        return me(lobby().authenticate(token()))
+
+
+@players.route("/me/token")
+class PlayerToken(MethodView):
+    @players.response(201, schemas.NewToken)
+    @players.alt_response(401, schema=ErrorSchema, description=ERRORS[401])
+    @players.alt_response(403, schema=ErrorSchema, description="a bot seat's token")
+    def post(self):
+        """Rotate: a new token for you, shown only this once; the one you sent stops working."""
+        player, new = lobby().rotate_token(token())
+        return {**me(player), "token": new}
+
+    @players.response(204)
+    @players.alt_response(401, schema=ErrorSchema, description=ERRORS[401])
+    def delete(self):
+        """Log out: the token you sent stops working (401 from now on)."""
+        lobby().revoke_token(token())
+
+
 @matches.route("")
 class MatchCollection(MethodView):
     @matches.arguments(schemas.MatchQuery(), location="query")
     @matches.response(200, schemas.MatchList)
     @refusals()
     def get(self, query: dict):
-        """The newest matches, optionally of one status and game."""
-        return {"matches": lobby().list_matches(query["status"], query["game"], query["limit"])}
+        """A page of matches, newest first: of one status or game, yours, with a free seat.
+
+        `next` is the cursor of the following page (null on the last one).
+        """
+        return lobby().list_matches(caller(), **query)
 
     @matches.arguments(schemas.NewMatch())
     @matches.response(201, schemas.MatchOut)
@@ -188,11 +227,33 @@ class Start(MethodView):
         return lobby().start(caller(), match_id)
 
 
+@matches.route("/<match_id>/resign")
+class Resign(MethodView):
+    @matches.response(200, schemas.MatchOut)
+    @refusals(403, 404, 409)
+    def post(self, match_id: str):
+        """Resign your seat: the match ends now, every other side wins (result.reason)."""
+        return lobby().resign(caller(), match_id)
+
+
+@matches.route("/<match_id>/rematch")
+class Rematch(MethodView):
+    @matches.response(200, schemas.MatchOut)
+    @refusals(403, 404, 409)
+    def post(self, match_id: str):
+        """Offer the players of this finished match another: you get the new match, seated.
+
+        Bots keep their seats; each other person's seat is kept for them (`reserved_for`)
+        until they join it. Asking again, or after another player asked, gives the same one.
+        """
+        return lobby().rematch(caller(), match_id)
+
+
 @matches.route("/<match_id>/actions")
 class Actions(MethodView):
     @matches.arguments(schemas.NewAction())
     @matches.response(200, schemas.ActionResult)
-    @refusals(400, 403, 404, 409, 422, 429)
+    @refusals(400, 403, 404, 409, 415, 422, 429)
     def post(self, body: dict, match_id: str):
         """Act for your seat at expected_version: the new version, your events and view.
 

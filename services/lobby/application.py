@@ -31,18 +31,20 @@ from services.errors import (
     BadRequest,
     Conflict,
     DomainError,
+    Forbidden,
     NotFound,
     Rejected,
     Unavailable,
     UpstreamRefused,
 )
 from services.settings import Settings
+from shared.endings import ABANDONED, RESIGNED, ended_result
 from shared.eventstore import MATCH_ID, MAX_WAIT_SECONDS, MatchLog, VersionConflict, state_hash
 
-from . import feed
+from . import feed, listing
 from . import match as rules_of
-from .match import FINISHED, OPEN, RUNNING, STATUSES, Match
-from .players import Player, Players
+from .match import FINISHED, OPEN, RUNNING, Match
+from .players import Player, Players, bot_player
 from .quotas import DEFAULT_QUOTAS, OpenMatches, Quotas, check_memory
 from .rules_client import RulesClient, RulesRefused, RulesUnavailable
 from .tickets import Tickets
@@ -53,9 +55,8 @@ MOVES = Counter(
 ANSWERS_KEPT_AFTER_FINISH = 3600  # seconds; the stored answers are most of a match's memory
 SYSTEM: Final = None  # submit_action's player when the server itself acts (a timer): seat null
 COMMAND_ATTEMPTS = 5  # a seat change without an expected version re-decides on a conflict
-INDEX_KEY = "tapete:index:matches:{status}"  # sorted set: match id, scored by creation time
 SNAPSHOT_PATTERN = "tapete:*:match:*:snapshot"
-INDEX_SCAN_LIMIT = 1000  # the list reads at most this many of the newest matches
+MISSED_TURNS_LIMIT = 3  # a person's turns timed out in a row before the match is abandoned
 RECENT_SNAPSHOTS = 256  # matches per process whose latest snapshot is kept (~10 KB each)
 SEAL_FIELD = "sig"  # the rules service's seal (services/rules/seal.py), left out of state hashes
 
@@ -185,8 +186,10 @@ class Lobby:
         client = redis_client(settings.redis_url)
         rules = RulesClient(settings.rules_url, request_id=request_id)
         log = MatchLog(client, partitions=settings.feed_partitions)
-        quotas = Quotas.from_settings(settings)
-        return cls(client, rules, log, feed_buffer=settings.feed_buffer, quotas=quotas)
+        return cls(
+            client, rules, log, feed_buffer=settings.feed_buffer,
+            bot_token_key=settings.bot_token_key, quotas=Quotas.from_settings(settings),
+        )  # fmt: skip
 
     def __init__(
         self,
@@ -196,6 +199,7 @@ class Lobby:
         clock: Callable[[], float] = time.time,
         new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
         feed_buffer: int = 256,
+        bot_token_key: str | None = None,
         quotas: Quotas = DEFAULT_QUOTAS,
     ) -> None:
         """``new_seed`` draws each match's secret seed at its start (tests may rig a deal);
@@ -203,7 +207,7 @@ class Lobby:
         self.client = client
         self.rules = rules
         self.log = log or MatchLog(client)
-        self.players = Players(client)
+        self.players = Players(client, bot_token_key)
         self.clock = clock
         self.new_seed = new_seed
         self.recent = RecentSnapshots()
@@ -218,6 +222,12 @@ class Lobby:
 
     def authenticate(self, token: str) -> Player:
         return self.players.authenticate(token)
+
+    def rotate_token(self, token: str) -> tuple[Player, str]:
+        return self.players.rotate(token)
+
+    def revoke_token(self, token: str) -> None:
+        self.players.revoke(token)
 
     # -- reading ---------------------------------------------------------------------------
     def load(self, match_id: str) -> Snapshot:
@@ -238,41 +248,57 @@ class Lobby:
     def get_match(self, player: Player, match_id: str) -> dict[str, Any]:
         return self._presented(self.load(match_id), player)
 
-    def list_matches(self, status: str | None, game: str | None, limit: int) -> list[Match]:
-        """The newest matches, optionally of one status and game, newest first."""
-        scored: dict[str, float] = {}
-        for wanted in [status] if status else list(STATUSES):
-            rows: Any = self.client.zrevrange(
-                INDEX_KEY.format(status=wanted), 0, INDEX_SCAN_LIMIT - 1, withscores=True
-            )
-            scored.update({_text(member): score for member, score in rows})
-        ids = sorted(scored, key=lambda m: scored[m], reverse=True)[:INDEX_SCAN_LIMIT]
+    def list_matches(
+        self,
+        player: Player,
+        *,
+        status: str | None = None,
+        game: str | None = None,
+        mine: bool = False,
+        free_seats: bool = False,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> dict[str, Any]:
+        """One page of matches passing the filters, newest first, and the next page's cursor.
+
+        Reads one range of one index (``listing.py``) and the page's match documents only.
+        """
+        if free_seats and status not in (None, OPEN):
+            raise BadRequest("free_seats lists open matches only", code="bad_filter")
+        index = listing.key(
+            listing.scope_of(player.id if mine else None),
+            game or listing.ANY,
+            listing.FREE if free_seats else status or listing.ANY,
+        )
+        ids, following = listing.page_ids(self.client, index, limit, cursor)
         pipe = self.client.pipeline(transaction=False)
         for match_id in ids:
             pipe.hget(self.log.keys(match_id).snapshot, "match")
         found = []
         for match_id, raw in zip(ids, pipe.execute(), strict=True):
-            if raw is None:  # an open match that expired: out of the index too
-                self.client.zrem(INDEX_KEY.format(status=OPEN), match_id)
+            doc = json.loads(raw) if raw else None
+            if doc is None or index not in listing.keys_of(doc):
+                # the index lagged behind the log: repair it now
+                listing.unfile(self.client, {index}, match_id)
+                if doc is not None:
+                    listing.refile(self.client, None, doc)
                 continue
-            doc = json.loads(raw)
-            if status and doc["status"] != status:
-                self._index(doc)  # the index lagged behind the log: repair it now
-                continue
-            if game is None or doc["game"] == game:
-                found.append(doc)
-            if len(found) == limit:
-                break
-        return found
+            found.append(doc)
+        return {"matches": found, "next": following}
 
     def events(self, player: Player, match_id: str, after: int, wait: float) -> dict[str, Any]:
         """Entries after version ``after`` as the caller may see them, waiting up to ``wait``s."""
         snap = self.load(match_id)
-        entries = self.log.wait(match_id, after, wait)
-        seat = rules_of.seat_of(snap.match, player.id)
+        finished = snap.match["status"] == FINISHED
+        # a finished match has nothing more to wait for: the poll answers at once
+        entries = self.log.wait(match_id, after, 0 if finished else wait)
+        seat = rules_of.seat_for(snap.match, player)
+        last = entries[-1] if entries else None
         return {
             "match": match_id,
-            "version": entries[-1]["version"] if entries else snap.version,
+            "version": last["version"] if last else snap.version,
+            "status": last["status"] if last else snap.match["status"],
+            "finished": (last["status"] if last else snap.match["status"]) == FINISHED,
             "entries": [rules_of.public_entry(entry, seat) for entry in entries],
         }
 
@@ -292,17 +318,16 @@ class Lobby:
     ) -> Iterator[bytes]:
         """The match's entries after ``after`` redacted for the caller, then live (SSE bytes)."""
         snap = self.load(match_id)
-        seat = rules_of.seat_of(snap.match, player.id)
+        seat = rules_of.seat_for(snap.match, player)
         return feed.stream(self.hub, match_id, player.id, seat, after, heartbeat)
 
     def bot_token(self, match_id: str, seat: int) -> str | None:
-        """The token a bot worker uses to act for a bot seat (never shown to clients)."""
-        snap = self.load(match_id)
-        player = (
-            snap.match["seats"][seat]["player"] if 0 <= seat < len(snap.match["seats"]) else None
-        )
-        raw = self.client.hget(self._bots_key(match_id), player) if player else None
-        return json.loads(raw)["token"] if raw else None  # type: ignore[arg-type]
+        """The token a bot worker uses to act for a bot seat (never shown to clients), or
+        None if no bot holds that seat. Derived, never stored (players.py)."""
+        seats = self.load(match_id).match["seats"]
+        if not 0 <= seat < len(seats) or seats[seat]["bot"] is None:
+            return None
+        return self.players.bot_seat_token(match_id, seat)
 
     # -- seats -----------------------------------------------------------------------------
     def create_match(
@@ -345,7 +370,7 @@ class Lobby:
 
         def change(snap: Snapshot) -> Snapshot:
             match = rules_of.take_seat(snap.match, player, seat)
-            taken = rules_of.seat_of(match, player.id)
+            taken = rules_of.seat_for(match, player)
             who = {"id": player.id, "name": player.name}
             event = {"type": "seat_joined", "seat": taken, "player": player.id, "name": player.name}
             entry = {"kind": "seat.joined", "actor": actor(player, taken), "events": [event]}
@@ -366,19 +391,17 @@ class Lobby:
         return self._presented(self._command(match_id, change), player)
 
     def add_bot(self, player: Player, match_id: str, seat: int, strategy: str) -> dict[str, Any]:
-        """Seat a new bot player; its token is kept for the bot workers, never returned."""
-        made: list[Player] = []
+        """Seat the strategy's bot player; the seat's token is for the bot workers only."""
+        bot = bot_player(strategy)
 
         def change(snap: Snapshot) -> Snapshot:
             rules_of.check_may_manage(snap.match, player)
             rules_of.check_bot_strategy(snap.match, strategy)
-            rules_of.check_seat_free(snap.match, seat)  # refuse before making a bot player
-            if not made:
-                made.append(self._make_bot(match_id, seat, strategy))
-            bot = made[0]
+            rules_of.check_seat_free(snap.match, seat)  # refuse before storing a token
+            self.players.seat_bot(bot, match_id, seat)
             match = rules_of.take_seat(snap.match, bot, seat, bot=strategy)
             event = {"type": "bot_added", "seat": seat, "player": bot.id, "strategy": strategy}
-            by = actor(player, rules_of.seat_of(snap.match, player.id))
+            by = actor(player, rules_of.seat_for(snap.match, player))
             entry = {"kind": "bot.added", "actor": by, "events": [event], "seat": seat}
             who = {"id": bot.id, "name": bot.name}
             return self._append(snap, match, {**entry, "strategy": strategy, "player": who})
@@ -391,9 +414,71 @@ class Lobby:
         def change(snap: Snapshot) -> Snapshot:
             rules_of.check_may_manage(snap.match, player)
             rules_of.check_startable(snap.match)
-            return self._start(snap, actor(player, rules_of.seat_of(snap.match, player.id)))
+            return self._start(snap, actor(player, rules_of.seat_for(snap.match, player)))
 
         return self._presented(self._command(match_id, change), player)
+
+    def resign(self, player: Player, match_id: str) -> dict[str, Any]:
+        """End a running match for the caller's seat: every other side wins."""
+
+        def change(snap: Snapshot) -> Snapshot:
+            rules_of.check_running(snap.match)
+            seat = rules_of.seat_for(snap.match, player)
+            if seat is None:
+                raise Forbidden("you have no seat in this match", code="not_seated")
+            return self._end(snap, RESIGNED, seat, actor(player, seat))
+
+        return self._presented(self._command(match_id, change), player)
+
+    def abandon(
+        self, match_id: str, version: int, seat: int | None = None, by: dict | None = None
+    ) -> Snapshot:
+        """End a running match still at ``version`` as abandoned: by ``seat`` when a turn
+        timer gave up on it, by nobody when the whole match lay idle (the idle limit).
+        409 when the match has moved on or is not running."""
+        snap = self.load(match_id)
+        rules_of.check_running(snap.match)
+        if snap.version != version:
+            raise _stale(snap.version)
+        try:
+            return self._end(snap, ABANDONED, seat, by or actor(SYSTEM, None))
+        except VersionConflict as exc:
+            raise _stale(exc.current_version) from exc
+
+    def rematch(self, player: Player, match_id: str) -> dict[str, Any]:
+        """Offer the players of a finished match a new one with the same seats and options.
+
+        The caller takes their seat, bots take theirs, and each other person's seat is kept
+        for them: they see the offer in the old match (``rematch``, a ``rematch.offered``
+        entry) and in their own list (``mine=true``), and accept by joining it. Asking
+        again gives the same new match.
+        """
+        old = self.load(match_id)
+        if old.match.get("rematch"):
+            return self.get_match(player, old.match["rematch"])
+        new_id = secrets.token_hex(8)
+        match = rules_of.rematch_of(old.match, new_id, player, iso_time(self.clock()))
+        event = {"type": "match_created", "game": match["game"], "variant": match["variant"],
+                 "players": match["players"], "rematch_of": match_id}  # fmt: skip
+        entry = {"kind": "match.created", "actor": actor(player, None), "events": [event]}
+        snap = self._append(None, match, {**entry, "match": match})
+
+        def offer(before: Snapshot) -> Snapshot:
+            if before.match.get("rematch"):
+                raise Conflict("another rematch came first", code="rematch_exists")
+            offered = {**before.match, "rematch": new_id}
+            event = {"type": "rematch_offered", "match": new_id, "by": player.id}
+            entry = {"kind": "rematch.offered", "actor": actor(player, None), "events": [event]}
+            return self._append(before, offered, {**entry, "rematch": new_id}, before.state,
+                                before.seed)  # fmt: skip
+
+        try:
+            self._command(match_id, offer)
+        except Conflict:
+            return self.get_match(player, self.load(match_id).match["rematch"])
+        for bot in rules_of.bot_seats(old.match):
+            self.add_bot(player, new_id, bot["seat"], bot["strategy"])
+        return self.join(player, snap.id, rules_of.seat_of(old.match, player.id))
 
     # -- actions ---------------------------------------------------------------------------
     def submit_action(
@@ -413,15 +498,17 @@ class Lobby:
         """
         snap = self.load_at(match_id, expected_version)
         answer_key = f"{player.id if player else 'system'}:{action_id}" if action_id else None
+        fingerprint = action_fingerprint(action) if action_id else None
         if answer_key:
             first = self.client.hget(self.log.keys(match_id).actions, answer_key)
             if first:
-                return json.loads(first)["answer"]  # type: ignore[arg-type]
+                record = json.loads(first)  # type: ignore[arg-type]
+                return _first_answer(record["answer"], record.get("fingerprint"), fingerprint)
         match = snap.match
         rules_of.check_running(match)
         if expected_version != snap.version:
             raise _stale(snap.version)
-        seat = None if player is SYSTEM else rules_of.seat_of(match, player.id)
+        seat = None if player is SYSTEM else rules_of.seat_for(match, player)
         if player is not SYSTEM:
             rules_of.check_may_act(match, seat)
         assert snap.state is not None  # a running match has a state
@@ -437,6 +524,12 @@ class Lobby:
             "deadline": _deadline(outcome.deadline, now),
             "result": outcome.result,
         }
+        if seat is not None and match.get("missed_turns"):  # a turn timer counts, a move resets
+            missed = dict(match["missed_turns"])
+            missed[str(seat)] = missed.get(str(seat), 0) + 1 if isinstance(player, StandIn) else 0
+            changed["missed_turns"] = {k: n for k, n in missed.items() if n}
+        elif isinstance(player, StandIn) and seat is not None:
+            changed["missed_turns"] = {str(seat): 1}
         entry = {
             "kind": "action",
             "actor": actor(player, seat),
@@ -451,12 +544,15 @@ class Lobby:
         answer = {
             "version": snap.version + 1,
             "events": rules_of.redact_all(outcome.events, seat),
-            "view": view,
+            "view": {**view, "turn_deadline": _turn_deadline(changed, now)},
         }
         try:
-            self._append(snap, changed, entry, outcome.state, snap.seed, now, answer_key, answer)
+            self._append(
+                snap, changed, entry, outcome.state, snap.seed, now, answer_key, answer,
+                fingerprint,
+            )  # fmt: skip
         except _Duplicate as duplicate:
-            return duplicate.answer
+            return _first_answer(duplicate.answer, duplicate.fingerprint, fingerprint)
         except VersionConflict as exc:
             raise _stale(exc.current_version) from exc
         MOVES.labels(match["game"]).inc()
@@ -490,10 +586,15 @@ class Lobby:
         """``submit_action`` by the server for ``seat`` (a turn timer playing for an absent
         player): the entry's actor is ``{"player": <the seat's player>, "seat": seat,
         "system": true}``, and the same version, turn and legality checks apply."""
-        seats = self.load(match_id).match["seats"]
+        snap = self.load(match_id)
+        seats = snap.match["seats"]
         if not 0 <= seat < len(seats) or seats[seat]["player"] is None:
             raise BadRequest(f"no player at seat {seat} of match {match_id}", code="bad_seat")
         stand_in = StandIn(seats[seat]["player"], seats[seat]["name"] or "")
+        missed = (snap.match.get("missed_turns") or {}).get(str(seat), 0)
+        if missed + 1 >= MISSED_TURNS_LIMIT and seat in snap.match["to_act"]:
+            ended = self.abandon(match_id, expected_version, seat, actor(stand_in, seat))
+            return {"version": ended.version, "abandoned": True}
         return self.submit_action(match_id, stand_in, action, expected_version, action_id)
 
     # -- the one way a match changes ---------------------------------------------------------
@@ -507,6 +608,7 @@ class Lobby:
         now: float | None = None,
         action_id: str | None = None,
         answer: dict[str, Any] | None = None,
+        fingerprint: str | None = None,
     ) -> Snapshot:
         """Append ``entry`` at ``before``'s version with the match's new snapshot and notification.
 
@@ -515,14 +617,17 @@ class Lobby:
         to_act, deadline) is filled in here. Raises VersionConflict when another change came
         first: then nothing was written.
         """
+        now = self.clock() if now is None else now
+        match = {**match, "turn_deadline": _turn_deadline(match, now)}
         entry = {
-            "time": iso_time(self.clock() if now is None else now),
+            "time": iso_time(now),
             "action": None,
             "rules_version": rules_version(match["game"]),
             "state_hash": entry.get("state_hash") or sealed_state_hash(state),
             "status": match["status"],
             "to_act": match["to_act"],
             "deadline": match["deadline"],
+            "turn_deadline": match["turn_deadline"],
             **entry,
         }
         notification = {
@@ -530,19 +635,22 @@ class Lobby:
             "status": match["status"],
             "to_act": match["to_act"],
             "deadline": match["deadline"],
+            "turn_deadline": match["turn_deadline"],
             "bots": rules_of.bot_seats(match),
         }
         snapshot = {"state": state, "match": match, "seed": seed}
         result = self.log.append(
             match["id"], before.version if before else 0, entry, snapshot, notification,
-            action_id, answer,
+            action_id, answer, fingerprint,
         )  # fmt: skip
         if result.duplicate:
-            raise _Duplicate(result.answer or {})
-        if before is None or before.match["status"] != match["status"]:
-            self._index(match)
+            raise _Duplicate(result.answer or {}, result.fingerprint)
+        listing.refile(self.client, before.match if before else None, match)
         if match["status"] == OPEN or (before is not None and before.match["status"] == OPEN):
             self.open_matches.keep(self._match_keys(match["id"]), match["status"] == OPEN)
+        if match["status"] == FINISHED and (before is None or before.match["status"] != FINISHED):
+            bots = [bot["seat"] for bot in rules_of.bot_seats(match)]
+            self.players.revoke_bot_seats(match["id"], bots)  # their match is over
         snap = Snapshot(match["id"], result.version, match, state, seed)
         self.recent.remember(snap)
         return snap
@@ -573,6 +681,8 @@ class Lobby:
             raise Conflict(
                 f"the rules refused this setup: {exc.message}", code="setup_refused"
             ) from exc
+        if outcome.rules_version is not None:  # replay and verify deal under the same rules
+            setup["rules_version"] = outcome.rules_version
         now = self.clock()
         started = {
             **match,
@@ -593,6 +703,31 @@ class Lobby:
         }
         return self._append(snap, started, entry, outcome.state, seed, now)
 
+    def _end(self, snap: Snapshot, reason: str, seat: int | None, by: dict[str, Any]) -> Snapshot:
+        """The ``match.ended`` entry: a result the lobby decides (``shared.endings``) and the
+        seed's reveal, as a finishing action has; the rules state does not change."""
+        state = snap.state or {}
+        result = ended_result(
+            reason, seat, state.get("teams"), snap.match["players"], state.get("scores")
+        )
+        match = {
+            **snap.match, "status": FINISHED, "to_act": [], "deadline": None, "result": result,
+            "seed": snap.seed,
+        }  # fmt: skip
+        event = {
+            "type": "match_ended",
+            "reason": reason,
+            "seat": seat,
+            "winners": result["winners"],
+        }
+        entry = {
+            "kind": "match.ended", "actor": by, "events": [event], "reason": reason,
+            "finished": True, "result": result, "seed": snap.seed,
+        }  # fmt: skip
+        ended = self._append(snap, match, entry, snap.state, snap.seed)
+        self.client.expire(self.log.keys(snap.id).actions, ANSWERS_KEPT_AFTER_FINISH)
+        return ended
+
     def _autostart(self, snap: Snapshot) -> Snapshot:
         """Start a full match whose creator asked for it; a concurrent change wins instead."""
         if not (snap.match["autostart"] and snap.match["status"] == OPEN):
@@ -606,52 +741,25 @@ class Lobby:
         except DomainError:  # the seat is taken all the same; POST /start can deal later
             return snap
 
-    def _make_bot(self, match_id: str, seat: int, strategy: str) -> Player:
-        bot, token = self.players.register(f"{strategy} bot", bot=True)
-        record = {"seat": seat, "strategy": strategy, "token": token}
-        self.client.hset(self._bots_key(match_id), bot.id, json.dumps(record))
-        return bot
-
     def _match_keys(self, match_id: str) -> list[str]:
         """Every key of one match (not the shared feed stream)."""
         keys = self.log.keys(match_id)
-        return [keys.log, keys.snapshot, keys.actions, self._bots_key(match_id)]
-
-    def _bots_key(self, match_id: str) -> str:
-        """Beside the match's other keys (same hash tag): bot player id -> seat, token."""
-        return self.log.keys(match_id).snapshot.removesuffix(":snapshot") + ":bots"
+        return [keys.log, keys.snapshot, keys.actions]
 
     def _presented(self, snap: Snapshot, player: Player) -> dict[str, Any]:
         """The match as the caller sees it: the document, its version and the caller's view."""
         view = None
         if snap.state is not None:
-            seat = rules_of.seat_of(snap.match, player.id)
+            seat = rules_of.seat_for(snap.match, player)
             with rules_errors():
                 view = self.rules.view(snap.match["game"], snap.state, seat)
+            view = {**view, "turn_deadline": snap.match.get("turn_deadline")}
         return {**snap.match, "version": snap.version, "view": view}
 
-    # -- the list index (derivable from the snapshots) ----------------------------------------
-    def _index(self, match: Match) -> None:
-        """File the match under its status only; idempotent, so a repeat or a repair is safe."""
-        score = datetime.fromisoformat(match["created"]).timestamp()
-        pipe = self.client.pipeline(transaction=False)
-        for status in STATUSES:
-            key = INDEX_KEY.format(status=status)
-            if status == match["status"]:
-                pipe.zadd(key, {match["id"]: score})
-            else:
-                pipe.zrem(key, match["id"])
-        pipe.execute()
-
+    # -- the list indexes (derivable from the snapshots) -------------------------------------
     def rebuild_index(self) -> int:
-        """Re-file every match from its snapshot (after a crash between append and index)."""
-        count = 0
-        for key in self.client.scan_iter(match=SNAPSHOT_PATTERN, count=500):
-            raw = self.client.hget(key, "match")
-            if raw:
-                self._index(json.loads(raw))  # type: ignore[arg-type]
-                count += 1
-        return count
+        """Re-file every match from its snapshot (after a crash between append and filing)."""
+        return listing.rebuild(self.client, SNAPSHOT_PATTERN)
 
     def ready(self) -> bool:
         try:
@@ -663,9 +771,25 @@ class Lobby:
 class _Duplicate(Exception):
     """The action id was already answered: the first answer, nothing written."""
 
-    def __init__(self, answer: dict[str, Any]) -> None:
+    def __init__(self, answer: dict[str, Any], fingerprint: str | None) -> None:
         super().__init__("duplicate action id")
-        self.answer = answer
+        self.answer, self.fingerprint = answer, fingerprint
+
+
+def action_fingerprint(action: dict[str, Any]) -> str:
+    """What an action id was used for: a retry sends the same action, another request not."""
+    return state_hash(action)
+
+
+def _first_answer(answer: Any, first: str | None, now: str | None) -> dict[str, Any]:
+    """The stored answer of a retry; 409 when the id was first used for another action
+    (answers stored before fingerprints were kept have none, and count as the same)."""
+    if first is not None and first != now:
+        raise Conflict(
+            "this action_id was already used for another action; use a new id for a new action",
+            code="action_id_reused",
+        )
+    return answer
 
 
 def _stale(current: int) -> Conflict:
@@ -686,5 +810,13 @@ def _deadline(deadline: dict[str, Any] | None, now: float) -> dict[str, Any] | N
     return dict(deadline)
 
 
-def _text(value: str | bytes) -> str:
-    return value.decode() if isinstance(value, bytes) else value
+def _turn_deadline(match: Match, now: float) -> str | None:
+    """When the turn timer plays for the persons to act now (a running match with a
+    ``turn_timeout``): a client draws its countdown from it, the bot dispatcher sets its timer."""
+    timeout = match.get("turn_timeout")
+    if match["status"] != RUNNING or not timeout:
+        return None
+    bots = {bot["seat"] for bot in rules_of.bot_seats(match)}
+    if not any(seat not in bots for seat in match["to_act"]):
+        return None
+    return iso_time(now + timeout)

@@ -32,6 +32,7 @@ from shared import jsoncodec
 from shared.eventstore import MatchLog
 
 from . import match as rules_of
+from .match import FINISHED
 
 log = logging.getLogger("tapete.lobby.feed")
 
@@ -51,6 +52,7 @@ DELIVERY = Histogram(
 )
 
 RETRY_MS = 1000  # what a client waits before reconnecting (the SSE "retry" field)
+FINISHED_RETRY_MS = 3_600_000  # after the finished event: no reason to come back soon
 READ_BLOCK_MS = 5000
 READ_COUNT = 1000
 CLOSE, DROP = "close", "drop"
@@ -61,24 +63,36 @@ def sse(version: int, entry: dict[str, Any]) -> bytes:
     return b"id: %d\nevent: entry\ndata: %s\n\n" % (version, jsoncodec.dumps(entry))
 
 
+def finished_event(version: int, entry: dict[str, Any]) -> bytes:
+    """The stream's last event once the match is over: the client closes its EventSource
+    (the long ``retry`` slows one that would reconnect anyway)."""
+    data = {"version": version, "status": entry.get("status"), "result": entry.get("result")}
+    return b"retry: %d\nevent: finished\ndata: %s\n\n" % (FINISHED_RETRY_MS, jsoncodec.dumps(data))
+
+
 HEARTBEAT = b": keep-alive\n\n"
 HELLO = b"retry: %d\n\n" % RETRY_MS
 GOODBYE = b"retry: %d\nevent: reconnect\ndata: {}\n\n" % RETRY_MS
 
 
+# A buffered entry: its version, its SSE bytes, its append time (ms), and the finished event's
+# bytes if it ended the match (else None).
+Item = tuple[int, bytes, int, bytes | None]
+
+
 class Subscriber:
-    """One stream's bounded buffer of (version, bytes, append time in ms) and its wake-up."""
+    """One stream's bounded buffer of entries (``Item``) and its wake-up."""
 
     __slots__ = ("match_id", "player_id", "seat", "items", "capacity", "wake", "end")
 
     def __init__(self, match_id: str, player_id: str, seat: int | None, capacity: int) -> None:
         self.match_id, self.player_id, self.seat = match_id, player_id, seat
-        self.items: deque[tuple[int, bytes, int]] = deque()
+        self.items: deque[Item] = deque()
         self.capacity = capacity
         self.wake = threading.Event()
         self.end: str | None = None  # CLOSE (the process stops) or DROP (fell behind)
 
-    def offer(self, item: tuple[int, bytes, int]) -> None:
+    def offer(self, item: Item) -> None:
         if len(self.items) >= self.capacity:
             if self.end is None:
                 self.end = DROP
@@ -91,7 +105,7 @@ class Subscriber:
         self.end = self.end or how
         self.wake.set()
 
-    def next(self, timeout: float) -> tuple[int, bytes, int] | str | None:
+    def next(self, timeout: float) -> Item | str | None:
         """The next buffered item, CLOSE or DROP, or None after ``timeout`` s of silence."""
         if not self.items and self.end is None:
             self.wake.wait(timeout)
@@ -186,11 +200,12 @@ class Hub:
             return  # the streams fill the gap from the log when the next entry comes
         appended_ms = int(stream_id.split("-")[0])
         payloads: dict[int | None, bytes] = {}
+        ending = finished_event(version, entry) if entry.get("status") == FINISHED else None
         for sub in subs:
             sub.seat = seat_after(entry, sub.player_id, sub.seat)
             if sub.seat not in payloads:
                 payloads[sub.seat] = sse(version, rules_of.public_entry(entry, sub.seat))
-            sub.offer((version, payloads[sub.seat], appended_ms))
+            sub.offer((version, payloads[sub.seat], appended_ms, ending))
 
 
 def seat_after(entry: dict[str, Any], player_id: str, seat: int | None) -> int | None:
@@ -218,12 +233,21 @@ def stream(
     heartbeat: float,
     clock: Callable[[], float] = time.time,
 ) -> Iterator[bytes]:
-    """The bytes of one stream: every entry after ``after`` exactly once, in order, then live."""
+    """The bytes of one stream: every entry after ``after`` exactly once, in order, then live;
+    once the match is finished, a ``finished`` event, and the stream ends."""
     sub = hub.subscribe(match_id, player_id, seat)
+    ending: list[bytes] = []
 
     def from_log(after: int, limit: int | None = None) -> Iterator[tuple[int, bytes]]:
-        """Entries read from the log (the backlog, or a gap), redacted for the caller."""
-        for entry in hub.store.entries(match_id, after, limit):
+        """Entries read from the log (the backlog, or a gap), redacted for the caller. The
+        backlog's read starts one entry early: resuming after the very end of a finished
+        match must still say it is over."""
+        start = max(after - 1, 0) if limit is None else after
+        for entry in hub.store.entries(match_id, start, None if limit is None else limit):
+            if entry.get("status") == FINISHED:
+                ending[:] = [finished_event(entry["version"], entry)]
+            if entry["version"] <= after:
+                continue
             sub.seat = seat_after(entry, player_id, sub.seat)
             yield entry["version"], sse(entry["version"], rules_of.public_entry(entry, sub.seat))
 
@@ -233,6 +257,9 @@ def stream(
         for read, payload in from_log(after):
             last = read
             yield payload
+        if ending:
+            yield ending[0]
+            return
         while True:
             item = sub.next(heartbeat)
             if item is None:
@@ -242,7 +269,7 @@ def stream(
                 if item == CLOSE:
                     yield GOODBYE
                 return
-            version, payload, appended_ms = item
+            version, payload, appended_ms, finished = item
             if version <= last:
                 continue
             if version > last + 1:  # a gap (a failed read): fill it from the log
@@ -251,5 +278,8 @@ def stream(
             yield payload
             DELIVERY.observe(max(0.0, clock() - appended_ms / 1000))
             last = version
+            if finished or ending:
+                yield finished or ending[0]
+                return
     finally:
         hub.unsubscribe(sub)

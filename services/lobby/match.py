@@ -22,8 +22,9 @@ BOT_STRATEGIES = tuple(all_strategies())  # each game has some of them: check_bo
 
 # What a caller sees of a log entry besides its redacted events (see public_entry).
 PUBLIC_ENTRY_FIELDS = (
-    "version", "time", "kind", "actor", "status", "to_act", "deadline", "seat", "player",
-    "strategy", "match", "seed_sha256", "setup", "finished", "result", "seed",
+    "version", "time", "kind", "actor", "status", "to_act", "deadline", "turn_deadline",
+    "seat", "player", "strategy", "match", "seed_sha256", "setup", "finished", "result", "seed",
+    "reason", "rematch",
 )  # fmt: skip
 
 Match = dict[str, Any]
@@ -69,6 +70,31 @@ def seat_of(match: Match, player_id: str) -> int | None:
     return None
 
 
+def seat_for(match: Match, player: Player) -> int | None:
+    """The caller's seat: a bot seat's token acts for its own seat only, a person for theirs."""
+    if player.seat is not None:
+        seats = match["seats"]
+        ok = player.match == match["id"] and 0 <= player.seat < len(seats)
+        return player.seat if ok and seats[player.seat]["player"] == player.id else None
+    return seat_of(match, player.id)
+
+
+def people(match: Match) -> list[str]:
+    """The persons seated, or for whom a seat is kept (a rematch), each once; bots left out."""
+    seated = (s["player"] or s.get("reserved_for") for s in match["seats"] if not s["bot"])
+    return list(dict.fromkeys(p for p in seated if p))
+
+
+def open_seats(match: Match, player_id: str | None = None) -> list[int]:
+    """The free seats ``player_id`` may take: the seats kept for nobody, and the one kept for
+    them (None: anybody's, the seats a stranger may take)."""
+    return [
+        s["seat"]
+        for s in match["seats"]
+        if s["player"] is None and s.get("reserved_for") in (None, player_id)
+    ]
+
+
 def free_seats(match: Match) -> list[int]:
     return [seat["seat"] for seat in match["seats"] if seat["player"] is None]
 
@@ -90,15 +116,24 @@ def bot_seats(match: Match) -> list[dict[str, Any]]:
 def take_seat(match: Match, player: Player, seat: int | None, bot: str | None = None) -> Match:
     """``player`` sits at ``seat`` (None: the first free one)."""
     _expect_open(match, "seats can change only before the match starts")
-    if seat_of(match, player.id) is not None:
+    if bot is None and seat_of(match, player.id) is not None:  # one bot may hold many seats
         raise Conflict(
             f"you already sit at seat {seat_of(match, player.id)}", code="already_seated"
         )
     if seat is None:
-        if is_full(match):
+        mine = [s["seat"] for s in match["seats"] if s.get("reserved_for") == player.id]
+        choice = mine + open_seats(match)
+        if not choice:
             raise Conflict("every seat is taken", code="match_full")
-        seat = free_seats(match)[0]
+        seat = choice[0]
     check_seat_free(match, seat)
+    reserved = match["seats"][seat].get("reserved_for")
+    if reserved not in (None, player.id):
+        raise Conflict(
+            f"seat {seat} is kept for another player (a rematch)",
+            code="seat_reserved",
+            details={"free_seats": open_seats(match, player.id)},
+        )
     changed = copy.deepcopy(match)
     changed["seats"][seat] = {"seat": seat, "player": player.id, "name": player.name, "bot": bot}
     return changed
@@ -123,6 +158,8 @@ def leave_seat(match: Match, player: Player) -> tuple[Match, int]:
         raise Conflict("you have no seat in this match", code="not_seated")
     changed = copy.deepcopy(match)
     changed["seats"][seat] = {"seat": seat, "player": None, "name": None, "bot": None}
+    if match["seats"][seat].get("reserved_for"):  # a rematch's seat stays kept for its player
+        changed["seats"][seat]["reserved_for"] = match["seats"][seat]["reserved_for"]
     return changed, seat
 
 
@@ -152,6 +189,25 @@ def check_may_act(match: Match, seat: int | None) -> None:
         raise Forbidden(
             f"seat {seat} is not to act now; to act: {match['to_act']}", code="not_your_turn"
         )
+
+
+def rematch_of(match: Match, new_id: str, creator: Player, now: str) -> Match:
+    """The open match a rematch offers: the same game, seats and options; each person's
+    seat kept for them (``reserved_for``), each bot in its seat; nobody seated yet."""
+    if match["status"] != FINISHED:
+        raise Conflict("only a finished match can be played again", code="match_not_finished")
+    if seat_of(match, creator.id) is None:
+        raise Forbidden("only a player of the match may offer a rematch", code="not_seated")
+    again = new_match(
+        new_id, creator, match["game"], match["variant"], match["players"], match["options"],
+        match["autostart"], now,
+    )  # fmt: skip
+    again["turn_timeout"] = match.get("turn_timeout")
+    again["rematch_of"] = match["id"]
+    for old in match["seats"]:
+        if old["bot"] is None:
+            again["seats"][old["seat"]]["reserved_for"] = old["player"]
+    return again
 
 
 def check_running(match: Match) -> None:

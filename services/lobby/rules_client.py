@@ -60,6 +60,7 @@ class Outcome:
     deadline: dict[str, Any] | None
     view: dict[str, Any] | None = None  # the acting seat's view (apply sends it along)
     state_hash: str | None = None  # what the log records; older rules services do not send it
+    rules_version: int | None = None  # setup: the game's rules version it dealt under
 
 
 class RulesClient:
@@ -169,4 +170,5 @@ def _outcome(reply: dict[str, Any]) -> Outcome:
         deadline=reply.get("deadline"),
         view=reply.get("view"),
         state_hash=reply.get("state_hash"),
+        rules_version=reply.get("rules_version"),
     )

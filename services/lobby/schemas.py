@@ -110,6 +110,19 @@ class MatchQuery(Strict):
     status = fields.String(validate=validate.OneOf(STATUSES), load_default=None)
     game = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
     limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
+    mine = fields.Boolean(
+        load_default=False,
+        metadata={"description": "only matches you sit in, or where a rematch keeps you a seat"},
+    )
+    free_seats = fields.Boolean(
+        load_default=False,
+        metadata={"description": "only open matches with a seat anyone may take"},
+    )
+    cursor = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=160),
+        metadata={"description": "the `next` of the previous page"},
+    )
 
 
 class EventsQuery(Strict):
@@ -169,6 +182,17 @@ class MatchSummary(ma.Schema):
     turn_timeout = fields.Float(
         allow_none=True, metadata={"description": "seconds a seat may take before the server plays"}
     )
+    turn_deadline = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "with a turn_timeout: when the server plays for the persons to act "
+            "(UTC, RFC 3339), for a countdown"
+        },
+    )
+    rematch = fields.String(
+        metadata={"description": "a finished match's rematch: the new match offered its players"}
+    )
+    rematch_of = fields.String(metadata={"description": "the match this one is a rematch of"})
 
 
 class MatchOut(MatchSummary):
@@ -181,6 +205,12 @@ class MatchOut(MatchSummary):
 
 class MatchList(ma.Schema):
     matches = fields.List(fields.Nested(MatchSummary))
+    next = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "the cursor of the next page (GET again with cursor=); null: none"
+        },
+    )
 
 
 class ActionResult(ma.Schema):
@@ -198,4 +228,22 @@ class StreamTicket(ma.Schema):
 class EventsPage(ma.Schema):
     match = fields.String()
     version = fields.Integer(metadata={"description": "poll again with after=version"})
+    status = fields.String(metadata={"description": "the match's status as of `version`"})
+    finished = fields.Boolean(
+        metadata={"description": "the match is over: nothing will follow, stop polling"}
+    )
     entries = fields.List(fields.Nested(LogEntry))
+
+
+# -- players, tokens (appended: the lobby's client features) ------------------------------------
+class Me(ma.Schema):
+    id = fields.String()
+    name = fields.String()
+    is_bot = fields.Boolean(metadata={"description": "a bot player (one per strategy)"})
+
+
+class NewToken(Me):
+    token = fields.String(
+        metadata={"description": "your new bearer token: shown only this once; the old one is "
+                  "revoked"}
+    )  # fmt: skip

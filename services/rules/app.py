@@ -18,6 +18,7 @@ from shared.engine import (
     State,
     all_games,
     apply,
+    check_rules_version,
     check_seat,
     check_state,
     get_game,
@@ -80,12 +81,14 @@ class Setup(MethodView):
     @blp.response(200, schemas.SetupResponse)
     def post(self, body: dict, game_id: str):
         """Deal a new match. The same seed gives the same deal."""
+        version = check_rules_version(get_game(game_id), body["rules_version"])
         state, events = new_match(
-            game_id, body["variant"], body["players"], body["seed"], body["options"]
+            game_id, body["variant"], body["players"], body["seed"], body["options"], version
         )
         return direct(
             {
                 **sealed(state),
+                "rules_version": version,
                 "to_act": state.to_act,
                 "events": events,
                 "deadline": state.deadline,
@@ -139,8 +142,9 @@ class View(MethodView):
 
 
 def create_rules_app(config: dict | None = None, settings: Settings | None = None) -> Flask:
-    """The rules app, sealing with the key of ``settings`` (default: the environment's)."""
+    """The rules app, sealing with the key of ``settings`` (default: the environment's); no
+    key outside development mode raises ``seal.MissingKey``, so the service does not start."""
     settings = settings or Settings.from_env()
     app = create_app("rules", "Tapete rules service", [blp], config=config, settings=settings)
-    seal.use_keys(settings.state_key, settings.state_keys_previous)
+    seal.use_keys(settings.state_key, settings.state_keys_previous, settings.dev)
     return app

@@ -73,6 +73,9 @@ class ActionTypeEntry(ma.Schema):
 class GameEntry(ma.Schema):
     id = fields.String()
     name = fields.String()
+    rules_version = fields.Integer(
+        metadata={"description": "the version of the game's rules; a match records it at setup"}
+    )
     players = fields.Nested(Players)
     variants = fields.List(fields.Nested(VariantEntry))
     options = fields.Dict(
@@ -103,11 +106,23 @@ class SetupRequest(Strict):
         load_default=None, allow_none=True, validate=ma.validate.Length(min=1, max=256)
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
+    rules_version = fields.Integer(
+        strict=True,
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "deal under this version of the game's rules (a recorded match's);"
+            " null: the current one. A later version than this service knows is refused"
+        },
+    )
 
 
 class SetupResponse(ma.Schema):
     state = fields.Dict()
     state_hash = StateHash
+    rules_version = fields.Integer(
+        metadata={"description": "the version of the game's rules the match was dealt under"}
+    )
     to_act = fields.List(fields.Integer())
     events = fields.List(
         fields.Dict(), metadata={"description": "the deal; private parts for their seats only"}

@@ -27,6 +27,7 @@ def _beats(card: str, trick: list[str], trump: str) -> bool:
     return _winning([*trick, card], trump) == len(trick)
 
 
+@register("brisca", "easy")
 @register("brisca", "greedy")
 def greedy_brisca(view: dict, rng: random.Random) -> Action:
     """Sing and exchange when offered; win a trick worth taking with the cheapest winner,

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 
 from shared.engine import Action, get_game
+from shared.engine.sampling import game_of
 
 #: A strategy: the seat's own view (which lists at least one legal action) and a generator.
 Strategy = Callable[[dict, random.Random], Action]
@@ -59,4 +60,4 @@ def strategy(game_id: str, name: str) -> Strategy:
 
 def choose(view: dict, name: str, rng: random.Random) -> Action:
     """The action strategy ``name`` takes in this view (which must list a legal action)."""
-    return strategy(view["game"], name)(view, rng)
+    return strategy(game_of(view).id, name)(view, rng)

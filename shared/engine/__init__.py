@@ -8,6 +8,7 @@ from .actions import CARD, CARDS, SEAT, ActionType, Field, choice
 from .cards import ENGLISH_SUITS, JOKER, SPANISH_SUITS, english_deck, rank, spanish_deck, suit
 from .core import (
     apply,
+    check_rules_version,
     check_seat,
     check_state,
     event,
@@ -28,18 +29,29 @@ from .errors import (
     MatchFinished,
     NotYourTurn,
     UnknownGame,
+    UnknownRulesVersion,
     UnknownVariant,
 )
-from .game import Action, Event, Game, Option, Variant, all_games, get_game, register
+from .game import (
+    Action,
+    Event,
+    Game,
+    Option,
+    RulesChange,
+    Variant,
+    all_games,
+    get_game,
+    register,
+)
 from .state import HIDDEN, OWNER, PUBLIC, TOP, State, Zone
 
 __all__ = [
     "ENGLISH_SUITS", "JOKER", "SPANISH_SUITS", "english_deck", "rank", "spanish_deck", "suit",
-    "apply", "check_seat", "check_state", "event", "finish", "legal_actions", "new_match",
+    "apply", "check_rules_version", "check_seat", "check_state", "event", "finish", "legal_actions", "new_match",
     "record_round", "redact", "resolve_options", "view",
     "BadSetup", "EngineError", "IllegalAction", "InvalidState", "MatchFinished", "NotYourTurn",
-    "UnknownGame", "UnknownVariant",
-    "Action", "Event", "Game", "Option", "Variant", "all_games", "get_game", "register",
+    "UnknownGame", "UnknownRulesVersion", "UnknownVariant",
+    "Action", "Event", "Game", "Option", "RulesChange", "Variant", "all_games", "get_game", "register",
     "HIDDEN", "OWNER", "PUBLIC", "TOP", "State", "Zone",
     "CARD", "CARDS", "SEAT", "ActionType", "Field", "choice", "GameData",
 ]  # fmt: skip

@@ -168,6 +168,9 @@ class ActionType:
         self.description = description
         self.phases = phases
         self.fields = fields
+        #: The one field is a required plain card: an action of two keys with a card code in
+        #: ``card`` is well-formed (the refusal's fast path).
+        self.card_only = list(fields) == ["card"] and fields["card"] == CARD
         self._candidates: Candidates | None = None
         self._enumerate: Candidates | None = None
         self._refusal: Refusal | None = None
@@ -184,7 +187,8 @@ class ActionType:
         return fn
 
     def enumerate(self, fn: Candidates) -> Candidates:
-        """The legal actions of this type listed directly, where that is faster than filtering."""
+        """The legal actions of this type listed directly, where that is faster than filtering:
+        a new list each time (the caller keeps it), or any iterable."""
         self._enumerate = fn
         return fn
 
@@ -225,6 +229,21 @@ class ActionType:
             if problem:
                 return problem
         return None
+
+    def lister(self) -> Candidates:
+        """The function listing this type's legal actions: the direct listing where there is
+        one, else the candidates the refusal accepts (one action without fields: itself)."""
+        if self._enumerate is not None:
+            return self._enumerate
+        refuse, candidates = self._refusal, self._candidates
+        if candidates is None and not self.fields:
+            one = {"type": self.type}
+            if refuse is None:
+                return lambda game, state, seat: [dict(one)]
+            return lambda game, state, seat: (
+                [dict(one)] if refuse(game, state, seat, one) is None else []
+            )
+        return self.filtered
 
     def legal(self, game: Any, state: State, seat: int) -> list[Action]:
         if self._enumerate is not None:

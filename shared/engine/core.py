@@ -12,19 +12,59 @@ import secrets
 from collections import Counter
 from typing import Any
 
-from .errors import BadSetup, EngineError, IllegalAction, InvalidState, MatchFinished, NotYourTurn
+from .errors import (
+    BadSetup,
+    EngineError,
+    IllegalAction,
+    InvalidState,
+    MatchFinished,
+    NotYourTurn,
+    UnknownRulesVersion,
+)
 from .game import Action, Event, Game, describe_action, get_game
 from .state import TOP, State
 
 
-def resolve_options(game: Game, variant: str, options: dict | None) -> dict:
-    """The variant's options with the caller's overrides, each checked against the game's options."""
-    resolved = {name: opt.default for name, opt in game.options.items()}
-    resolved.update(game.variant(variant).options)
+def check_rules_version(game: Game, version: Any) -> int:
+    """``version`` as a rules version of ``game`` this engine knows (None: the current one).
+
+    A match recorded under a later version than this engine's (by a newer release) is refused:
+    replaying it under other rules would give another match, not the one played."""
+    if version is None:
+        return game.rules_version
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise BadSetup(f"rules_version must be a positive integer, not {version!r}")
+    if version > game.rules_version:
+        raise UnknownRulesVersion(
+            f"{game.id} rules version {version} is unknown to this engine, which knows versions "
+            f"1 to {game.rules_version}: the match was recorded by a newer release"
+        )
+    return version
+
+
+def resolve_options(
+    game: Game, variant: str, options: dict | None, rules_version: int | None = None
+) -> dict:
+    """The variant's options with the caller's overrides, each checked against the game's options.
+
+    Under an earlier ``rules_version`` (a match recorded then), the options that version did
+    not have are left out and the ones whose value it implied get that value (``RulesChange``)."""
+    version = check_rules_version(game, rules_version)
+    if version == game.rules_version:
+        resolved = {name: opt.default for name, opt in game.options.items()}
+        resolved.update(game.variant(variant).options)
+    else:
+        known = {name for name, opt in game.options.items() if opt.since <= version}
+        resolved = {name: game.options[name].default for name in known}
+        resolved.update(game.variant(variant).options)
+        resolved.update(game.implied_options(variant, version))
+        resolved = {name: value for name, value in resolved.items() if name in known}
     for name, value in (options or {}).items():
-        if name not in game.options:
+        if name not in game.options or game.options[name].since > version:
             raise BadSetup(
-                f"game {game.id} has no option {name!r}; options: {sorted(game.options)}"
+                f"game {game.id} has no option {name!r}"
+                + (f" in rules version {version}" if name in game.options else "")
+                + f"; options: {sorted(n for n in resolved)}"
             )
         problem = game.options[name].check(name, value)
         if problem:
@@ -39,8 +79,12 @@ def new_match(
     players: int | None = None,
     seed: str | None = None,
     options: dict | None = None,
+    rules_version: int | None = None,
 ) -> tuple[State, list[Event]]:
-    """A dealt match ready for its first action. The same seed always gives the same deal."""
+    """A dealt match ready for its first action. The same seed always gives the same deal.
+
+    ``rules_version`` (default: the game's current one) is the version a recorded match was
+    played under: replay and verification deal it under the rules it was played by."""
     game = get_game(game_id)
     low, high = game.player_range(variant)
     players = low if players is None else players
@@ -49,7 +93,7 @@ def new_match(
     state = State(
         game.id,
         variant,
-        resolve_options(game, variant, options),
+        resolve_options(game, variant, options, rules_version),
         players,
         seed or secrets.token_hex(16),
     )
@@ -72,8 +116,8 @@ def legal_actions(state: State, seat: int | None) -> list[Action]:
         return []
     if seat is None:
         return game.system_actions(state)
-    check_seat(state, seat)
-    if seat not in state.to_act:
+    if type(seat) is not int or seat not in state.to_act:  # seats to act are well-formed
+        check_seat(state, seat)
         return []
     return game.legal_actions(state, seat)
 
@@ -90,8 +134,8 @@ def apply(state: State, seat: int | None, action: Action) -> list[Event]:
         if action not in allowed:
             raise IllegalAction(f"{describe_action(action)} is not a server action now", allowed)
     else:
-        check_seat(state, seat)
-        if seat not in state.to_act:
+        if type(seat) is not int or seat not in state.to_act:  # seats to act are well-formed
+            check_seat(state, seat)
             raise NotYourTurn(f"seat {seat} is not to act now; to act: {sorted(state.to_act)}")
         reason = game.refusal(state, seat, action)
         if reason is not None:
@@ -170,7 +214,8 @@ def check_state(state: State) -> None:
         expected = resolve_options(game, state.variant, state.options)
     except BadSetup as exc:
         raise InvalidState(f"state.options: {exc}") from None
-    if expected != state.options:
+    # A match of an earlier rules version lacks the options added since (Option.since).
+    if any(game.options[name].since == 1 for name in expected if name not in state.options):
         raise InvalidState("state.options are incomplete")
     if sorted(state.all_cards()) != sorted(game.deck(state)):  # faster than Counters
         have, want = Counter(state.all_cards()), Counter(game.deck(state))

@@ -21,6 +21,12 @@ class BadSetup(EngineError):
     code = "bad_setup"
 
 
+class UnknownRulesVersion(BadSetup):
+    """A match recorded under a rules version this engine does not know (a newer release's)."""
+
+    code = "unknown_rules_version"
+
+
 class InvalidState(EngineError):
     """A state that is malformed, truncated, forged or inconsistent."""
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .actions import Action, ActionType, Event
+from .cards import is_card
 from .data import GameData
 from .errors import UnknownGame, UnknownVariant
 from .state import State
@@ -35,6 +36,10 @@ class Option:
     choices: tuple | None = None
     minimum: float | None = None
     maximum: float | None = None
+    #: The rules version that added this option. A match of an earlier version does not carry
+    #: it in its options (so its stored states keep their bytes and hashes): ``Game.option``
+    #: then gives the value that version implied (``RulesChange.before``).
+    since: int = 1
 
     def check(self, name: str, value: Any) -> str | None:
         """None when ``value`` is allowed, else the reason. Strict about types: ``3.0`` is not
@@ -64,6 +69,22 @@ class Variant:
     players: tuple[int, int] | None = None
 
 
+@dataclass(frozen=True)
+class RulesChange:
+    """One change of a game's behaviour, shipped as rules version ``version``.
+
+    The change is an option (a new one with ``since=version``, or a new default) and
+    ``before`` holds the option values that give the behaviour of the versions before it,
+    for every variant; ``variants`` holds per-variant values over those. So a match recorded
+    under an earlier version is set up, replayed and verified under its own rules.
+    """
+
+    version: int
+    description: str
+    before: dict[str, Any] = field(default_factory=dict)
+    variants: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
 class Game:
     """Base of every game. Subclasses set the metadata, declare their action table and deal."""
 
@@ -73,12 +94,19 @@ class Game:
     players: tuple[int, int] = (2, 2)
     options: dict[str, Option] = {}
     variants: dict[str, Variant] = {}
+    #: The version of its rules: a change of behaviour bumps it and declares a ``RulesChange``
+    #: (docs/engine.md, "Changing a rule"); every match records the version it is played under.
+    rules_version: int = 1
+    #: Every change of behaviour since version 1, one per version from 2 to ``rules_version``.
+    changes: tuple[RulesChange, ...] = ()
     #: The game's own fields of the state; None keeps a plain dict (games not yet typed).
     data_type: type[GameData] | None = None
     #: Every action type, in declaration order, collected from the class attributes.
     action_table: dict[str, ActionType] = {}
     #: Per phase, the listing functions of the action types open in it (filled on first use).
-    _listers: dict[str, list[tuple[Any, Any, Any, ActionType]]] = {}
+    _listers: dict[str, list[Any]] = {}
+    #: (variant, option) -> the value of an option a match's options do not carry (filled on use).
+    _absent: dict[tuple[str, str], Any] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -89,6 +117,7 @@ class Game:
                     table[value.type] = value
         cls.action_table = table
         cls._listers = {}
+        cls._absent = {}
 
     # -- metadata ----------------------------------------------------------------
     def player_range(self, variant: str) -> tuple[int, int]:
@@ -102,6 +131,47 @@ class Game:
                 f"game {self.id} has no variant {variant_id!r}; variants: {sorted(self.variants)}"
             ) from None
 
+    def implied_options(self, variant: str, version: int) -> dict[str, Any]:
+        """The option values that rules ``version`` implied where today's defaults differ:
+        the ``before`` values of every later change, the earliest change winning."""
+        implied: dict[str, Any] = {}
+        for change in sorted(self.changes, key=lambda c: -c.version):
+            if change.version > version:
+                implied.update(change.before)
+                implied.update(change.variants.get(variant, {}))
+        return implied
+
+    def option(self, state: State, name: str) -> Any:
+        """An option's value in this match. A match recorded before the option existed does
+        not carry it, and plays by the value of the version before the option was added."""
+        options = state.options
+        if name in options:
+            return options[name]
+        key = (state.variant, name)
+        if key not in self._absent:
+            earlier = self.implied_options(state.variant, self.options[name].since - 1)
+            self._absent[key] = earlier[name]
+        return self._absent[key]
+
+    def check_versions(self) -> None:
+        """The version table is whole: one change per version from 2 to ``rules_version``, and
+        every option added later has the value the versions before it implied."""
+        versions = sorted(c.version for c in self.changes)
+        if versions != list(range(2, self.rules_version + 1)):
+            raise ValueError(
+                f"game {self.id} is at rules version {self.rules_version} but declares "
+                f"changes for versions {versions}: one RulesChange per version from 2"
+            )
+        for name, opt in self.options.items():
+            if not 1 <= opt.since <= self.rules_version:
+                raise ValueError(f"game {self.id}: option {name} has since={opt.since}")
+            for variant in self.variants:
+                if opt.since > 1 and name not in self.implied_options(variant, opt.since - 1):
+                    raise ValueError(
+                        f"game {self.id}: option {name}, added in version {opt.since}, needs "
+                        f"its earlier value in the RulesChange of version {opt.since}"
+                    )
+
     def rules_text(self) -> str:
         return (RULES_DIR / self.rules_file).read_text(encoding="utf-8")
 
@@ -114,6 +184,7 @@ class Game:
             "id": self.id,
             "name": self.name,
             "players": {"min": self.players[0], "max": self.players[1]},
+            "rules_version": self.rules_version,
             "variants": [
                 {
                     "id": v.id,
@@ -163,28 +234,19 @@ class Game:
     # -- derived from the action table ---------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, concretely (the core already checked it is to act)."""
-        # Called for every request and every bot move: the action types open in each phase
-        # are found once, and each type's listing is inlined here (see ActionType.legal).
+        # Called for every request and every bot move: the listing of each action type open
+        # in a phase is found once (``ActionType.lister``), so this is one call per type.
         listers = self._listers.get(state.phase)
         if listers is None:
             listers = self._listers[state.phase] = [
-                (k._enumerate, k._candidates, k._refusal, k)
-                for k in self.action_table.values()
-                if k.open_in(state.phase)
+                k.lister() for k in self.action_table.values() if k.open_in(state.phase)
             ]
+        if len(listers) == 1:  # a listing is a new list (ActionType.enumerate): no copy
+            listed = listers[0](self, state, seat)
+            return listed if type(listed) is list else list(listed)
         actions: list[Action] = []
-        for enumerate_, candidates, refuse, kind in listers:  # what kind.legal does, inlined
-            if enumerate_ is not None:
-                actions.extend(enumerate_(self, state, seat))
-            elif candidates is None and not kind.fields:  # its one action, {"type": ...}
-                if refuse is None or refuse(self, state, seat, {"type": kind.type}) is None:
-                    actions.append({"type": kind.type})
-            elif candidates is None or refuse is None:
-                actions.extend(kind.filtered(self, state, seat))
-            else:
-                for action in candidates(self, state, seat):
-                    if refuse(self, state, seat, action) is None:
-                        actions.append(action)
+        for lister in listers:
+            actions.extend(lister(self, state, seat))
         return actions
 
     def refusal(self, state: State, seat: int, action: Action) -> str | None:
@@ -198,9 +260,12 @@ class Game:
                 f"{kind.type} is not possible in phase {state.phase!r}; "
                 f"possible now: {', '.join(open_now) or 'nothing'}"
             )
-        problem = (
-            kind.shape_problem(action, state.players) if len(action) > 1 or kind.fields else None
-        )
+        if kind.card_only and len(action) == 2 and is_card(action.get("card")):
+            problem = None  # the commonest shape, one card, checked without the general walk
+        elif len(action) > 1 or kind.fields:
+            problem = kind.shape_problem(action, state.players)
+        else:
+            problem = None
         if problem or kind._refusal is None:
             return problem
         return kind._refusal(self, state, seat, action)
@@ -242,6 +307,7 @@ def register(game: Game) -> Game:
         raise ValueError(f"bad or duplicate game id {game.id!r}")
     if "base" not in game.variants:
         raise ValueError(f"game {game.id} has no base variant")
+    game.check_versions()
     _REGISTRY[game.id] = game
     return game
 
@@ -249,10 +315,10 @@ def register(game: Game) -> Game:
 def get_game(game_id: str) -> Game:
     if not _games_loaded:  # on every action: a flag check, not a call
         _load_games()
-    game = _REGISTRY.get(game_id)
-    if game is None:
-        raise UnknownGame(f"no game {game_id!r}; games: {sorted(_REGISTRY)}")
-    return game
+    try:
+        return _REGISTRY[game_id]
+    except KeyError:
+        raise UnknownGame(f"no game {game_id!r}; games: {sorted(_REGISTRY)}") from None
 
 
 def all_games() -> list[Game]:

@@ -310,6 +310,12 @@ class BolsasDeDinero(Game):
         return not_in_hand(state, seat, card)
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: BolsasData) -> BolsasData:
+        """The view's names for the turn's points and opened bags (see engine.sampling)."""
+        data.points = view["points_left"]
+        data.opened = list(view["opened_this_turn"])
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = BolsasData.of(state)
         return {

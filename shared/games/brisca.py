@@ -24,6 +24,7 @@ from shared.engine import (
     Game,
     GameData,
     Option,
+    RulesChange,
     State,
     Variant,
     event,
@@ -82,6 +83,9 @@ class Brisca(Game):
         ),
         "partnerships": Option(False, "with 4 players, seats 0+2 against 1+3"),
         "partner_claim": Option(False, "a partner may claim the pareja when R or C is played"),
+        "claim_needs_pair": Option(
+            True, "a claim needs the pareja's other card in the claimant's hand", since=2
+        ),
         "tute_wins_deal": Option(
             False, "holding all four Reyes or Caballos ('tute') takes the deal"
         ),
@@ -94,6 +98,14 @@ class Brisca(Game):
         "deals": Option(4, "deals per match", minimum=1, maximum=20),
         "direction": turns.DIRECTION,
     }
+    rules_version = 2
+    changes = (
+        RulesChange(
+            2,
+            "a partner claims a pareja only holding its other card (before: without it too)",
+            before={"claim_needs_pair": False},
+        ),
+    )
     variants = {
         "base": Variant("base", "Brisca: 3 cards, 4 deals, 120 points a deal."),
         "tute": Variant(
@@ -266,6 +278,18 @@ class Brisca(Game):
             data.may_sing = winner
         return events
 
+    @exchange.enumerate
+    def _exchanges_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly: asked every turn, and most turns nothing can be exchanged."""
+        zones, data = state.zones, BriscaData.of(state)
+        if not zones["trump"].cards or not data.tricks_won[seat]:
+            return []
+        cards = zones[hand(seat)].cards
+        seven, two = EXCHANGES[data.trump]
+        if seven not in cards and two not in cards:
+            return []
+        return self.exchange.filtered(self, state, seat)
+
     @exchange.candidates
     def _exchanges(self, state: State, seat: int) -> list[Action]:
         if not state.zones["trump"].cards:
@@ -308,6 +332,13 @@ class Brisca(Game):
         BriscaData.of(state).exchanged.append(card)
         return [event("exchanged", seat=seat, gave=card, took=taken)]
 
+    @sing.enumerate
+    def _sings_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly: only the winner of the last trick may sing, before leading."""
+        if not state.options["cantes"] or BriscaData.of(state).may_sing != seat:
+            return []
+        return self.sing.filtered(self, state, seat)
+
     @sing.candidates
     def _sings(self, state: State, seat: int) -> list[Action]:
         if not state.options["cantes"] or BriscaData.of(state).may_sing != seat:
@@ -346,11 +377,21 @@ class Brisca(Game):
         shown = [f"{REY}{which}", f"{CABALLO}{which}"]
         return [event("sang", seat=seat, suit=which, points=points, shown=shown)]
 
+    @claim.enumerate
+    def _claims_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly: a claim is open only right after the partner's rey or caballo."""
+        if not state.options["partner_claim"] or not BriscaData.of(state).claimable[seat]:
+            return []
+        return self.claim.filtered(self, state, seat)
+
     @claim.candidates
     def _claims(self, state: State, seat: int) -> list[Action]:
         if not state.options["partner_claim"]:
             return []  # nobody can claim: the refusal says why
         suits = BriscaData.of(state).claimable[seat]
+        if suits and self.option(state, "claim_needs_pair"):
+            cards = state.zones[hand(seat)].cards
+            suits = [s for s in suits if f"{REY}{s}" in cards or f"{CABALLO}{s}" in cards]
         return [{"type": "claim", "suit": s} for s in suits]
 
     @claim.refusal
@@ -362,6 +403,12 @@ class Brisca(Game):
             )
         if which in self._team_sung(state, seat):
             return f"the pareja of {which} was already sung this deal"
+        cards = state.cards(hand(seat))
+        if self.option(state, "claim_needs_pair") and not (
+            f"{REY}{which}" in cards or f"{CABALLO}{which}" in cards
+        ):
+            # The partner played one of the two; the other must be in the claimant's hand.
+            return f"claiming {which} needs the pareja's other card (rey or caballo) in your hand"
         return None
 
     @claim.handler
@@ -463,6 +510,30 @@ class Brisca(Game):
         )
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: BriscaData) -> BriscaData:
+        """The songs sung, and the seat's own song and claims, from the view (see engine.sampling)."""
+        data.sung = [
+            [c["suit"] for c in view["cantes"] if c["seat"] == s] for s in range(view["players"])
+        ]
+        offered = view["legal_actions"]
+        if any(a["type"] == "sing" for a in offered):
+            data.may_sing = view["seat"]
+        seat, face_up = view["seat"], view["zones"]["trump"]["cards"]
+        if seat is None:
+            return data
+        if data.claimable:
+            data.claimable[seat] = [a["suit"] for a in offered if a["type"] == "claim"]
+        # A 7 or 2 of trumps the seat could exchange now but is not offered was exchanged.
+        seven, two = f"7{data.trump}", f"2{data.trump}"
+        hand = view["zones"][f"hand:{seat}"]["cards"]
+        can = face_up and view["tricks_won"][seat] > 0 and seat in view["to_act"]
+        exchangeable = [seven, two] if face_up and face_up[0] == seven else [seven]
+        offered_cards = {a["card"] for a in offered if a["type"] == "exchange"}
+        data.exchanged = [c for c in face_up if c in (seven, two)] + [
+            c for c in exchangeable if can and c in hand and c not in offered_cards
+        ]
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = BriscaData.of(state)
         return {

@@ -632,6 +632,16 @@ class Canasta(Game):
         return [k for k in kinds if k]
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: CanastaData) -> CanastaData:
+        """The groups as the view shows them; when each was begun is not shown, so a group
+        still short of a canasta counts as begun earlier (see engine.sampling)."""
+        data.groups = [
+            {"seat": g["seat"], "cards": list(g["cards"]), "turn": -1, "hand": False,
+             "oculta": g["canasta"] == "oculta"}
+            for g in view["groups"]
+        ]  # fmt: skip
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = CanastaData.of(state)
         pile = state.cards("discard")

@@ -27,6 +27,7 @@ from shared.engine import (
     Game,
     GameData,
     Option,
+    RulesChange,
     State,
     Variant,
     event,
@@ -57,11 +58,13 @@ class Rules(Melds):
 
     __slots__ = ("wild_value",)
 
-    def __init__(self, options: dict):
+    def __init__(self, options: dict, natural_one: bool):
         wilds = ([ONE_OF_OROS] if options["wild_one_of_oros"] else []) + (
             [JOKER] if options["jokers"] else []
         )
-        super().__init__(SEQUENCE, (3, 4), (3, 4, CHINCHON_SIZE), wilds, options["wilds_per_group"])
+        super().__init__(
+            SEQUENCE, (3, 4), (3, 4, CHINCHON_SIZE), wilds, options["wilds_per_group"], natural_one
+        )
         self.wild_value = options["wild_value"]
 
     def value(self, card: str) -> int:
@@ -106,18 +109,6 @@ class Rules(Melds):
 _RULES: dict[tuple, Rules] = {}
 
 
-def rules_of(options: dict) -> Rules:
-    """The match's grouping rules (one object per distinct set of grouping options)."""
-    key = (
-        options["wild_one_of_oros"], options["jokers"], options["wilds_per_group"],
-        options["wild_value"],
-    )  # fmt: skip
-    found = _RULES.get(key)
-    if found is None:
-        found = _RULES[key] = Rules(options)
-    return found
-
-
 @dataclass
 class ChinchonData(GameData):
     direction: int = 1  # kept for stored states; the direction is read from the options
@@ -150,6 +141,12 @@ class Chinchon(Game):
         "jokers": Option(0, "jokers added to the deck, always wild", minimum=0, maximum=2),
         "wilds_per_group": Option(1, "most wild cards in one group", minimum=1, maximum=3),
         "wild_value": Option(25, "points a wild card left loose costs", minimum=0, maximum=100),
+        "natural_one_of_oros": Option(
+            True,
+            "the wild 1 de oros in its own place (a 1 of a set, the 1 of an oros run) is natural:"
+            " it is not one of the group's wilds",
+            since=2,
+        ),
         "direction": turns.DIRECTION,
         "max_restocks": Option(
             10,
@@ -159,6 +156,15 @@ class Chinchon(Game):
             maximum=1000,
         ),
     }
+    rules_version = 2
+    changes = (
+        RulesChange(
+            2,
+            "the wild 1 de oros in its own place is natural (before: always one of the wilds, so"
+            " [1O, 2O, 3O, JK] and [1O, 1C, 1E, JK] were refused with one wild a group)",
+            before={"natural_one_of_oros": False},
+        ),
+    )
     variants = {
         "base": Variant(
             "base", "Chinchón: 40 cards, groups of 3, 4 or 7, +50 wins and -50 eliminates."
@@ -169,6 +175,18 @@ class Chinchon(Game):
             {"wild_one_of_oros": True, "jokers": 2},
         ),
     }
+
+    def rules_of(self, state: State) -> Rules:
+        """The match's grouping rules (one object per distinct set of grouping options)."""
+        options, natural_one = state.options, self.option(state, "natural_one_of_oros")
+        key = (
+            options["wild_one_of_oros"], options["jokers"], options["wilds_per_group"],
+            options["wild_value"], natural_one,
+        )  # fmt: skip
+        found = _RULES.get(key)
+        if found is None:
+            found = _RULES[key] = Rules(options, natural_one)
+        return found
 
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
@@ -280,7 +298,7 @@ class Chinchon(Game):
     def _closes(self, state: State, seat: int) -> list[Action]:
         """One close per card that can be discarded to close, with the best groups for the
         other 7 (chinchón, then all grouped, then the lowest loose card)."""
-        found = rules_of(state.options).best_closes(
+        found = self.rules_of(state).best_closes(
             state.cards(hand(seat)), self._resto_allowed(state)
         )
         return [{"type": "close", "discard": c, "groups": g} for c, g in found.items()]
@@ -295,7 +313,7 @@ class Chinchon(Game):
         shown = Counter(cards) - Counter([discard])
         if Counter(c for g in groups for c in g) - shown:
             return "the groups must use cards of your hand, each once, without the discarded card"
-        rules = rules_of(state.options)
+        rules = self.rules_of(state)
         for g in groups:
             if not rules.is_group(g):
                 return f"{g} is not a group: sets of 3-4 of a number, runs of 3, 4 or 7 of a suit"
@@ -317,7 +335,7 @@ class Chinchon(Game):
     @close.handler
     def _close(self, state: State, seat: int, action: Action) -> list[Event]:
         discard, groups = action["discard"], action["groups"]
-        data, rules = ChinchonData.of(state), rules_of(state.options)
+        data, rules = ChinchonData.of(state), self.rules_of(state)
         state.move(discard, hand(seat), "closing")
         held = state.zones[hand(seat)]
         loose = list((Counter(held.cards) - Counter(c for g in groups for c in g)).elements())
@@ -351,7 +369,7 @@ class Chinchon(Game):
             return f"group must be the index of one of the closer's groups, 0 to {len(melds) - 1}"
         if group not in self._open_groups(state):
             return "only a group of 3 takes a card, to make a group of 4"
-        if not rules_of(state.options).is_group(melds[group] + [card]):
+        if not self.rules_of(state).is_group(melds[group] + [card]):
             return f"{card} does not make {melds[group]} a group of 4"
         return None
 
@@ -376,7 +394,7 @@ class Chinchon(Game):
         return [] if state.to_act else self._score_hand(state)
 
     def _score_hand(self, state: State) -> list[Event]:
-        data, rules, n = ChinchonData.of(state), rules_of(state.options), state.players
+        data, rules, n = ChinchonData.of(state), self.rules_of(state), state.players
         closer, kind = data.closer, data.close_kind
         points = [0] * n
         if closer is not None:
@@ -423,7 +441,7 @@ class Chinchon(Game):
 
     def _lay_offs(self, state: State, seat: int) -> Iterator[tuple[str, int]]:
         """(card, group) pairs where ``seat`` can make one of the closer's 3-groups a 4-group."""
-        rules, melds = rules_of(state.options), ChinchonData.of(state).melds
+        rules, melds = self.rules_of(state), ChinchonData.of(state).melds
         for i in self._open_groups(state):
             for card in dict.fromkeys(state.cards(hand(seat))):
                 if rules.is_group(melds[i] + [card]):

@@ -186,6 +186,11 @@ class Ciruela(Game):
         return self._start_turn(state, next_seat(state, seat))
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: CiruelaData) -> CiruelaData:
+        """The view's names for the turn's plays and the named suit (see engine.sampling)."""
+        data.played, data.named = view["played_this_turn"], view["named_suit"]
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = CiruelaData.of(state)
         return {"suit": data.suit, "named_suit": data.named, "played_this_turn": data.played}

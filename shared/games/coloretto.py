@@ -300,6 +300,11 @@ class Coloretto(Game):
         return end_match(state, highest(state.scores), scoring=[dict(f) for f in final])
 
     # -- views -------------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: ColorettoData) -> ColorettoData:
+        """The view's names for the rows taken and who sits out (see engine.sampling)."""
+        data.taken, data.out = list(view["rows_taken"]), list(view["sitting_out"])
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = ColorettoData.of(state)
         return {

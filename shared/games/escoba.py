@@ -25,6 +25,7 @@ from shared.engine import (
     GameData,
     InvalidState,
     Option,
+    RulesChange,
     State,
     Variant,
     event,
@@ -180,12 +181,22 @@ class Escoba(Game):
             choices=("first-deal", "every-deal", "off"),
         ),
     }
+    rules_version = 2
+    changes = (
+        RulesChange(
+            2,
+            "Desescoba: capturing is mandatory whenever a card of the hand can (before: only the"
+            " card played had to capture, so laying another card avoided the capture)",
+            variants={"desescoba": {"mandatory_capture": "played-card"}},
+        ),
+    )
     variants = {
         "base": Variant("base", "Escoba del 15: capture to 15; the first to 15 points wins."),
         "desescoba": Variant(
             "desescoba",
-            "Desescoba: a card making 15 must capture; points are penalties; reaching 15 loses.",
-            {"mandatory_capture": "played-card", "reaching_target_loses": True},
+            "Desescoba: capturing is mandatory whenever possible; points are penalties; reaching"
+            " 15 loses.",
+            {"mandatory_capture": "any-card", "reaching_target_loses": True},
         ),
     }
 

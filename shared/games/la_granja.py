@@ -408,6 +408,16 @@ class LaGranja(Game):
         ]
 
     # -- views ---------------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: GranjaData) -> GranjaData:
+        """The open face-off as the view names it (see engine.sampling)."""
+        face_off = view["face_off"]
+        data.window = (
+            {"racers": list(face_off["seats"]), "calls": [list(c) for c in face_off["calls"]],
+             "own": face_off["own_animal"]}
+            if face_off else None
+        )  # fmt: skip
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = GranjaData.of(state)
         window = data.window

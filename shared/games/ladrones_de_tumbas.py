@@ -264,6 +264,11 @@ class LadronesDeTumbas(Game):
         return cls.size(state, x) % 2 == 1
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: LadronesData) -> LadronesData:
+        """The view's name for the tombs played this turn (see engine.sampling)."""
+        data.played = list(view["played_this_turn"])
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = LadronesData.of(state)
         return {

@@ -130,6 +130,16 @@ class Nervioso(Game):
         phases=("play", reaction.PHASE),
     )
 
+    @slap.enumerate
+    def _slaps_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly, as is play: every seat asks after every card thrown, and a
+        refusal would word a reason for each seat that cannot."""
+        return [{"type": "slap"}] if state.zones[PILE].cards else []
+
+    @play.enumerate
+    def _plays_now(self, state: State, seat: int) -> list[Action]:
+        return [{"type": "play"}] if seat == NerviosoData.of(state).turn else []
+
     @slap.refusal
     def _slap_refused(self, state: State, seat: int, action: Action) -> str | None:
         return None if state.cards(PILE) else "there is no discard pile to slap yet"

@@ -355,6 +355,11 @@ class Palacio(Game):
         return not (state.cards(hand(seat)) or state.cards(up(seat)) or state.cards(down(seat)))
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: PalacioData) -> PalacioData:
+        """The view's name for the last burn (see engine.sampling)."""
+        data.burned_by = view["last_burn_by"]
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = PalacioData.of(state)
         pile = state.cards("pile")

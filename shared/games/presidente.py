@@ -395,6 +395,13 @@ class Presidente(Game):
         return climbing.equal_or_beat(new, top, revolution)
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: PresidenteData) -> PresidenteData:
+        """The play to meet as a number again (the view labels it; see engine.sampling)."""
+        top = view["top"]
+        names = {label(v): v for v in range(1, JOKER_VALUE + 1)}
+        data.top = {**top, "value": names[top["value"]]} if top else None
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = PresidenteData.of(state)
         top = data.top

@@ -173,7 +173,9 @@ class Raj(Game):
         return events + (self._resolve(state) if not state.to_act else [])
 
     @reroll.candidates
+    @reroll.enumerate
     def _rerolls(self, state: State, seat: int) -> list[Action]:
+        """Either die may be rolled again: every candidate is legal."""
         return [{"type": "reroll", "die": d} for d in DICE]
 
     @reroll.handler
@@ -186,6 +188,10 @@ class Raj(Game):
     @force.candidates
     def _forces(self, state: State, seat: int) -> list[Action]:
         return [{"type": "force", "die": d} for d in DICE]
+
+    @force.enumerate
+    def _forces_now(self, state: State, seat: int) -> list[Action]:
+        return list(self._forces(state, seat)) if state.options["force_negative"] else []
 
     @force.refusal
     def _force_refused(self, state: State, seat: int, action: Action) -> str | None:
@@ -275,6 +281,15 @@ class Raj(Game):
         return sum(1 for p in RajData.of(state).won[seat] if p > 0)
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: RajData) -> RajData:
+        """The prizes as the view shows them (see engine.sampling)."""
+        data.pot = list(
+            view["prize_cards"] if view["options"]["prizes"] == "cards" else view["carried"]
+        )
+        data.prize_deck = list(view["prizes_left"])
+        data.last_winner = view["last_reveal"]["winner"] if view["last_reveal"] else None
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = RajData.of(state)
         cards = self._uses_cards(state)

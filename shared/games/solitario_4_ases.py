@@ -39,9 +39,9 @@ from shared.engine import (
 from shared.engine.kit.solitaire import (
     OTHER_SUIT,
     SAME_SUIT,
-    builds_on,
     draw,
     end_solitaire,
+    fits_table,
     foundation_names,
     may_renew,
     successors,
@@ -51,6 +51,8 @@ from shared.engine.kit.tables import SPANISH_SEQUENCE_40
 
 FOUNDATIONS = foundation_names(4)
 NEXT_RANK = successors(SPANISH_SEQUENCE_40)  # 1..7, Sota, Caballo, Rey: 7 -> Sota
+#: Per building option, a foundation's top card (None: empty) -> the cards that go on it.
+FITS = {mode: fits_table(spanish_deck(40), NEXT_RANK, mode) for mode in (SAME_SUIT, OTHER_SUIT)}
 RANK_NAMES = {**{r: str(r) for r in range(1, 8)}, 10: "Sota", 11: "Caballo", 12: "Rey"}
 SUIT_NAMES = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
 PILE_SIZE = 10
@@ -173,7 +175,7 @@ class Solitario4Ases(Game):
     @reveal.enumerate
     def _reveals_now(self, state: State, seat: int) -> list[Action]:
         """Listed directly: after every action the match asks whether anything is left."""
-        return [{"type": "reveal"}] if state.cards(STOCK) else []
+        return [{"type": "reveal"}] if state.zones[STOCK].cards else []
 
     # renew
     @renew.enumerate
@@ -210,15 +212,17 @@ class Solitario4Ases(Game):
     def _plays_now(self, state: State, seat: int) -> list[Action]:
         """Listed directly (every action asks for them): the top revealed card onto each
         foundation it fits; the shared suite checks this agrees with the refusal."""
-        revealed = state.cards(REVEALED)
+        zones = state.zones
+        revealed = zones[REVEALED].cards
         if not revealed:
             return []
-        top = revealed[-1]
-        return [
-            {"type": "play", "card": top, "to": name}
-            for name in FOUNDATIONS
-            if self._fits(state, top, state.cards(name))
-        ]
+        top, fits = revealed[-1], FITS[state.options["building"]]
+        actions = []
+        for name in FOUNDATIONS:
+            pile = zones[name].cards
+            if top in fits[pile[-1] if pile else None]:
+                actions.append({"type": "play", "card": top, "to": name})
+        return actions
 
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
@@ -260,11 +264,13 @@ class Solitario4Ases(Game):
 
     @reserve.enumerate
     def _reserves_now(self, state: State, seat: int) -> list[Action]:
-        if not state.options["reserve"] or state.cards(RESERVE):
+        if not state.options["reserve"]:
             return []
-        if Solitario4AsesData.of(state).last == "release":
+        zones = state.zones
+        revealed = zones[REVEALED].cards
+        if not revealed or zones[RESERVE].cards or Solitario4AsesData.of(state).last == "release":
             return []
-        return list(self._reserves(state, seat))
+        return [{"type": "reserve", "card": revealed[-1]}]
 
     @reserve.refusal
     def _reserve_refused(self, state: State, seat: int, action: Action) -> str | None:
@@ -292,6 +298,18 @@ class Solitario4Ases(Game):
         reserved = state.cards(RESERVE) if state.options["reserve"] else []
         return [{"type": "release", "card": reserved[0]}] if reserved else []
 
+    @release.enumerate
+    def _releases_now(self, state: State, seat: int) -> list[Action]:
+        if not state.options["reserve"]:
+            return []
+        zones = state.zones
+        reserved, revealed = zones[RESERVE].cards, zones[REVEALED].cards
+        if not reserved or not revealed or rank(revealed[-1]) != rank(reserved[0]):
+            return []
+        if Solitario4AsesData.of(state).last == "reserve":
+            return []
+        return [{"type": "release", "card": reserved[0]}]
+
     @release.refusal
     def _release_refused(self, state: State, seat: int, action: Action) -> str | None:
         if not state.options["reserve"]:
@@ -317,20 +335,20 @@ class Solitario4Ases(Game):
     # -- rules as questions -------------------------------------------------------------
     @staticmethod
     def _fits(state: State, card: str, pile: list[str]) -> bool:
-        """Whether ``card`` may go on top of the foundation ``pile``."""
-        return builds_on(card, pile, NEXT_RANK, state.options["building"])
+        """Whether ``card`` may go on top of the foundation ``pile`` (the kit's ``builds_on``)."""
+        return card in FITS[state.options["building"]][pile[-1] if pile else None]
 
     @staticmethod
     def _shuffles(state: State) -> bool:
         return state.options["renewal"] == "shuffle"
 
     def _may_renew(self, state: State) -> bool:
-        data = Solitario4AsesData.of(state)
+        data, options = Solitario4AsesData.of(state), state.options
         if not may_renew(state, STOCK, REVEALED, data.passes, max_passes=None):
             return False
-        if self._shuffles(state):
+        if options["renewal"] == "shuffle":
             return bool(data.tokens)
-        if state.options["idle_pass"] == "no-card-movable":  # an idle pass would repeat forever
+        if options["idle_pass"] == "no-card-movable":  # an idle pass would repeat forever
             return data.moved_this_pass > 0 or data.movable_this_pass
         return data.moved_this_pass > 0
 
@@ -348,7 +366,8 @@ class Solitario4Ases(Game):
 
     @staticmethod
     def _cards_up(state: State) -> int:
-        return sum(len(state.cards(name)) for name in FOUNDATIONS)
+        zones = state.zones
+        return sum(len(zones[name].cards) for name in FOUNDATIONS)
 
     def _is_won(self, state: State) -> bool:
         return self._cards_up(state) == len(FOUNDATIONS) * PILE_SIZE
@@ -384,6 +403,13 @@ class Solitario4Ases(Game):
         return events
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: Solitario4AsesData) -> Solitario4AsesData:
+        """The last move matters only to forbid undoing it: read it from what the view offers."""
+        offered = {a["type"] for a in view["legal_actions"]}
+        if view["options"]["reserve"] and not offered & {"reserve", "release"}:
+            data.last = "reserve" if view["zones"][RESERVE]["count"] else "release"
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = Solitario4AsesData.of(state)
         return {

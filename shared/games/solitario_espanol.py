@@ -367,6 +367,11 @@ class SolitarioEspanol(Game):
         return len(set(suits)) == ROWS
 
     # -- views -------------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: SolitarioData) -> SolitarioData:
+        """The view's name for the chain's start (see engine.sampling)."""
+        data.start = list(view["chain_start"]) if view["chain_start"] else None
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = SolitarioData.of(state)
         return {

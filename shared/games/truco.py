@@ -190,6 +190,13 @@ class Truco(Game):
         "fold", "irse al mazo: give the hand up (option fold)", phases=("play", "truco")
     )
 
+    @flor.enumerate
+    def _flor_now(self, state: State, seat: int) -> list[Action]:
+        """Listed directly, as every type open in every phase: a refusal words its reason."""
+        if not state.options["flor"] or seat in TrucoData.of(state).flores:
+            return []
+        return [{"type": "flor"}] if has_flor(self._cards(state, seat)) else []
+
     @flor.refusal
     def _flor_refused(self, state: State, seat: int, action: Action) -> str | None:
         if not state.options["flor"]:
@@ -312,7 +319,21 @@ class Truco(Game):
         """Listed directly so that the owed flor is asked once, not once per call."""
         if self._owes_flor(state, seat):
             return []
-        return [a for a in self._calls(state, seat) if not self._call_rule(state, seat, a["call"])]
+        data = TrucoData.of(state)  # the questions of the two refusals, asked once for all calls
+        names: list[str] = []
+        if data.flores:
+            pass  # a flor cancels the envido
+        elif data.envido_open:
+            chain = tuple(data.envido)
+            names = [c for c in ENVIDO_CALLS if chain + (c,) in STAKES]
+        elif self._envido_closed(state, seat) is None:
+            names = list(ENVIDO_CALLS)
+        if not data.envido_open:
+            answering = data.truco_call is not None
+            level = data.truco_level + answering
+            if level < len(TRUCO_CALLS) and (answering or level == 0 or data.truco_owner == seat):
+                names.append(TRUCO_CALLS[level])
+        return [{"type": "call", "call": c} for c in names]
 
     @call.refusal
     def _call_refused(self, state: State, seat: int, action: Action) -> str | None:
@@ -337,6 +358,12 @@ class Truco(Game):
                 data.truco_owner = seat
             data.truco_call = seat
         return self._then(state, [event("called", seat=seat, call=name)])
+
+    @fold.enumerate
+    def _fold_now(self, state: State, seat: int) -> list[Action]:
+        if not state.options["fold"] or self._owes_flor(state, seat):
+            return []
+        return [{"type": "fold"}]
 
     @fold.refusal
     def _fold_refused(self, state: State, seat: int, action: Action) -> str | None:
@@ -375,6 +402,11 @@ class Truco(Game):
                 return None
             raises = ", ".join(c for c in ENVIDO_CALLS if chain + (c,) in STAKES)
             return f"after {' + '.join(chain)} you may raise only with {raises or 'nothing'}"
+        return self._envido_closed(state, seat)
+
+    def _envido_closed(self, state: State, seat: int) -> str | None:
+        """Why no envido can be called now (with none open and no flor), or None."""
+        data = TrucoData.of(state)
         if data.envido_done:
             return "the envido was already played this hand"
         if data.bazas:
@@ -497,6 +529,19 @@ class Truco(Game):
             state.phase, state.to_act = "play", [data.turn]
 
     # -- views -------------------------------------------------------------------------
+    def data_from_view(self, view: dict, data: TrucoData) -> TrucoData:
+        """The calls and the baza's leader from what the view shows (see engine.sampling)."""
+        call, n = view["pending_call"], len(view["bazas"])
+        data.truco_level = TRUCO_CALLS.index(view["truco"]) + 1 if view["truco"] else 0
+        data.envido, data.points = list(view["envido_calls"]), list(view["hand_points"])
+        data.envido_open = bool(call) and call["call"] in ENVIDO_CALLS
+        data.envido_by = call["seat"] if data.envido_open else None
+        data.truco_call = call["seat"] if call and not data.envido_open else None
+        data.flor_settled = bool(data.flores) and n >= 1
+        ahead = [s for s in (0, 1) if view["zones"][seat_zone("table", s)]["count"] > n]
+        data.leader = ahead[0] if ahead else view["turn"]
+        return data
+
     def public_fields(self, state: State) -> dict:
         data = TrucoData.of(state)
         call = self._pending_call(state)

@@ -426,3 +426,41 @@ def test_a_cante_needs_the_rey_and_the_caballo_in_hand():
     play(s, 1, "2C")
     refused(s, 0, {"type": "sing", "suit": "O"}, "needs the rey and the caballo of O")
     refused(s, 0, {"type": "sing", "suit": "tute"}, "only with option tute_wins_deal")
+
+
+# -- rules version 2: a claim needs the pareja's other card --------------------------------
+def claim_after_the_other_card_is_played(rules_version=None):
+    """Seat 2 plays the rey de oros and seat 3 the caballo: seat 0, partner of seat 2, holds
+    neither (seed "claim", oros not trumps)."""
+    s, _ = new_match("brisca", "tute-parejas", 4, seed="claim", rules_version=rules_version)
+    hands = [list(s.cards(f"hand:{p}")) for p in range(4)]
+    pool = [c for h in hands for c in h if c not in ("12O", "11O")]
+    layout = {"hand:2": ["12O"] + pool[:9], "hand:3": ["11O"] + pool[9:18],
+              "hand:0": pool[18:28], "hand:1": pool[28:38]}  # fmt: skip
+    rig(s, layout, spill="won:0")
+    s.to_act = [2]
+    assert BriscaData.of(s).trump != "O"
+    play(s, 2, "12O")
+    play(s, 3, "11O")
+    assert s.to_act == [0]
+    return s
+
+
+def test_tute_en_parejas_a_partner_claims_a_pareja_only_holding_its_other_card():
+    s = claim_after_the_other_card_is_played()
+    assert "claim_needs_pair" in s.options
+    assert not [a for a in legal_actions(s, 0) if a["type"] == "claim"]
+    refused(
+        s,
+        0,
+        {"type": "claim", "suit": "O"},
+        r"needs the pareja's other card \(rey or caballo\) in your hand",
+    )
+
+
+def test_tute_en_parejas_a_match_of_rules_version_1_claims_without_the_other_card():
+    s = claim_after_the_other_card_is_played(rules_version=1)
+    assert "claim_needs_pair" not in s.options  # the option did not exist: same states, same hashes
+    assert {"type": "claim", "suit": "O"} in legal_actions(s, 0)
+    events = apply(s, 0, {"type": "claim", "suit": "O"})
+    assert events == [{"type": "claimed", "seat": 0, "suit": "O", "points": 20}]

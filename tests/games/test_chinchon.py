@@ -72,8 +72,10 @@ def refused(state, seat, action, words):
     assert json.dumps(state.to_json(), sort_keys=True) == before
 
 
-BASE = Rules({"wild_one_of_oros": False, "jokers": 0, "wilds_per_group": 1, "wild_value": 25})
-COMODIN = Rules({"wild_one_of_oros": True, "jokers": 2, "wilds_per_group": 1, "wild_value": 25})
+BASE = Rules({"wild_one_of_oros": False, "jokers": 0, "wilds_per_group": 1, "wild_value": 25}, True)
+COMODIN = Rules(
+    {"wild_one_of_oros": True, "jokers": 2, "wilds_per_group": 1, "wild_value": 25}, True
+)
 
 
 # -- deal and turn ---------------------------------------------------------------------
@@ -487,9 +489,45 @@ def test_wild_cards_stand_for_any_card_one_per_group():
     assert COMODIN.is_group(["1O", "5C", "5E"]) and COMODIN.is_group(["JK", "5C", "5E", "5B"])
     assert COMODIN.is_group(["5E", "1O", "7E"]) and COMODIN.is_group(["7E", "JK", "11E"])
     assert not COMODIN.is_group(["1O", "JK", "5E"])  # at most one wild in a group
-    two = Rules({"wild_one_of_oros": True, "jokers": 2, "wilds_per_group": 2, "wild_value": 25})
+    two = Rules(
+        {"wild_one_of_oros": True, "jokers": 2, "wilds_per_group": 2, "wild_value": 25}, True
+    )
     assert two.is_group(["1O", "JK", "5E"])
     assert not BASE.is_group(["1O", "5C", "5E"])  # without the variant the 1 de oros is a 1
+
+
+# -- rules version 2: the 1 de oros in its own place is not one of the group's wilds ------------
+NATURAL_ONE_MELDS = [["1O", "2O", "3O", "JK"], ["1O", "1C", "1E", "JK"]]
+NATURAL_ONE_HANDS = [["1O", "2O", "3O", "JK", "5C", "5E", "5B"], ["1O", "1C", "1E", "JK", "4B", "5B", "6B"]]  # fmt: skip
+
+
+@pytest.mark.parametrize("hand", NATURAL_ONE_HANDS, ids=["oros-run", "set-of-ones"])
+def test_chinchon_con_comodin_the_one_of_oros_in_its_own_place_is_natural_beside_a_joker(hand):
+    s = deal(variant="con-comodin", layout={"hand:0": hand, "discard": ["12B"]})
+    draw(s, 0)
+    groups = [hand[:4], hand[4:]]  # another arrangement (the 1 de oros as a wild) is listed
+    assert [a["discard"] for a in legal_actions(s, 0) if a["type"] == "close"] == ["12B"]
+    events = close(s, 0, "12B", groups)
+    assert scored(events)["close"] == "grouped" and s.scores[0] == 10
+
+
+def test_chinchon_con_comodin_still_one_wild_a_group_besides_a_natural_one_of_oros():
+    assert all(COMODIN.is_group(m) for m in NATURAL_ONE_MELDS)
+    assert not COMODIN.is_group(["1O", "2O", "JK", "JK"])  # two jokers: two wilds
+    assert not COMODIN.is_group(["1O", "JK", "5C"])  # the 1 de oros standing for a 5 is wild
+    assert not COMODIN.is_group(["1O", "JK", "5C", "5E"])
+    assert COMODIN.is_group(["1O", "5C", "5E", "5B"]) and COMODIN.is_group(["1O", "3O", "JK"])
+
+
+@pytest.mark.parametrize("hand", NATURAL_ONE_HANDS, ids=["oros-run", "set-of-ones"])
+def test_chinchon_con_comodin_a_match_of_rules_version_1_counts_the_one_of_oros_as_wild(hand):
+    state, _ = new_match("chinchon", "con-comodin", 2, seed="fixed", rules_version=1)
+    assert "natural_one_of_oros" not in state.options  # same states, same hashes as before
+    state.to_act, state.data.dealer = [0], 1
+    rig(state, {"hand:0": hand, "discard": ["12B"]})
+    draw(state, 0)
+    groups = [hand[:4], hand[4:]]
+    refused(state, 0, {"type": "close", "discard": "12B", "groups": groups}, "not a group")
 
 
 def test_chinchon_with_a_wild_counts_only_as_all_grouped():

@@ -35,9 +35,13 @@ from tests.rigging import rig
 GAME = get_game("escoba")
 
 
-def deal(layout, players=2, variant="base", options=None, starter=0, spill="stock"):
+def deal(
+    layout, players=2, variant="base", options=None, starter=0, spill="stock", rules_version=None
+):
     """A deal opened exactly as a real one, with the given cards placed (unnamed hands and piles empty)."""
-    state, _ = new_match("escoba", variant, players, seed="fixed", options=options)
+    state, _ = new_match(
+        "escoba", variant, players, seed="fixed", options=options, rules_version=rules_version
+    )
     full = {f"hand:{s}": [] for s in range(players)}
     full.update({f"captured:{s}": [] for s in range(players)})
     full.update(layout)
@@ -195,9 +199,20 @@ def test_a_seat_out_of_turn_is_refused():
 
 
 # -- Desescoba: mandatory capture ---------------------------------------------------------
-def test_desescoba_a_card_that_makes_15_must_capture():
+CAPTURE_OR_LAY = {"hand:0": ["7O", "1B"], "hand:1": ["2B"], "table": ["3C", "5E"]}
+
+
+def test_desescoba_capturing_is_mandatory_whenever_a_card_of_the_hand_can():
+    state, _ = deal(CAPTURE_OR_LAY, variant="desescoba")
+    assert state.options["mandatory_capture"] == "any-card"
+    assert legal_actions(state, 0) == [{"type": "capture", "card": "7O", "take": ["3C", "5E"]}]
+    refused(state, 0, {"type": "play", "card": "1B"}, "capture is mandatory: 7O makes 15")
+    refused(state, 0, {"type": "play", "card": "7O"}, "capture is mandatory: 7O makes 15")
+
+
+def test_desescoba_played_card_option_lets_a_card_that_cannot_make_15_be_laid():
     state, _ = deal(
-        {"hand:0": ["7O", "1B"], "hand:1": ["2B"], "table": ["3C", "5E"]}, variant="desescoba"
+        CAPTURE_OR_LAY, variant="desescoba", options={"mandatory_capture": "played-card"}
     )
     assert legal_actions(state, 0) == [
         {"type": "capture", "card": "7O", "take": ["3C", "5E"]},
@@ -213,14 +228,11 @@ def test_desescoba_a_card_that_makes_15_must_capture():
     assert "1B" in state.cards("table")
 
 
-def test_desescoba_any_card_option_forces_a_capture_whenever_one_exists():
-    state, _ = deal(
-        {"hand:0": ["7O", "1B"], "hand:1": ["2B"], "table": ["3C", "5E"]},
-        variant="desescoba",
-        options={"mandatory_capture": "any-card"},
-    )
-    assert legal_actions(state, 0) == [{"type": "capture", "card": "7O", "take": ["3C", "5E"]}]
-    refused(state, 0, {"type": "play", "card": "1B"}, "capture is mandatory: 7O makes 15")
+def test_desescoba_a_match_of_rules_version_1_lets_another_card_be_laid():
+    state, _ = deal(CAPTURE_OR_LAY, variant="desescoba", rules_version=1)
+    assert state.options["mandatory_capture"] == "played-card"
+    play(state, 0, "1B")
+    assert "1B" in state.cards("table")
 
 
 def test_desescoba_without_any_capture_a_card_is_laid():

@@ -36,11 +36,13 @@ class Melds:
     * ``set_sizes`` / ``run_sizes``: the sizes a set / a run may have (any collection).
     * ``wilds``: the card codes that stand for any card; ``max_wilds`` the most in a group.
       A joker that is not wild is never part of a group.
+    * ``natural_wilds``: a wild card that is not a joker may also stand as itself, and then
+      does not count towards ``max_wilds`` (Chinchón's 1 de oros in its own place).
     """
 
     __slots__ = (
-        "max_wilds", "run_sizes", "sequence", "set_sizes", "wilds", "_gap", "_grown", "_keys",
-        "_sizes",
+        "max_wilds", "natural_wilds", "run_sizes", "sequence", "set_sizes", "wilds", "_gap",
+        "_grown", "_keys", "_sizes",
     )  # fmt: skip
 
     def __init__(
@@ -50,6 +52,7 @@ class Melds:
         run_sizes: Collection[int] = (),
         wilds: Iterable[str] = (),
         max_wilds: int = 0,
+        natural_wilds: bool = False,
     ):
         if sequence is not None and sequence not in TABLES:
             raise ValueError(f"no order table {sequence!r}; tables: {sorted(TABLES)}")
@@ -58,6 +61,7 @@ class Melds:
         self.run_sizes = run_sizes if sequence else ()
         self.wilds = frozenset(wilds)
         self.max_wilds = max_wilds
+        self.natural_wilds = natural_wilds and any(c != JOKER for c in self.wilds)
         self._keys = _keys(sequence)
         self._sizes = sorted(set(set_sizes) | set(self.run_sizes))
         grown = self._sizes[:1]
@@ -80,8 +84,23 @@ class Melds:
         if size not in self.set_sizes and size not in self.run_sizes:
             return False
         naturals = [c for c in cards if c not in self.wilds]
-        if size - len(naturals) > self.max_wilds or JOKER in naturals:
+        if JOKER in naturals:
             return False
+        if size - len(naturals) <= self.max_wilds and self._holds(naturals, size):
+            return True
+        if not self.natural_wilds:
+            return False
+        # Some wild cards standing as themselves: fewer wilds, more naturals to agree.
+        own = [c for c in cards if c in self.wilds and c != JOKER]
+        for k in range(1, len(own) + 1):
+            if size - len(naturals) - k <= self.max_wilds:
+                for chosen in combinations(own, k):
+                    if self._holds([*naturals, *chosen], size):
+                        return True
+        return False
+
+    def _holds(self, naturals: list[str], size: int) -> bool:
+        """Whether these natural cards, with wilds for the rest, make a group of ``size``."""
         if not naturals:
             return True
         keys = self._keys
@@ -170,7 +189,8 @@ class Melds:
         return self._groupable(*self._fits(hand))
 
     def _groupable(self, fits: list[int], wild_mask: int) -> int:
-        need = self._sizes[0] - 1 - min(self.max_wilds, wild_mask.bit_count())  # natural partners
+        wilds = wild_mask.bit_count()  # natural partners needed, at best:
+        need = self._sizes[0] - 1 - (wilds if self.natural_wilds else min(self.max_wilds, wilds))
         naturals = ~wild_mask
         return sum(
             1

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..actions import Event
 from ..cards import rank
 from ..core import event
 from ..state import HIDDEN, State
-from .zones import seat_zone
+from .zones import MAX_SEATS, seat_zone
 
 LOWEST, RANDOM = "lowest", "random"
 POLICIES = (LOWEST, RANDOM)
@@ -44,7 +45,12 @@ class Sealed:
 
     def zone(self, seat: int) -> str:
         """The seat's sealed zone, ``<kind>:<seat>``."""
-        return seat_zone(self.kind, seat)
+        return self._zone_names[seat]
+
+    @cached_property
+    def _zone_names(self) -> tuple[str, ...]:
+        """Every seat's zone name, made once: commits and reveals ask on every bid."""
+        return tuple(seat_zone(self.kind, s) for s in range(MAX_SEATS))
 
     def create(self, state: State, seats: Iterable[int] | None = None) -> None:
         """One empty HIDDEN zone per seat, owned by the seat."""
@@ -74,7 +80,7 @@ class Sealed:
         return [event(self.event, seat=seat, card=card, timeout=forced, visible_to=[seat])]
 
     def committed(self, state: State, seat: int) -> bool:
-        return bool(state.cards(self.zone(seat)))
+        return bool(state.zones[self._zone_names[seat]].cards)
 
     def flags(self, state: State) -> list[bool]:
         """Per seat, whether it has committed: the only thing every view shows of a commit."""

@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -204,6 +204,20 @@ def builds_on(
         return False
     same = suit(under) == suit(card)
     return same if suits == SAME_SUIT else not same
+
+
+def fits_table(
+    deck: Iterable[str], next_rank: Mapping[int, int], suits: str = SAME_SUIT
+) -> dict[str | None, frozenset[str]]:
+    """``builds_on`` as a table for a listing asked after every action: the top card of a
+    foundation (None: an empty one) -> the cards of ``deck`` that may go on it."""
+    cards = list(dict.fromkeys(deck))
+    return {
+        under: frozenset(
+            c for c in cards if builds_on(c, [under] if under else [], next_rank, suits)
+        )
+        for under in [None, *cards]
+    }
 
 
 # -- the stock and the waste ----------------------------------------------------------------

@@ -37,9 +37,11 @@ def hand_card_action(
     the hand is legal (listed directly) and a card not held is refused. The game adds the
     handler; a game with a stricter rule declares its own action type instead."""
     action = ActionType(kind, description, phases=phases, card=CARD)
-    listed = action.candidates(
-        lambda game, state, seat: card_actions(kind, state.cards(hand(seat)))
-    )
+
+    def listed(game: object, state: State, seat: int) -> list[dict]:  # card_actions, inlined
+        return [{"type": kind, "card": c} for c in dict.fromkeys(state.zones[hand(seat)].cards)]
+
+    action.candidates(listed)
     action.enumerate(listed)
     action.refusal(lambda game, state, seat, act: not_in_hand(state, seat, act["card"]))
     return action

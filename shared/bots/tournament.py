@@ -1,0 +1,165 @@
+"""Tournaments between two strategies, in process and parallel over the machine's cores.
+
+``make tournament GAME=brisca VARIANT=base A=hard B=easy N=400`` plays N matches of A
+against B. Deals are paired: each seed is played once per seat rotation, so A plays every
+deal from every seat (two players: each deal from both sides) and luck of the deal cancels
+out. Every bot chooses from its own seat's view, exactly as a bot worker does. The result
+is A's score (a win 1, a draw ½) with a 95% Wilson interval. A solitaire has no opponent:
+A and B each play the N deals alone, and their win rates are set side by side.
+
+Usage: python -m shared.bots.tournament --game brisca --variant base -a hard -b easy -n 400
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import random
+import time
+from dataclasses import dataclass
+
+from shared.engine import apply, get_game, new_match, view
+
+from .registry import choose, strategy
+from .search import Budget, search
+
+#: Strategy names a tournament accepts besides the registry's: a search with this budget,
+#: small enough for a smoke run in the test suite.
+SMOKE = "smoke"
+SMOKE_BUDGET = Budget(iterations=3, millis=1e9, rollout_steps=15)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One match: the seats A held, its winners, how many moves, how long it took."""
+
+    seed: str
+    a_seats: tuple[int, ...]
+    winners: tuple[int, ...]
+    players: int
+    moves: int
+    seconds: float
+
+    @property
+    def points(self) -> float:
+        """A's score: 1 for a win, ½ when both sides share it, 0 for a loss."""
+        a_won = any(s in self.winners for s in self.a_seats)
+        b_won = any(s not in self.a_seats for s in self.winners) and self.players > 1
+        return 0.5 if a_won and b_won else 1.0 if a_won else 0.0
+
+
+def _pick(state_view: dict, name: str, rng: random.Random) -> dict:
+    if name == SMOKE:
+        return search(state_view, rng, SMOKE_BUDGET)
+    return choose(state_view, name, rng)
+
+
+def play(game: str, variant: str, players: int, seed: str, names: list[str]) -> Outcome:
+    """One match, ``names[seat]`` playing each seat from its own view (A's seats: unset)."""
+    started = time.perf_counter()
+    state, _ = new_match(game, variant, players, seed=seed)
+    rng = random.Random(f"{seed}:{names}")
+    while not state.finished:
+        if not state.to_act:
+            apply(state, None, {"type": "timeout"})
+            continue
+        seat = rng.choice(state.to_act)  # who of several seats to act gets there first
+        apply(state, seat, _pick(view(state, seat), names[seat], rng))
+    winners = tuple((state.result or {}).get("winners", []))
+    return Outcome(seed, (), winners, players, state.moves, time.perf_counter() - started)
+
+
+def _play_job(job: tuple) -> Outcome:
+    game, variant, players, seed, a, b, a_seat = job
+    names = [a if s == a_seat else b for s in range(players)]
+    outcome = play(game, variant, players, seed, names)
+    return Outcome(
+        outcome.seed, (a_seat,), outcome.winners, players, outcome.moves, outcome.seconds
+    )
+
+
+def jobs(game: str, variant: str, players: int, a: str, b: str, n: int, tag: str) -> list[tuple]:
+    """N matches: seeds in groups of one match per seat A can hold (A rotated over them)."""
+    out = []
+    for k in range(n):
+        seed = f"{tag}:{k // players}"
+        out.append((game, variant, players, seed, a, b, k % players))
+    return out
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion ``score``/``n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summary(outcomes: list[Outcome]) -> dict:
+    n = len(outcomes)
+    score = sum(o.points for o in outcomes)
+    low, high = wilson(score, n)
+    return {
+        "matches": n,
+        "wins": sum(o.points == 1.0 for o in outcomes),
+        "draws": sum(o.points == 0.5 for o in outcomes),
+        "losses": sum(o.points == 0.0 for o in outcomes),
+        "score": round(score / n, 3) if n else None,
+        "wilson95": [round(low, 3), round(high, 3)],
+        "seconds_per_match": round(sum(o.seconds for o in outcomes) / n, 2) if n else None,
+    }
+
+
+def tournament(
+    game: str,
+    variant: str,
+    a: str,
+    b: str,
+    n: int,
+    players: int | None = None,
+    processes: int | None = None,
+    tag: str = "tournament",
+) -> dict:
+    """A against B over ``n`` matches (a solitaire: each alone over the same ``n`` deals)."""
+    for name in (a, b):
+        if name != SMOKE:
+            strategy(game, name)  # refuse an unknown strategy before starting anything
+    low, _high = get_game(game).player_range(variant)
+    players = players or (2 if low <= 2 <= _high else low)
+    solo = players == 1
+    work = (
+        [(game, variant, 1, f"{tag}:{k}", name, name, 0) for name in (a, b) for k in range(n)]
+        if solo
+        else jobs(game, variant, players, a, b, n, tag)
+    )
+    with multiprocessing.get_context("fork").Pool(processes or os.cpu_count() or 1) as pool:
+        outcomes = pool.map(_play_job, work, chunksize=1)
+    head = {"game": game, "variant": variant, "players": players, "a": a, "b": b}
+    if solo:
+        return {**head, "a_alone": summary(outcomes[:n]), "b_alone": summary(outcomes[n:])}
+    return {**head, **summary(outcomes)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="brisca")
+    parser.add_argument("--variant", default="base")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("-a", default="hard")
+    parser.add_argument("-b", default="random")
+    parser.add_argument("-n", type=int, default=40)
+    parser.add_argument("--processes", type=int, default=None)
+    args = parser.parse_args()
+    result = tournament(
+        args.game, args.variant, args.a, args.b, args.n, args.players, args.processes
+    )
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
