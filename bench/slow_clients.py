@@ -11,7 +11,7 @@ and their latency.
 1. direct: --direct connections straight to the lobby's gunicorn (more than its threads);
 2. proxy: --slow connections to nginx, the requests through nginx too.
 
-Usage: python bench/slow_clients.py [--slow 500] [--direct 100] [--rounds 10] [--timeout 2]
+Usage: python bench/slow_clients.py [--slow 500] [--direct 200] [--rounds 10] [--timeout 2]
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def show(case: str, slow: int, result: dict[str, Any]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--slow", type=int, default=500)
-    parser.add_argument("--direct", type=int, default=100)
+    parser.add_argument("--direct", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--timeout", type=float, default=2.0)
     args = parser.parse_args()
