@@ -233,3 +233,22 @@ def test_the_servers_bots_are_not_limited_in_their_moves(http: Http, lobby: Lobb
             json={"action": {"type": "pass"}, "expected_version": 1},
         )  # fmt: skip
         assert reply.status == 404
+
+
+def test_a_rematch_is_a_new_match_under_the_same_cap_and_memory_check(
+    redis_client: redis.Redis, redis_url: str, rules_service: Service, nearly_full: redis.Redis
+):
+    http = http_for(make_lobby(redis_url, rules_service, open_per_player=1))
+    match, (ana, bea) = http.seated_match()
+    resigned = http.post(f"/v1/matches/{match['id']}/resign", bea["token"])
+    assert resigned.status == 200, resigned.body
+    held = http.match(ana)  # her one open match
+    rematch = f"/v1/matches/{match['id']}/rematch"
+    error_of(http.post(rematch, ana["token"]), 409, "too_many_open_matches")
+    http.post(f"/v1/matches/{held['id']}/join", ana["token"], json={})
+    http.post(f"/v1/matches/{held['id']}/join", bea["token"], json={})  # started: room again
+    used = int(nearly_full.info("memory")["used_memory"])
+    nearly_full.config_set("maxmemory", int(used / (DEFAULTS.new_match_memory_fraction + 0.05)))
+    error_of(http.post(rematch, ana["token"]), 503, "store_full")
+    nearly_full.config_set("maxmemory", 0)
+    assert http.post(rematch, ana["token"]).status == 200
