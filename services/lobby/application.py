@@ -352,8 +352,7 @@ class Lobby:
         if game not in catalog:
             raise BadRequest(f"no game {game!r}; games: {sorted(catalog)}", code="unknown_game")
         count = rules_of.check_setup(catalog[game], variant, players, options)
-        check_memory(self.client, self.quotas.memory_fraction)
-        self.open_matches.check_room(player.id, lambda m: self.log.keys(m).snapshot)
+        self._check_room_for_a_match(player)
         match_id = secrets.token_hex(8)
         now = self.clock()
         match = rules_of.new_match(
@@ -460,8 +459,7 @@ class Lobby:
             return self.get_match(player, old.match["rematch"])
         new_id = secrets.token_hex(8)
         match = rules_of.rematch_of(old.match, new_id, player, iso_time(self.clock()))
-        check_memory(self.client, self.quotas.memory_fraction)  # a new match, as any other
-        self.open_matches.check_room(player.id, lambda m: self.log.keys(m).snapshot)
+        self._check_room_for_a_match(player)
         event = {"type": "match_created", "game": match["game"], "variant": match["variant"],
                  "players": match["players"], "rematch_of": match_id}  # fmt: skip
         entry = {"kind": "match.created", "actor": actor(player, None), "events": [event]}
@@ -745,6 +743,12 @@ class Lobby:
             return self.load(snap.id)
         except DomainError:  # the seat is taken all the same; POST /start can deal later
             return snap
+
+    def _check_room_for_a_match(self, player: Player) -> None:
+        """A new match (created or a rematch) needs room in Redis and under the player's cap
+        of open matches (quotas.py): else 503 ``store_full`` or 409 ``too_many_open_matches``."""
+        check_memory(self.client, self.quotas.memory_fraction)
+        self.open_matches.check_room(player.id, lambda m: self.log.keys(m).snapshot)
 
     def _match_keys(self, match_id: str) -> list[str]:
         """Every key of one match (not the shared feed stream)."""
