@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: install test lint format run demo bench openapi clean tournament
+.PHONY: install test lint format run demo bench chaos openapi clean tournament
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -70,6 +70,14 @@ bench: $(STAMP)
 	$(BIN)/python bench/bots.py
 	$(BIN)/python bench/feed.py
 	$(BIN)/python bench/feed.py --feed-priority
+
+# Fault drills under load (bench/chaos.py): SIGKILL of Redis, a lobby worker, the lobby master,
+# an rq worker, the dispatcher and the history consumer while bot matches and client moves
+# run; prints moves acknowledged, lost, duplicated and the recovery time of each fault.
+# `make test` runs its short form (tests/test_chaos.py).
+ROUNDS ?= 3
+chaos: $(STAMP)
+	$(BIN)/python bench/chaos.py --rounds $(ROUNDS)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

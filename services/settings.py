@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlsplit, urlunsplit
 
+from shared.bots.reflexes import Reflexes
 from shared.feedgroup import GroupSettings, process_name
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -128,6 +129,8 @@ class Settings:
     bots_dispatcher_metrics: Metrics = Metrics()  # BOTS_DISPATCHER_METRICS_PORT, _ADDR
     bots_worker_name: str = field(default_factory=process_name)  # BOTS_WORKER_NAME
     bots_worker_metrics: Metrics = Metrics()  # BOTS_WORKER_METRICS_PORT, _ADDR
+    # bots in reflex windows: BOTS_REFLEX_MEDIAN_S, _SPREAD, _FASTEST_S, _MISS
+    bot_reflexes: Reflexes = Reflexes()
     bots_maintenance_s: int = 60  # BOTS_MAINTENANCE_S: rq's registry cleaning
     rq_log_level: str = "WARNING"  # RQ_LOG_LEVEL
     # fault injection for the tests: a bot job sleeps there (never in production)
@@ -190,6 +193,7 @@ class Settings:
             bots_dispatcher_metrics=Metrics.from_env(env, "BOTS_DISPATCHER_METRICS"),
             bots_worker_name=env.get("BOTS_WORKER_NAME") or d.bots_worker_name,
             bots_worker_metrics=Metrics.from_env(env, "BOTS_WORKER_METRICS"),
+            bot_reflexes=Reflexes.from_env(env),
             bots_maintenance_s=int(env.get("BOTS_MAINTENANCE_S", d.bots_maintenance_s)),
             rq_log_level=env.get("RQ_LOG_LEVEL", d.rq_log_level),
             bots_pause_before_submit_s=float(env.get("BOTS_PAUSE_BEFORE_SUBMIT_S") or 0),

@@ -63,7 +63,6 @@ class Child:
     env: dict[str, str]
     process: subprocess.Popen[bytes] | None = None
     started: float = 0.0
-    restarts: int = 0
     backoff: float = BACKOFF_FIRST
     due: float = 0.0  # when to start it (again), monotonic
     readers: list[threading.Thread] = field(default_factory=list)
@@ -148,7 +147,6 @@ class Supervisor:
         if lived >= STABLE_AFTER:
             child.backoff = BACKOFF_FIRST
         child.due = now + child.backoff
-        child.restarts += 1
         self.say(
             "supervisor",
             f"{child.name} exited with code {code} after {lived:.1f}s; "

@@ -55,6 +55,15 @@ def stop_process(process: subprocess.Popen, timeout: float = STOP_TIMEOUT_SECOND
             process.wait()
 
 
+def wait_until(condition: Any, timeout: float = 20.0, what: str = "the condition") -> None:
+    """Poll ``condition`` every 50 ms until it is true; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
 def children_of(pid: int) -> list[int]:
     """The processes whose parent is ``pid`` (a gunicorn master's workers), from /proc."""
     found = []

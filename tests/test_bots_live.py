@@ -32,7 +32,7 @@ from services.lobby.rules_client import RulesClient
 from shared.engine import all_games, apply, new_match
 from shared.redis_server import free_port
 from tests.bots_fixtures import BotProcess, BotProcesses
-from tests.service_fixtures import Http, Service, session
+from tests.service_fixtures import Http, Service, session, wait_until
 
 Entry = dict[str, Any]
 
@@ -229,13 +229,6 @@ def rq_connection(redis_url: str) -> Iterator[redis.Redis]:
     connection = redis.Redis.from_url(redis_url)
     yield connection
     connection.close()
-
-
-def wait_until(condition: Any, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
 
 
 def job_result(connection: redis.Redis, job_id: str, timeout: float = 10.0) -> Any:

@@ -23,21 +23,13 @@ from shared.heartbeat import ALIVE, READY, age
 from shared.redis_server import EmbeddedRedis
 from tests.bots_fixtures import TEST_BOTS_ENV, BotProcess
 from tests.history_fixtures import ConsumerProcess
-from tests.service_fixtures import ROOT
+from tests.service_fixtures import ROOT, wait_until
 
 
 def probe(path: Path, max_age: float) -> bool:
     """The probes' own command, as the manifests run it."""
     command = [sys.executable, "-m", "shared.heartbeat", str(path), str(max_age)]
     return subprocess.run(command, cwd=ROOT, capture_output=True).returncode == 0
-
-
-def wait_for(predicate, timeout: float = 20.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 @pytest.fixture
@@ -72,10 +64,10 @@ def test_worker_dispatcher_and_consumer_outlive_redis(own_redis: EmbeddedRedis, 
     processes["consumer"] = consumer.process
     try:
         for folder in health.values():
-            wait_for(lambda f=folder: age(f / READY) < 5, what=f"{folder.name} ready")
+            wait_until(lambda f=folder: age(f / READY) < 5, what=f"{folder.name} ready")
         client = redis.Redis.from_url(url)
         job = Queue(QUEUE, connection=client).enqueue("time.sleep", 2)
-        wait_for(lambda: job.get_status(refresh=True) == "started", what="the job to start")
+        wait_until(lambda: job.get_status(refresh=True) == "started", what="the job to start")
 
         sigkill(own_redis)  # in the middle of the worker's job
         time.sleep(3)
@@ -86,10 +78,10 @@ def test_worker_dispatcher_and_consumer_outlive_redis(own_redis: EmbeddedRedis, 
 
         own_redis.start()  # same port, empty: queues and groups are gone too
         for name, folder in health.items():
-            wait_for(lambda f=folder: probe(f / READY, 1.5), what=f"{name} ready again")
+            wait_until(lambda f=folder: probe(f / READY, 1.5), what=f"{name} ready again")
             assert processes[name].poll() is None, name
         again = Queue(QUEUE, connection=client).enqueue("time.sleep", 0)
-        wait_for(lambda: again.get_status(refresh=True) == "finished", what="a job done")
+        wait_until(lambda: again.get_status(refresh=True) == "finished", what="a job done")
         groups = {g["name"]: g for g in client.xinfo_groups("tapete:{p0}:feed")}
         assert {b"history", b"bots"} <= set(groups)  # both read the feed again
 
@@ -101,7 +93,7 @@ def test_worker_dispatcher_and_consumer_outlive_redis(own_redis: EmbeddedRedis, 
             process.send_signal(18)  # SIGCONT
         for name, folder in health.items():
             # an idle worker's loop turns every 5 s (rq's wait for a job)
-            wait_for(lambda f=folder: probe(f / ALIVE, 6), what=f"{name} alive again")
+            wait_until(lambda f=folder: probe(f / ALIVE, 6), what=f"{name} alive again")
     finally:
         worker.stop()
         dispatcher.stop()

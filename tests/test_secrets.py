@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,15 +21,7 @@ from services.settings import Settings
 from shared.heartbeat import READY, age
 from shared.redis_server import free_port, server_binary
 from tests.history_fixtures import ConsumerProcess
-from tests.service_fixtures import ROOT, Service, stop_process
-
-
-def wait_until(predicate, timeout: float = 20.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+from tests.service_fixtures import ROOT, Service, stop_process, wait_until
 
 
 def ping(client: redis.Redis) -> bool:

@@ -10,21 +10,12 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from shared.supervisor import parse_concurrency, read_procfile
-from tests.service_fixtures import ROOT
-
-
-def wait_for(predicate, timeout: float = 15.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+from tests.service_fixtures import ROOT, wait_until
 
 
 def alive(pid: int) -> bool:
@@ -65,7 +56,7 @@ def test_a_dead_process_restarts_with_backoff_while_the_others_carry_on(tmp_path
         )  # fmt: skip
     try:
         text = lambda: log.read_text()  # noqa: E731
-        wait_for(
+        wait_until(
             lambda: len(re.findall(r"flaky\.1 +\| flaky up", text())) >= 4, what="four flaky starts"
         )
         # the pauses double: 0.5, 1, 2 s between the starts
@@ -80,16 +71,16 @@ def test_a_dead_process_restarts_with_backoff_while_the_others_carry_on(tmp_path
         assert re.search(r"steady\.2 +\| steady up", text())
 
         os.kill(steady, signal.SIGKILL)  # the shell alone: it comes back, new pid
-        wait_for(lambda: int((pids / "steady.1").read_text()) != steady, what="steady again")
+        wait_until(lambda: int((pids / "steady.1").read_text()) != steady, what="steady again")
         assert re.search(r"steady\.1 exited with code -9 after", text())
-        wait_for(lambda: not alive(child), timeout=5, what="the dead one's child to go too")
+        wait_until(lambda: not alive(child), timeout=5, what="the dead one's child to go too")
         again = int((pids / "steady.1").read_text())
         assert alive(again)
 
         supervisor.send_signal(signal.SIGTERM)
         assert supervisor.wait(15) == 0
         for pid in (again, *(int((pids / f"child.{i}").read_text()) for i in (1, 2))):
-            wait_for(lambda pid=pid: not alive(pid), timeout=5, what=f"pid {pid} to end")
+            wait_until(lambda pid=pid: not alive(pid), timeout=5, what=f"pid {pid} to end")
         assert "stopping steady.1" in text()
     finally:
         if supervisor.poll() is None:

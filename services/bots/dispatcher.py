@@ -22,7 +22,6 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import os
 import random
 import sys
 import time
@@ -59,7 +58,6 @@ DISPATCH_SECONDS = Histogram(
 )
 
 log = logging.getLogger("tapete.bots.dispatcher")
-REFLEXES = Reflexes.from_env(os.environ)
 _rng = random.Random()  # reaction times need no seed: the log records when the bot moved
 dead_key = functools.partial(feedgroup.dead_key, GROUP)
 
@@ -100,7 +98,7 @@ class Notice:
 def plan(
     notice: Notice,
     turn_timeout: float | None,
-    reflexes: Reflexes = REFLEXES,
+    reflexes: Reflexes = Settings.bot_reflexes,
     rng: random.Random | None = None,
 ) -> list[tuple[Task, float | None]]:
     """The tasks a current notification asks for, each with when (None: now).
@@ -142,7 +140,9 @@ class Dispatcher(FeedGroup):
         queue: Queue,
         settings: DispatcherSettings,
         idle_limit_s: float = Settings.match_idle_limit_s,
+        reflexes: Reflexes = Settings.bot_reflexes,
     ) -> None:
+        self.reflexes = reflexes
         super().__init__(log, settings, NOTIFICATIONS, logging.getLogger("tapete.bots.dispatcher"))
         self.queue = queue
         self.leases = Leases(log.client)
@@ -190,7 +190,7 @@ class Dispatcher(FeedGroup):
         """Enqueue what ``notice`` asks for, if its match is still at its version."""
         if version != notice.version:
             return "stale"
-        tasks = plan(notice, turn_timeout)
+        tasks = plan(notice, turn_timeout, self.reflexes)
         for task, at in tasks:
             due = (at or time.time()) + self.settings.retry_after_s
             self.leases.take(task, due)  # first: a crash between the two is then redone
@@ -264,6 +264,7 @@ def build(settings: Settings) -> Dispatcher:
         Queue(QUEUE, connection=rq_connection),
         settings.bots_dispatcher,
         settings.match_idle_limit_s,
+        settings.bot_reflexes,
     )
 
 

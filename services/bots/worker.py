@@ -81,16 +81,16 @@ def main() -> int:
     def stopped(signum: int, _frame: Any) -> None:
         stop.append(True)
 
-    metrics_served = False
-    for incarnation in range(1, sys.maxsize):
+    incarnation = 0
+    while True:
+        incarnation += 1
         signal.signal(signal.SIGTERM, stopped)
         signal.signal(signal.SIGINT, stopped)
         wait_for_redis(connection, heartbeat, stop)
         if stop:
             return 0
-        if not metrics_served:
+        if incarnation == 1:
             serve_metrics(settings.bots_worker_metrics)
-            metrics_served = True
         name = settings.bots_worker_name
         worker = BotWorker(
             [Queue(QUEUE, connection=connection)],
@@ -110,7 +110,6 @@ def main() -> int:
         if worker._shutdown_requested_date is not None:  # SIGTERM, SIGINT: rq's warm shutdown
             return 0
         log.warning("the rq worker %s quit; starting another once redis answers", worker.name)
-    return 0
 
 
 if __name__ == "__main__":
