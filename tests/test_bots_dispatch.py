@@ -86,7 +86,7 @@ def test_a_malformed_notification_is_refused(bad: dict[str, str]):
 @pytest.fixture
 def dispatcher(redis_client: redis.Redis, redis_url: str) -> Iterator[Dispatcher]:
     rq_connection = redis.Redis.from_url(redis_url)
-    settings = DispatcherSettings(name="test", retry_after_s=0.0, max_attempts=2)
+    settings = DispatcherSettings(name="test", retry_after_s=0.0, retry_max_s=0.0)
     yield Dispatcher(MatchLog(redis_client), Queue(QUEUE, connection=rq_connection), settings)
     rq_connection.close()
 
@@ -128,7 +128,7 @@ def test_a_notification_overtaken_by_a_later_version_asks_for_nothing(dispatcher
     assert dispatcher.queue.job_ids == [] and dispatcher.leases.count() == 0
 
 
-def test_the_watchdog_redoes_a_lost_task_while_its_match_waits(
+def test_the_watchdog_redoes_a_lost_task_for_as_long_as_its_match_waits(
     dispatcher: Dispatcher, redis_client: redis.Redis
 ):
     at_version(redis_client, 7)
@@ -139,10 +139,25 @@ def test_the_watchdog_redoes_a_lost_task_while_its_match_waits(
     [lease] = dispatcher.leases.overdue(time.time() + 1, 10)
     assert lease == task.retry()
 
-    dispatcher.sweep()  # the retry is lost too: the last attempt
-    dispatcher.sweep()  # and then no more
-    assert dispatcher.queue.job_ids == [task.retry().job_id, task.retry().retry().job_id]
-    assert dispatcher.leases.count() == 0
+    attempts = [task.retry()]
+    for _ in range(8):  # every attempt is lost too: never given up while the match waits
+        dispatcher.sweep()
+        attempts.append(attempts[-1].retry())
+    assert dispatcher.queue.job_ids == [attempt.job_id for attempt in attempts]
+    assert dispatcher.leases.overdue(time.time() + 1, 10) == [attempts[-1]]
+
+    at_version(redis_client, 8)  # then someone moved: the task is stale, its lease goes
+    dispatcher.sweep()
+    assert dispatcher.leases.count() == 0 and len(dispatcher.queue.job_ids) == len(attempts)
+
+
+def test_each_attempt_waits_twice_as_long_as_the_last_up_to_the_cap(dispatcher: Dispatcher):
+    settings = DispatcherSettings(name="test", retry_after_s=10.0, retry_max_s=60.0)
+    slow = Dispatcher(dispatcher.log, dispatcher.queue, settings)
+    assert [slow.retry_pause(n) for n in range(6)] == [10.0, 20.0, 40.0, 60.0, 60.0, 60.0]
+    assert slow.retry_pause(10_000) == 60.0
+    capped_below = DispatcherSettings(name="test", retry_after_s=10.0, retry_max_s=5.0)
+    assert Dispatcher(dispatcher.log, dispatcher.queue, capped_below).retry_pause(3) == 10.0
 
 
 def test_the_watchdog_forgets_a_task_whose_match_moved_on(
@@ -158,7 +173,7 @@ def test_settings_come_from_prefixed_variables_else_their_defaults():
     env = {"BOTS_BLOCK_MS": "250", "BOTS_RETRY_AFTER_S": "2.5", "BOTS_DISPATCHER_NAME": "d1"}
     settings = Settings.from_env(env).bots_dispatcher
     assert (settings.name, settings.block_ms, settings.retry_after_s) == ("d1", 250, 2.5)
-    assert (settings.batch, settings.max_attempts, settings.claim_every_s) == (100, 5, 1.0)
+    assert (settings.batch, settings.retry_max_s, settings.claim_every_s) == (100, 60.0, 1.0)
     assert Settings.from_env({}).bots_dispatcher.name.endswith(f"-{os.getpid()}")
 
 
