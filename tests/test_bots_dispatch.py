@@ -22,7 +22,7 @@ from rq import Queue
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
-from services.bots.dispatcher import Dispatcher, Notice, plan
+from services.bots.dispatcher import Dispatcher, Notice, dead_key, plan
 from services.bots.jobs import LobbyError, _refused_in_process
 from services.bots.tasks import BOT, QUEUE, TURN, WINDOW, Task
 from services.bots.timers import LEASES_KEY, window_closes_at
@@ -221,3 +221,28 @@ def test_a_bot_never_reacts_when_it_always_misses_and_a_sealed_commit_is_no_refl
     assert (Task(BOT, MATCH, 7, 1), None) in tasks
     slow = Reflexes(median_s=5.0, fastest_s=4.0, miss=0.0)
     assert slow.delay(random.Random(1), 3.0) is None
+
+
+@pytest.mark.parametrize("moved_on", [False, True], ids=["current", "stale"])
+def test_a_notification_delivered_too_often_is_dead_lettered_only_when_nothing_waits_for_it(
+    dispatcher: Dispatcher, redis_client: redis.Redis, moved_on: bool
+):
+    """Dispatching it failed again and again (the store timing out under load): while its
+    match waits at its version it is tried once more, never dropped; once stale it goes."""
+    settings = DispatcherSettings(name="test", min_idle_ms=0, max_deliveries=1)
+    group = Dispatcher(dispatcher.log, dispatcher.queue, settings)
+    group.ensure_groups()
+    at_version(redis_client, 8 if moved_on else 7)
+    [stream] = group.streams
+    event = {"status": "running", "to_act": [1], "bots": BOT_AT_1}
+    fields = {"match": MATCH, "version": "7", "kind": "action", "event": json.dumps(event)}
+    redis_client.xadd(stream, fields)
+    redis_client.xreadgroup(group.group, "other", {stream: ">"})  # delivered, never acked
+    redis_client.xautoclaim(stream, group.group, "other", 0, "0-0")  # and again
+    group.reclaim()
+    dead = redis_client.xlen(dead_key(0))
+    assert redis_client.xpending(stream, group.group)["pending"] == 0
+    if moved_on:
+        assert dead == 1 and dispatcher.queue.job_ids == []
+    else:
+        assert dead == 0 and dispatcher.queue.job_ids == [Task(BOT, MATCH, 7, 1).job_id]

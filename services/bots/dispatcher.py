@@ -187,6 +187,19 @@ class Dispatcher(FeedGroup):
             NOTIFICATIONS.labels(outcome).inc(len(ids[match_id]))
             self.ack(stream, ids[match_id], retry)
 
+    def still_needed(self, fields: dict[str, str]) -> bool:
+        """A well-formed notification whose running match still waits at its version is
+        never dead-lettered, however often its dispatch failed (the store timing out under
+        load): dropping it would strand the match. Malformed or stale ones are."""
+        try:
+            notice = Notice.parse("0-0", fields)
+        except (KeyError, ValueError, TypeError):
+            return False
+        return (
+            notice.status == RUNNING
+            and self._snapshots([notice.match])[notice.match][0] == notice.version
+        )
+
     def dispatch(self, notice: Notice, version: int | None, turn_timeout: float | None) -> str:
         """Enqueue what ``notice`` asks for, if its match is still at its version."""
         if version != notice.version:
