@@ -4,8 +4,20 @@
 #   gunicorn ... --bind 0.0.0.0:8000 services.lobby.wsgi:app
 #   gunicorn ... --bind 0.0.0.0:8002 services.history.wsgi:app
 #   python -m services.history.consumer | python -m services.bots.dispatcher | python -m services.bots.worker
+#   python -m services.gateway --static /opt/tapete/web   (the web client)
 # The project is installed as a package (its version is what log entries record as
 # rules_version), so the gunicorn settings are loaded as the module services.gunicorn_conf.
+# -- web: the web client (web/), built from the locked npm packages into static files ---------
+# Its API client is generated from openapi/*.yaml and it bundles docs/games/*.md.
+FROM node:20-bookworm-slim AS web
+WORKDIR /src/web
+COPY web/package.json web/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY openapi /src/openapi
+COPY docs/games /src/docs/games
+COPY web ./
+RUN npm run build
+
 # -- build: the project and its dependencies in a virtualenv without pip ---------------------
 # Both stages on the same base: the venv's python is a link to the base image's python.
 FROM python:3.11-slim-bookworm AS build
@@ -27,6 +39,8 @@ RUN groupadd --system --gid 10001 tapete \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
         --shell /usr/sbin/nologin tapete
 COPY --from=build /opt/tapete /opt/tapete
+# The web app, served by `python -m services.gateway --static /opt/tapete/web` (k8s/base/web.yaml).
+COPY --from=web /src/web/dist /opt/tapete/web
 # HOME=/tmp: the one writable place, for whatever writes under $HOME (gunicorn runs without
 # its control socket, services/gunicorn_conf.py).
 ENV PATH=/opt/tapete/bin:$PATH \

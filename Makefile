@@ -22,6 +22,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy shared services
+	cd tools/openapi-lint && npm ci --no-audit --no-fund --loglevel=error && npm run --silent lint
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
@@ -33,11 +34,14 @@ format: $(STAMP)
 # var/redis across restarts. TAPETE_DEV=1: a development machine (the rules service may seal
 # with its development key). The ports are the Procfile's *_PORT variables; browser pages
 # served from DEV_ORIGINS (a web client's development server) may call the services
-# (CORS_ORIGINS, if set, wins).
+# (CORS_ORIGINS, if set, wins). The web client is built first when missing or stale
+# (web/build.sh) and served with the API by the gateway, which prints the one URL to open
+# (GATEWAY_PORT, 8080).
 WORKERS ?= 1
 DEV_ORIGINS ?= http://localhost:5173,http://127.0.0.1:5173
 run: $(STAMP)
 	mkdir -p var/redis
+	@if command -v npm >/dev/null; then sh web/build.sh; else echo "npm not found: the web client is not built (the API still runs)"; fi
 	TAPETE_DEV=1 CORS_ORIGINS="$${CORS_ORIGINS-$(DEV_ORIGINS)}" PATH="$(CURDIR)/$(BIN):$$PATH" \
 		$(BIN)/python -m shared.supervisor -f Procfile -c worker=$(WORKERS)
 
@@ -67,6 +71,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/history.py
 	$(BIN)/python bench/redis_memory.py
 	$(BIN)/python bench/bots.py
+	$(BIN)/python bench/bots.py --levels hard
 	$(BIN)/python bench/feed.py
 	$(BIN)/python bench/feed.py --feed-priority
 

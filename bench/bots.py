@@ -16,7 +16,11 @@ reply bringing the answer. Three runs: one match alone (nothing else on the serv
 under what the machine can take); and the same with no pause at all (saturated: every
 person and bot always has a request in flight, so latency is mostly queueing).
 
+With ``--levels hard``: instead, the search bots' time per decision in process, in every
+game (the budget is per move, so this is what a bot worker spends on a move).
+
 Usage: python bench/bots.py [--seconds 10] [--matches 20] [--workers 2] [--think 0.5]
+       python bench/bots.py --levels hard [--decisions 40]
 """
 
 from __future__ import annotations
@@ -152,13 +156,72 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(15)
 
 
+TARGET_SEARCH_P50_MS, TARGET_SEARCH_P99_MS = 300.0, 1000.0
+
+
+def levels(strategy: str, decisions: int) -> int:
+    """A search level's time per decision, in process, in every game: the bot at seat 0 of
+    each game's base variant against random players, over its first ``decisions`` choices
+    among two or more actions (a forced move is answered without searching)."""
+    import lobby as lobby_bench
+
+    from shared.bots import choose
+    from shared.bots.search import score_direction
+    from shared.engine import all_games, apply, new_match, view
+
+    busy = lobby_bench.background_load()
+    print(f"search bots: '{strategy}' per decision, in process, {os.cpu_count()} cores "
+          f"({busy:.0%} busy before the run)")  # fmt: skip
+    every: list[float] = []
+    worst_p50 = worst_p99 = 0.0
+    for game in all_games():
+        low, high = game.player_range("base")
+        players = 2 if low <= 2 <= high else low
+        score_direction(game.id, "base", players)  # learnt once per game (a worker at its start)
+        times: list[float] = []
+        match = 0
+        while len(times) < decisions:
+            state, _ = new_match(game.id, "base", players, seed=f"bench:{match}")
+            rng = random.Random(match)
+            match += 1
+            while not state.finished and len(times) < decisions:
+                if not state.to_act:
+                    apply(state, None, {"type": "timeout"})
+                    continue
+                seat = rng.choice(state.to_act)
+                seen = view(state, seat)
+                if seat == 0 and len(seen["legal_actions"]) > 1:
+                    started = time.perf_counter()
+                    action = choose(seen, strategy, rng)
+                    times.append((time.perf_counter() - started) * 1000)
+                else:
+                    action = rng.choice(seen["legal_actions"])
+                apply(state, seat, action)
+        times.sort()
+        p50, p99 = percentile(times, 0.5), percentile(times, 0.99)
+        worst_p50, worst_p99 = max(worst_p50, p50), max(worst_p99, p99)
+        every += times
+        print(f"  {game.id:20s} p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  max {max(times):6.1f} ms")
+    every.sort()
+    print(f"  every game: p50 {percentile(every, 0.5):.1f} ms, p99 {percentile(every, 0.99):.1f} ms;"
+          f" worst game p50 {worst_p50:.1f} ms (target {TARGET_SEARCH_P50_MS:.0f}),"
+          f" p99 {worst_p99:.1f} ms (target {TARGET_SEARCH_P99_MS:.0f})")  # fmt: skip
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--levels", metavar="STRATEGY", help="time a search level in process in every game instead"
+    )
+    parser.add_argument("--decisions", type=int, default=40, help="with --levels: per game")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--think", type=float, default=0.5, help="a person's pause before a move")
     args = parser.parse_args()
+    if args.levels:
+        return levels(args.levels, args.decisions)
 
     import lobby as lobby_bench  # bench/lobby.py: the lobby's settings, the machine's load
 

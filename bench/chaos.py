@@ -79,7 +79,8 @@ class Platform:
 
     def __init__(self, folder: Path, workers: int = 2) -> None:
         self.folder = folder
-        self.ports = {name: free_port() for name in ("REDIS", "RULES", "LOBBY", "FEED", "HISTORY")}
+        names = ("REDIS", "RULES", "LOBBY", "FEED", "HISTORY", "GATEWAY")  # every Procfile port
+        self.ports = {name: free_port() for name in names}
         env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
         env.update({f"{name}_PORT": str(port) for name, port in self.ports.items()})
         env.update(QUICK, TAPETE_DEV="1", LOG_LEVEL="WARNING", REDIS_DATA=str(folder / "redis"))

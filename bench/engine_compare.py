@@ -1,7 +1,7 @@
 """Engine CPU cost per action, this tree against another checkout (e.g. the code before a refactor).
 
-Both trees play the same seeded random matches (the loop of ``bench/engine.py``: each action
-lists the acting seat's legal actions, then applies one). Each measurement runs in a fresh
+Both trees play the same seeded random matches with their own ``bench/engine.py`` loop
+(``one_match``: each action lists the acting seats' legal actions, then applies one). Each measurement runs in a fresh
 process per tree, timed with ``time.process_time`` (CPU time, so other load on the machine
 matters less than for wall time); the two trees alternate and the median of the repeats is
 kept. Only the games and variants both trees know are compared.
@@ -12,6 +12,7 @@ Usage: python bench/engine_compare.py --base /path/to/old/tree [--game ID] [--re
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -24,31 +25,24 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def worker(root: str, cases: list[list], matches: int) -> None:
-    """In a child process: CPU seconds and actions for ``matches`` seeded matches of each case."""
+    """In a child process: CPU seconds and actions for ``matches`` seeded matches of each case,
+    played by ``root``'s own ``bench/engine.py`` loop on ``root``'s engine."""
     sys.path.insert(0, root)
-    from shared.engine import apply, legal_actions, new_match
-
-    def play(game: str, variant: str, players: int, rng: random.Random) -> int:
-        state, _ = new_match(game, variant, players, seed=str(rng.random()))
-        actions = 0
-        while not state.finished:
-            options = [(None, a) for a in legal_actions(state, None)]
-            for seat in state.to_act:
-                options.extend((seat, a) for a in legal_actions(state, seat))
-            seat, action = rng.choice(options)
-            apply(state, seat, action)
-            actions += 1
-        return actions
-
+    spec = importlib.util.spec_from_file_location(
+        "tree_bench", os.path.join(root, "bench", "engine.py")
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
     for case in cases:  # warm up: imports and the games' first-use caches
-        play(*case, random.Random(0))
+        bench.one_match(*case, random.Random(0))
     out = []
     for game, variant, players in cases:
         rng = random.Random(f"{game}/{variant}/{players}")
         actions = 0
         start = time.process_time()
         for _ in range(matches):
-            actions += play(game, variant, players, rng)
+            actions += bench.one_match(game, variant, players, rng)
         out.append([game, variant, players, actions, time.process_time() - start])
     print(json.dumps(out))
 

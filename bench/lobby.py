@@ -381,14 +381,15 @@ def listing_bench(open_matches: int, requests_each: int) -> int:
     import redis
 
     from services.lobby.application import Lobby
+    from services.lobby.quotas import Quotas
     from services.lobby.rules_client import RulesClient
     from tests.service_fixtures import Http, session
 
     with platform() as (redis_url, rules, lobby_service):
         redis.Redis.from_url(redis_url).flushall()
-        lobby = Lobby(
-            redis.Redis.from_url(redis_url, decode_responses=True), RulesClient(rules.url)
-        )
+        client = redis.Redis.from_url(redis_url, decode_responses=True)
+        many = Quotas(open_per_player=open_matches + 1)  # one host makes them all
+        lobby = Lobby(client, RulesClient(rules.url), quotas=many)
         ana, token = lobby.register("Ana")
         beto, _ = lobby.register("Beto")
         started = time.monotonic()

@@ -45,9 +45,8 @@ KINDS = [  # (kind, key pattern); the first that matches names a key's kind
     ("match log (stream)", r"tapete:\{p\d+\}:match:[^:]+:log"),
     ("snapshot (hash)", r"tapete:\{p\d+\}:match:[^:]+:snapshot"),
     ("action-id answers (hash)", r"tapete:\{p\d+\}:match:[^:]+:actions"),
-    ("bot credentials (hash)", r"tapete:\{p\d+\}:match:[^:]+:bots"),
     ("feed (capped stream)", r"tapete:\{p\d+\}:feed"),
-    ("list index (sorted sets)", r"tapete:index:.*"),
+    ("list indexes (sorted sets)", r"tapete:\{index\}:.*"),
     ("player tokens (strings)", r"tapete:token:.*"),
     ("history summaries and score sheets", r"tapete:\{history\}:(match|scores):.*"),
     ("history per player (sorted sets)", r"tapete:\{history\}:player:.*"),
@@ -90,7 +89,7 @@ def play(
             raise SystemExit(f"{args.game}: nobody to act (a timer game?): pick another game")
         seat = rng.choice(snap.match["to_act"])
         bot = snap.match["seats"][seat]
-        player = Player(id=bot["player"], name=bot["name"], bot=True)
+        player = Player(bot["player"], bot["name"], bot=True, match=snap.id, seat=seat)
         view = rules.view(args.game, snap.state, seat)  # type: ignore[arg-type]
         action = choose(view, "random", rng)
         action_id = uuid.uuid4().hex if args.action_ids else None

@@ -20,6 +20,7 @@ from typing import Any
 import flask_smorest
 import marshmallow as ma
 import prometheus_client
+from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Flask, Request, Response, g, jsonify, request
 from flask.json.provider import JSONProvider
 from marshmallow import missing
@@ -49,6 +50,7 @@ from services.errors import (
 )
 from services.logs import MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER, json_logging
 from services.settings import Settings
+from services.spec import Ref, component_ref
 from shared import jsoncodec
 from shared.engine import (
     BadSetup,
@@ -122,16 +124,11 @@ def timed(service: str, method: str, endpoint: str) -> Any:
     return LATENCY.labels(service, method, endpoint)
 
 
-class ErrorBody(ma.Schema):
-    code = ma.fields.String(required=True, metadata={"description": "machine-readable reason"})
-    message = ma.fields.String(required=True, metadata={"description": "what is wrong, for people"})
-    details = ma.fields.Raw(
-        metadata={"description": "more, e.g. validation errors or legal actions"}
-    )
-
-
 class ErrorSchema(ma.Schema):
-    error = ma.fields.Nested(ErrorBody, required=True)
+    """Every refusal: ``{"error": {"code", "message", "details"?}}``, the body a union on
+    ``code`` whose ``details`` each code types (``services/spec.py``)."""
+
+    error = Ref("ErrorBody", required=True)
 
 
 class _Parser(FlaskParser):
@@ -158,8 +155,22 @@ class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = _Parser()
 
 
+class RefPlugin(MarshmallowPlugin):
+    """apispec's marshmallow plugin documenting ``Ref`` fields by reference (``services/spec.py``)
+    from the start, before flask-smorest converts its error schema."""
+
+    def init_spec(self, spec: Any) -> None:
+        super().init_spec(spec)
+        assert self.converter is not None
+        self.converter.add_attribute_function(component_ref)
+
+
 class Api(flask_smorest.Api):
     ERROR_SCHEMA = ErrorSchema
+
+    def _register_pagination_header(self) -> None:
+        """No view pages through flask-smorest: its pagination schema would be an unused
+        component of every spec."""
 
     def handle_http_exception(self, error: HTTPException):  # type: ignore[override]
         data = getattr(error, "data", None) or {}
@@ -338,25 +349,38 @@ def create_app(
     ready: Callable[[], bool] | None = None,
     config: dict | None = None,
     settings: Settings | None = None,
+    port: int | None = None,
 ) -> Flask:
     """A Flask app with the API spec, the error shape, probes, metrics and request logging;
-    ``settings`` (default: from the environment) gives the log level and slow threshold."""
+    ``settings`` (default: from the environment) gives the log level and slow threshold;
+    ``port`` is the service's own under ``make run``, the spec's server."""
     settings = settings or Settings.from_env()
     slow_seconds = settings.slow_request_ms / 1000
     app = SyncFlask(service)
     app.config.update(
         API_TITLE=title,
         API_VERSION="1.0",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": f"{title}: see docs/ and docs/clients.md",
+                "contact": {"name": "the Tapete maintainers"},
+            },
+            "servers": [
+                {"url": f"http://127.0.0.1:{port}", "description": "make run, on this machine"}
+            ]
+            if port
+            else [],
+        },
     )
     app.config.update(config or {})
     if settings.forwarded_hops:  # the client's address, as the proxies in front saw it
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.forwarded_hops)  # type: ignore[method-assign]
     app.json = OrjsonProvider(app)  # keys keep their order: "type" stays first in actions
-    api = Api(app)
+    api = Api(app, spec_kwargs={"marshmallow_plugin": RefPlugin()})
     for blp in blueprints:
         api.register_blueprint(blp)
     app.extensions["tapete_api"] = api

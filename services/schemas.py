@@ -1,9 +1,24 @@
-"""Schemas that more than one service uses: strict request bodies, a seat, a match-log entry."""
+"""Schemas that more than one service uses: strict request bodies, seats, the view, log entries.
+
+Response schemas mark every field the service always sends as required, so generated
+clients get non-optional types. The hot answers (views, log entries) are sent as the code
+built them: ``AsIs`` documents a nested schema without dumping through it, and the tests
+check the answers against the specs instead.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
-from marshmallow import fields
+from marshmallow import fields, validate
+
+from services.lobby.match import STATUSES
+from services.spec import Ref
+from shared.engine import all_games
+
+GAME_IDS = tuple(game.id for game in all_games())
+MAX_PLAYERS = max(game.players[1] for game in all_games())
 
 
 class Strict(ma.Schema):
@@ -13,11 +28,38 @@ class Strict(ma.Schema):
         unknown = ma.RAISE
 
 
+def optional(value: Any) -> Any:
+    """A request field's server-side default, given as a callable so that the spec does not
+    publish it as a JSON Schema default (generated clients would then always send it)."""
+    return lambda: value() if callable(value) else value
+
+
+class AsIs(fields.Nested):
+    """A nested schema that documents the value but passes it through unchanged on dump."""
+
+    def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        return nested_obj
+
+
+def status(metadata: dict | None = None, **kwargs: Any) -> fields.String:
+    """A match's status (one of STATUSES)."""
+    about = {"description": "open (seats being taken), running or finished", **(metadata or {})}
+    return fields.String(validate=validate.OneOf(STATUSES), metadata=about, **kwargs)
+
+
+def game_id(metadata: dict | None = None, **kwargs: Any) -> fields.String:
+    """A game id of the rules catalog (one of GAME_IDS). Documented as an enum, checked by
+    the service itself, which names an unknown game with its own code (unknown_game)."""
+    return fields.String(metadata={"enum": list(GAME_IDS), **(metadata or {})}, **kwargs)
+
+
 class Seat(ma.Schema):
-    seat = fields.Integer()
-    player = fields.String(allow_none=True)
-    name = fields.String(allow_none=True)
-    bot = fields.String(allow_none=True, metadata={"description": "the bot's strategy, if a bot"})
+    seat = fields.Integer(required=True)
+    player = fields.String(required=True, allow_none=True, metadata={"description": "null: free"})
+    name = fields.String(required=True, allow_none=True)
+    bot = fields.String(
+        required=True, allow_none=True, metadata={"description": "the bot's strategy, if a bot"}
+    )
     reserved_for = fields.String(
         metadata={
             "description": "a free seat a rematch keeps for this player: only they may take it"
@@ -25,30 +67,177 @@ class Seat(ma.Schema):
     )
 
 
+class Deadline(ma.Schema):
+    """A window the server's timer closes (a sealed commit, a reaction race, a turn)."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    kind = fields.String(required=True, metadata={"description": "commit, reaction, ..."})
+    seconds = fields.Float(required=True, metadata={"description": "how long the window is"})
+    at = fields.String(
+        metadata={"description": "when it closes (ISO 8601, UTC): the lobby's matches only"}
+    )
+
+
+class Actor(ma.Schema):
+    """Who made a log entry: a player from a seat, or the server (``system``)."""
+
+    player = fields.String(required=True, allow_none=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    system = fields.Boolean(
+        required=True, metadata={"description": "the server acted (a timer, an autostart)"}
+    )
+
+
+class Zone(ma.Schema):
+    owner = fields.Integer(required=True, allow_none=True, metadata={"description": "a seat"})
+    count = fields.Integer(required=True)
+    cards = fields.List(
+        Ref("Card", allow_none=True),
+        required=True,
+        metadata={"description": "null for a card the reader may not see"},
+    )
+
+
+class Players(ma.Schema):
+    min = fields.Integer(required=True)
+    max = fields.Integer(required=True)
+
+
+class View(ma.Schema):
+    """What one seat (or a spectator) sees of a match. Besides these fields, each game adds
+    its own (``public_fields``/``private_fields`` of its module, described in
+    docs/games/<id>.md): trump, bids, melds..., JSON values of any shape."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    game = game_id(required=True)
+    variant = fields.String(required=True)
+    options = fields.Dict(
+        keys=fields.String(),
+        required=True,
+        metadata={"description": "the variant's option values (see the rules catalog)"},
+    )
+    players = fields.Integer(required=True)
+    seat = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "null: spectator"}
+    )
+    phase = fields.String(required=True)
+    to_act = fields.List(fields.Integer(), required=True)
+    legal_actions = fields.List(
+        Ref("Action"), required=True, metadata={"description": "empty unless your seat is to act"}
+    )
+    zones = fields.Dict(keys=fields.String(), values=AsIs(Zone), required=True)
+    scores = fields.List(fields.Integer(), required=True)
+    round = fields.Integer(required=True)
+    rounds = fields.List(fields.List(fields.Integer()), required=True)
+    teams = fields.List(fields.List(fields.Integer()), metadata={"description": "team games"})
+    finished = fields.Boolean(required=True)
+    result = Ref("Result", required=True, allow_none=True)
+    deadline = AsIs(Deadline, required=True, allow_none=True)
+
+
+class PlayerRef(ma.Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class Setup(ma.Schema):
+    game = game_id(required=True)
+    variant = fields.String(required=True)
+    players = fields.Integer(required=True)
+    options = fields.Dict(keys=fields.String(), required=True)
+    rules_version = fields.Integer(
+        metadata={"description": "the version of the game's rules it was dealt under"}
+    )
+
+
+class MatchDocument(ma.Schema):
+    """A lobby match as anyone may see it: its setup, seats and progress."""
+
+    id = fields.String(required=True)
+    game = game_id(required=True)
+    variant = fields.String(required=True)
+    players = fields.Integer(required=True, metadata={"description": "seats"})
+    options = fields.Dict(keys=fields.String(), required=True)
+    autostart = fields.Boolean(required=True)
+    status = status(required=True)
+    created = fields.String(required=True, metadata={"description": "ISO 8601, UTC"})
+    created_by = fields.String(required=True, metadata={"description": "the player id"})
+    started = fields.String(metadata={"description": "once started"})
+    seats = fields.List(AsIs(Seat), required=True)
+    seed_sha256 = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "published at start; check the seed with it"},
+    )
+    seed = fields.String(metadata={"description": "revealed once the match is finished"})
+    to_act = fields.List(fields.Integer(), required=True)
+    deadline = AsIs(Deadline, required=True, allow_none=True)
+    result = Ref("Result", required=True, allow_none=True)
+    turn_timeout = fields.Float(
+        allow_none=True, metadata={"description": "seconds a seat may take before the server plays"}
+    )
+    turn_deadline = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "with a turn_timeout: when the server plays for the persons to act "
+            "(UTC, RFC 3339), for a countdown"
+        },
+    )
+    rematch = fields.String(
+        metadata={"description": "a finished match's rematch: the new match offered its players"}
+    )
+    rematch_of = fields.String(metadata={"description": "the match this one is a rematch of"})
+    missed_turns = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={"description": "seat -> turns the timer played for it in a row (see resign)"},
+    )
+
+
 class LogEntry(ma.Schema):
     """One entry of a match log as a reader may see it (docs/match-log.md)."""
 
-    version = fields.Integer()
-    time = fields.String()
-    kind = fields.String(metadata={"description": "match.created, seat.joined, action, ..."})
-    actor = fields.Dict()
-    status = fields.String()
-    to_act = fields.List(fields.Integer())
-    deadline = fields.Dict(allow_none=True)
-    action = fields.Dict(
-        allow_none=True, metadata={"description": "null where the reader may not see it"}
+    version = fields.Integer(required=True)
+    time = fields.String(required=True)
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(
+            (
+                "match.created",
+                "seat.joined",
+                "seat.left",
+                "bot.added",
+                "match.started",
+                "action",
+                "match.ended",
+                "rematch.offered",
+            )
+        ),
     )
-    events = fields.List(
-        fields.Dict(), metadata={"description": "cards the reader may not see are null"}
+    actor = AsIs(Actor, required=True)
+    status = status(required=True)
+    to_act = fields.List(fields.Integer(), required=True)
+    deadline = AsIs(Deadline, required=True, allow_none=True)
+    action = Ref(
+        "Action",
+        allow_none=True,
+        metadata={
+            "description": "action entries: null (or absent) where the reader may not see it"
+        },
     )
-    seat = fields.Integer()
-    player = fields.Dict()
-    strategy = fields.String()
-    match = fields.Dict()
-    seed_sha256 = fields.String()
-    setup = fields.Dict()
-    finished = fields.Boolean()
-    result = fields.Dict(allow_none=True)
+    events = fields.List(Ref("Event"), required=True)
+    seat = fields.Integer(metadata={"description": "seat and bot entries: the seat"})
+    player = AsIs(PlayerRef, metadata={"description": "seat and bot entries: who"})
+    strategy = fields.String(metadata={"description": "bot.added: the bot's strategy"})
+    match = AsIs(MatchDocument, metadata={"description": "match.created: the match as created"})
+    seed_sha256 = fields.String(metadata={"description": "match.started: the seed's SHA-256"})
+    setup = AsIs(Setup, metadata={"description": "match.started: what was dealt"})
+    finished = fields.Boolean(metadata={"description": "action entries"})
+    result = Ref("Result", allow_none=True, metadata={"description": "the finishing entry"})
     seed = fields.String(metadata={"description": "revealed by the entry that finishes the match"})
     turn_deadline = fields.String(
         allow_none=True,

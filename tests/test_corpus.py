@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -70,17 +71,15 @@ def test_the_corpus_covers_every_variant_at_its_smallest_and_largest_player_coun
 
 
 # -- a change of behaviour without a version bump fails here ---------------------------------
-def failing(game: str, version: int) -> list[str]:
-    """The recordings of ``game`` under ``version`` that no longer replay."""
-    found = []
+def failing(game: str, version: int) -> Iterator[str]:
+    """The recordings of ``game`` under ``version`` that no longer replay, one by one."""
     for path in FILES:
         doc = load(path)
         if doc["game"] == game and doc.get("rules_version", 1) == version:
             try:
                 replay(doc)
             except (AssertionError, EngineError):
-                found.append(path.name)
-    return found
+                yield path.name
 
 
 @pytest.mark.parametrize(
@@ -104,7 +103,7 @@ def test_a_rule_changed_without_a_version_bump_fails_the_corpus(
         "option",
         lambda self, state, name: value if name == option else original(self, state, name),
     )
-    assert failing(game, version)
+    assert next(failing(game, version), None)
 
 
 @pytest.mark.parametrize("version", [1, 2])
@@ -119,6 +118,6 @@ def test_a_default_changed_without_a_version_bump_fails_the_corpus(monkeypatch, 
         options = {**desescoba.options, "mandatory_capture": "played-card"}
         variant = Variant(desescoba.id, desescoba.description, options, desescoba.players)
         monkeypatch.setitem(escoba.variants, "desescoba", variant)
-    assert failing("escoba", version) == [
+    assert list(failing("escoba", version)) == [
         f"escoba.desescoba.{n}p{'.v2' if version == 2 else ''}.json.gz" for n in (12, 2)
     ]

@@ -103,6 +103,7 @@ def containers(workload: dict) -> list[dict]:
 def test_both_overlays_render_the_whole_platform(objects: list[dict], overlay: str) -> None:
     names = {o["metadata"]["name"] for o in objects if o["kind"] in WORKLOAD_KINDS}
     expected = {"rules", "lobby", "feed", "history", "history-consumer", "dispatcher", "worker"}
+    expected |= {"web"}
     assert names == expected | ({"redis"} if overlay == "dev" else set())
     for kind in ("ConfigMap", "Ingress", "NetworkPolicy", "PodDisruptionBudget"):
         assert find(objects, kind), f"{overlay} renders no {kind}"
@@ -425,6 +426,8 @@ def test_rules_and_redis_answer_only_from_inside(objects: list[dict], overlay: s
         (edge, "feed"): True,
         (edge, "history"): True,
         (edge, "rules"): True,  # the Ingress routes only the catalog there
+        (edge, "web"): True,
+        (outsider, "web"): False,
         (edge, "worker"): False,
         (edge, "dispatcher"): False,
         (prometheus, "lobby"): True,
@@ -481,7 +484,8 @@ def dockerfile_stages() -> list[list[str]]:
 
 
 def test_dockerfile_final_stage_is_slim_and_not_root() -> None:
-    build, final = dockerfile_stages()
+    web, build, final = dockerfile_stages()
+    assert web[0].split()[1].startswith("node:"), "the web client is built in a node stage"
     assert build[0].split()[1] == final[0].split()[1], "both stages need the same base image"
     assert "slim" in final[0]
     users = [line.split()[1] for line in final if line.startswith("USER ")]
@@ -489,7 +493,10 @@ def test_dockerfile_final_stage_is_slim_and_not_root() -> None:
     installs = [line for line in final if re.search(r"\b(apt-get|apk|pip|gcc|make)\b", line)]
     assert not installs, f"the final stage installs or builds: {installs}"
     copies = [line for line in final if line.startswith("COPY")]
-    assert copies == ["COPY --from=build /opt/tapete /opt/tapete"]
+    assert copies == [
+        "COPY --from=build /opt/tapete /opt/tapete",
+        "COPY --from=web /src/web/dist /opt/tapete/web",  # static files only
+    ]
 
 
 def compose() -> dict[str, Any]:

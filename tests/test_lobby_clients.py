@@ -19,6 +19,7 @@ import pytest
 import redis
 
 from services.history.projections import project, rate, teams_of
+from services.history.schemas import Leaderboard
 from services.history.store import ReadModels
 from services.history.verify import verify
 from services.lobby import application as lobby_application
@@ -27,6 +28,7 @@ from services.lobby.app import create_lobby_app
 from services.lobby.application import MISSED_TURNS_LIMIT, Lobby
 from services.lobby.players import TOKEN_KEY, token_digest
 from services.lobby.rules_client import RulesClient
+from services.lobby.schemas import MatchList
 from services.settings import Settings
 from tests.service_fixtures import ROOT, Http, Service, error_of
 
@@ -158,6 +160,7 @@ def test_the_list_filters_mine_free_seats_and_game_and_pages_with_a_cursor(http:
     def listed(who: dict[str, Any], query: str) -> tuple[list[str], str | None]:
         reply = http.get(f"/v1/matches?{query}", who["token"])
         assert reply.status == 200, reply.body
+        assert MatchList().validate(reply.body) == {}  # sent undumped: the schema still holds
         return [m["id"] for m in reply.body["matches"]], reply.body["next"]
 
     assert listed(ana, "mine=true")[0] == [raj["id"]]
@@ -433,3 +436,5 @@ def test_the_leaderboard_has_a_row_per_person_and_one_per_bot(
     ]  # fmt: skip
     bot = next(row for row in board if row["is_bot"])
     assert bot["wins"] == 2 and bot["player"] == "bot-random"
+    shown = Leaderboard().dump({"game": "raj", "players": board})["players"]
+    assert sorted(row["is_bot"] for row in shown) == [False, False, True]  # the API says so

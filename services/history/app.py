@@ -37,6 +37,7 @@ def history() -> History:
 @matches.route("/<match_id>/log")
 class MatchLogView(MethodView):
     @matches.response(200, schemas.Log)
+    @matches.doc(operationId="getLog")
     @matches.alt_response(404, schema=ErrorSchema, description="no such match")
     def get(self, match_id: str):
         """Every entry; hidden cards and actions redacted until the match is finished."""
@@ -47,6 +48,7 @@ class MatchLogView(MethodView):
 class Replay(MethodView):
     @matches.arguments(schemas.ReplayQuery, location="query")
     @matches.response(200, schemas.Replay)
+    @matches.doc(operationId="replayMatch")
     @matches.alt_response(400, schema=ErrorSchema, description="version or seat out of range")
     @matches.alt_response(403, schema=ErrorSchema, description="a seat's view of a running match")
     @matches.alt_response(404, schema=ErrorSchema, description="no such match")
@@ -59,6 +61,7 @@ class Replay(MethodView):
 @matches.route("/<match_id>/verify")
 class Verify(MethodView):
     @matches.response(200, schemas.Verification)
+    @matches.doc(operationId="verifyMatch")
     @matches.alt_response(404, schema=ErrorSchema, description="no such match")
     @matches.alt_response(409, schema=ErrorSchema, description="the match is not finished")
     def get(self, match_id: str):
@@ -69,6 +72,7 @@ class Verify(MethodView):
 @matches.route("/<match_id>/scores")
 class Scores(MethodView):
     @matches.response(200, schemas.ScoreSheet)
+    @matches.doc(operationId="getScores")
     @matches.alt_response(404, schema=ErrorSchema, description="no such match")
     def get(self, match_id: str):
         """The score sheet: points per seat per round, totals and winners."""
@@ -79,6 +83,7 @@ class Scores(MethodView):
 class PlayerMatches(MethodView):
     @players.arguments(schemas.PlayerMatchesQuery, location="query")
     @players.response(200, schemas.PlayerMatches)
+    @players.doc(operationId="listPlayerMatches")
     @players.alt_response(404, schema=ErrorSchema, description="not a player id")
     def get(self, query: dict, player_id: str):
         """A player's matches, newest first, with their seat and whether they won."""
@@ -89,6 +94,7 @@ class PlayerMatches(MethodView):
 class LeaderboardView(MethodView):
     @leaderboards.arguments(schemas.PageQuery, location="query")
     @leaderboards.response(200, schemas.Leaderboard)
+    @leaderboards.doc(operationId="getLeaderboard")
     @leaderboards.alt_response(404, schema=ErrorSchema, description="no such game")
     def get(self, query: dict, game: str):
         """A game's players by rating (openskill Plackett-Luce; mu - 3 sigma), best first."""
@@ -110,6 +116,7 @@ def create_history_app(
         ready=service.ready,
         config=config,
         settings=settings,
+        port=8002,
     )
     app.extensions["history"] = service
 

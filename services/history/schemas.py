@@ -5,19 +5,30 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from services.schemas import LogEntry, Seat, Strict
+from services.schemas import (
+    MAX_PLAYERS,
+    AsIs,
+    LogEntry,
+    Seat,
+    Strict,
+    View,
+    game_id,
+    optional,
+    status,
+)
+from services.spec import Ref
 
 
 # -- queries -----------------------------------------------------------------------------
 class ReplayQuery(Strict):
     version = fields.Integer(
         validate=validate.Range(min=1),
-        load_default=None,
+        load_default=optional(None),
         metadata={"description": "the version to replay to; default: the latest"},
     )
     seat = fields.Integer(
-        validate=validate.Range(min=0),
-        load_default=None,
+        validate=validate.Range(min=0, max=MAX_PLAYERS - 1),
+        load_default=optional(None),
         metadata={
             "description": "whose view; default: a spectator's. Seats: finished matches only"
         },
@@ -25,131 +36,184 @@ class ReplayQuery(Strict):
 
 
 class PageQuery(Strict):
-    limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
+    limit = fields.Integer(
+        validate=validate.Range(min=1, max=200),
+        load_default=optional(50),
+        metadata={"description": "at most this many (default 50)"},
+    )
 
 
 class PlayerMatchesQuery(PageQuery):
     before = fields.Float(
-        load_default=None,
+        load_default=optional(None),
         metadata={"description": "only matches created before this epoch time (the next page)"},
     )
 
 
 # -- responses ---------------------------------------------------------------------------
 class Entry(LogEntry):
-    rules_version = fields.String()
+    rules_version = fields.String(
+        required=True, metadata={"description": "the engine's version and the game"}
+    )
     state_hash = fields.String(
-        allow_none=True, metadata={"description": "SHA-256 of the state after this entry"}
+        required=True,
+        allow_none=True,
+        metadata={"description": "SHA-256 of the state after this entry"},
     )
 
 
 class Log(ma.Schema):
-    match = fields.String()
-    status = fields.String()
-    version = fields.Integer()
-    revealed = fields.Boolean(metadata={"description": "finished: nothing is redacted"})
-    seed = fields.String(allow_none=True, metadata={"description": "once finished"})
-    seed_sha256 = fields.String(allow_none=True, metadata={"description": "published at start"})
-    entries = fields.List(fields.Nested(Entry))
+    match = fields.String(required=True)
+    status = status(required=True)
+    version = fields.Integer(required=True)
+    revealed = fields.Boolean(
+        required=True, metadata={"description": "finished: nothing is redacted"}
+    )
+    seed = fields.String(required=True, allow_none=True, metadata={"description": "once finished"})
+    seed_sha256 = fields.String(
+        required=True, allow_none=True, metadata={"description": "published at start"}
+    )
+    entries = fields.List(AsIs(Entry), required=True)
 
 
 class Replay(ma.Schema):
-    match = fields.String()
-    version = fields.Integer()
-    seat = fields.Integer(allow_none=True)
-    status = fields.String(metadata={"description": "the match's status at that version"})
-    view = fields.Dict(allow_none=True, metadata={"description": "null before the deal"})
+    match = fields.String(required=True)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    status = status(required=True, metadata={"description": "the match's status at that version"})
+    view = AsIs(
+        View, required=True, allow_none=True, metadata={"description": "null before the deal"}
+    )
 
 
 class SeedCheck(ma.Schema):
-    sha256 = fields.String(allow_none=True, metadata={"description": "published at start"})
-    revealed = fields.Boolean()
-    matches = fields.Boolean(metadata={"description": "SHA-256(seed) is the published one"})
+    sha256 = fields.String(
+        required=True, allow_none=True, metadata={"description": "published at start"}
+    )
+    revealed = fields.Boolean(required=True)
+    matches = fields.Boolean(
+        required=True, metadata={"description": "SHA-256(seed) is the published one"}
+    )
 
 
 class Divergence(ma.Schema):
-    version = fields.Integer()
-    kind = fields.String(allow_none=True)
+    version = fields.Integer(required=True)
+    kind = fields.String(required=True, allow_none=True)
     check = fields.String(
-        metadata={
-            "description": "sequence, seed, rules (a rules version this service does not know), setup, events,"
-            " to_act, state_hash, result or action"
-        }
+        required=True,
+        validate=validate.OneOf(
+            (
+                "sequence",
+                "seed",
+                "rules",
+                "setup",
+                "events",
+                "to_act",
+                "state_hash",
+                "result",
+                "action",
+            )
+        ),
     )
-    message = fields.String()
-    recorded = fields.Raw(allow_none=True)
-    replayed = fields.Raw(allow_none=True)
+    message = fields.String(required=True)
+    recorded = fields.Raw(
+        required=True, allow_none=True, metadata={"description": "what the log holds (any JSON)"}
+    )
+    replayed = fields.Raw(
+        required=True, allow_none=True, metadata={"description": "what the replay gave (any JSON)"}
+    )
 
 
 class Verification(ma.Schema):
-    match = fields.String()
-    ok = fields.Boolean()
-    version = fields.Integer()
-    checked = fields.Integer(metadata={"description": "entries replayed (the deal and actions)"})
-    seed = fields.Nested(SeedCheck)
-    rules_versions = fields.List(fields.String())
-    first_divergence = fields.Integer(allow_none=True)
-    divergences = fields.List(fields.Nested(Divergence))
+    match = fields.String(required=True)
+    ok = fields.Boolean(required=True)
+    version = fields.Integer(required=True)
+    checked = fields.Integer(
+        required=True, metadata={"description": "entries replayed (the deal and actions)"}
+    )
+    seed = fields.Nested(SeedCheck, required=True)
+    rules_versions = fields.List(fields.String(), required=True)
+    first_divergence = fields.Integer(required=True, allow_none=True)
+    divergences = fields.List(fields.Nested(Divergence), required=True)
 
 
 class SheetSeat(Seat):
-    team = fields.Integer(allow_none=True, metadata={"description": "index in teams"})
+    team = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "index in teams"}
+    )
 
 
 class ScoreSheet(ma.Schema):
-    match = fields.String()
-    game = fields.String()
-    variant = fields.String()
-    status = fields.String()
-    version = fields.Integer()
-    seats = fields.List(fields.Nested(SheetSeat))
-    teams = fields.List(fields.List(fields.Integer()))
-    round = fields.Integer(metadata={"description": "the round being played, or rounds played"})
-    rounds = fields.List(
-        fields.List(fields.Integer()), metadata={"description": "per round, points per seat"}
+    match = fields.String(required=True)
+    game = game_id(required=True)
+    variant = fields.String(required=True)
+    status = status(required=True)
+    version = fields.Integer(required=True)
+    seats = fields.List(fields.Nested(SheetSeat), required=True)
+    teams = fields.List(fields.List(fields.Integer()), required=True)
+    round = fields.Integer(
+        required=True, metadata={"description": "the round being played, or rounds played"}
     )
-    totals = fields.List(fields.Integer())
-    winners = fields.List(fields.Integer(), allow_none=True)
+    rounds = fields.List(
+        fields.List(fields.Integer()),
+        required=True,
+        metadata={"description": "per round, points per seat"},
+    )
+    totals = fields.List(fields.Integer(), required=True)
+    winners = fields.List(fields.Integer(), required=True, allow_none=True)
 
 
 class MatchSummary(ma.Schema):
-    id = fields.String()
-    game = fields.String()
-    variant = fields.String()
-    players = fields.Integer()
-    options = fields.Dict()
-    status = fields.String(metadata={"description": "open, running or finished"})
-    version = fields.Integer(metadata={"description": "the last log entry in this summary"})
-    created = fields.String()
-    created_by = fields.String(allow_none=True)
-    started = fields.String(allow_none=True)
-    finished = fields.String(allow_none=True)
-    seats = fields.List(fields.Nested(Seat))
-    seed_sha256 = fields.String(allow_none=True)
-    seed = fields.String(allow_none=True, metadata={"description": "once finished"})
-    result = fields.Dict(allow_none=True)
-    moves = fields.Integer()
-    seat = fields.Integer(allow_none=True, metadata={"description": "the player's seat"})
-    won = fields.Boolean(allow_none=True, metadata={"description": "null until finished"})
+    id = fields.String(required=True)
+    game = game_id(required=True)
+    variant = fields.String(required=True)
+    players = fields.Integer(required=True)
+    options = fields.Dict(keys=fields.String(), required=True)
+    status = status(required=True)
+    version = fields.Integer(
+        required=True, metadata={"description": "the last log entry in this summary"}
+    )
+    created = fields.String(required=True)
+    created_by = fields.String(required=True, allow_none=True)
+    started = fields.String(required=True, allow_none=True)
+    finished = fields.String(required=True, allow_none=True)
+    seats = fields.List(fields.Nested(Seat), required=True)
+    seed_sha256 = fields.String(required=True, allow_none=True)
+    seed = fields.String(required=True, allow_none=True, metadata={"description": "once finished"})
+    result = Ref("Result", required=True, allow_none=True)
+    moves = fields.Integer(required=True)
+    rules_version = fields.Integer(
+        metadata={"description": "once started: the version of the game's rules it is played under"}
+    )
+    seat = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "the player's seat"}
+    )
+    won = fields.Boolean(
+        required=True, allow_none=True, metadata={"description": "null until finished"}
+    )
 
 
 class PlayerMatches(ma.Schema):
-    player = fields.String()
-    matches = fields.List(fields.Nested(MatchSummary))
+    player = fields.String(required=True)
+    matches = fields.List(fields.Nested(MatchSummary), required=True)
 
 
 class Standing(ma.Schema):
-    rank = fields.Integer()
-    player = fields.String()
-    name = fields.String(allow_none=True)
-    bot = fields.String(allow_none=True)
-    rating = fields.Float(metadata={"description": "mu - 3 sigma, the sort key"})
-    mu = fields.Float()
-    sigma = fields.Float()
-    matches = fields.Integer()
-    wins = fields.Integer()
+    rank = fields.Integer(required=True)
+    player = fields.String(required=True)
+    name = fields.String(required=True, allow_none=True)
+    bot = fields.String(required=True, allow_none=True)
+    is_bot = fields.Boolean(
+        required=True,
+        metadata={"description": "a bot: one row per strategy, however many seats it played"},
+    )
+    rating = fields.Float(required=True, metadata={"description": "mu - 3 sigma, the sort key"})
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    matches = fields.Integer(required=True)
+    wins = fields.Integer(required=True)
 
 
 class Leaderboard(ma.Schema):
-    game = fields.String()
-    players = fields.List(fields.Nested(Standing))
+    game = game_id(required=True)
+    players = fields.List(fields.Nested(Standing), required=True)

@@ -44,10 +44,9 @@ BEARER_SCHEME = "bearerAuth"
 ERRORS = {
     400: "malformed request",
     401: "no or unknown bearer token",
-    403: "not your seat, or not your turn",
+    403: "you have no seat in this match, or your seat is not to act now",
     404: "no such match",
-    409: "stale expected_version, seat taken, match full or already started, an action_id "
-    "reused for another action",
+    409: "the match's state does not allow it",
     415: "a body sent without Content-Type: application/json",
     422: "illegal action: the reason and your legal actions",
     429: "over a rate limit: Retry-After says when to try again",
@@ -90,15 +89,18 @@ def rate_limit(name: str, client: str) -> None:
     current_app.extensions["rate_limits"].hit(name, client)
 
 
-def refusals(*statuses: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Document the error answers a view may give (all share the one error shape)."""
+def refusals(
+    operation_id: str, *statuses: int, blueprint: Blueprint = matches, **descriptions: str
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Document a view that needs a bearer token: its operationId, its security and the error
+    answers it may give (all in the one error shape); ``descriptions`` (``e409="..."``) say
+    what a status means for this view where ``ERRORS`` is too general."""
 
     def document(view: Callable[..., Any]) -> Callable[..., Any]:
         for status in (401, 503, *statuses):
-            view = matches.alt_response(status, schema=ErrorSchema, description=ERRORS[status])(
-                view
-            )
-        return view
+            description = descriptions.get(f"e{status}", ERRORS[status])
+            view = blueprint.alt_response(status, schema=ErrorSchema, description=description)(view)
+        return blueprint.doc(operationId=operation_id, security=[{BEARER_SCHEME: []}])(view)
 
     return document
 
@@ -107,8 +109,12 @@ def refusals(*statuses: int) -> Callable[[Callable[..., Any]], Callable[..., Any
 class PlayerCollection(MethodView):
     @players.arguments(schemas.NewPlayer())
     @players.response(201, schemas.PlayerCreated)
+    @players.alt_response(400, schema=ErrorSchema, description=ERRORS[400])
+    @players.alt_response(415, schema=ErrorSchema, description=ERRORS[415])
     @players.alt_response(429, schema=ErrorSchema, description=ERRORS[429])
-    @players.doc(security=[])
+    @players.alt_response(503, schema=ErrorSchema, description=ERRORS[503])
+    @players.alt_response(415, schema=ErrorSchema, description=ERRORS[415])
+    @players.doc(operationId="registerPlayer", security=[])
     def post(self, body: dict):
         """Register a player; the answer holds its bearer token, shown only this once.
 
@@ -125,7 +131,7 @@ def me(player: Player) -> dict[str, Any]:
 @players.route("/me")
 class PlayerMe(MethodView):
     @players.response(200, schemas.Me)
-    @players.alt_response(401, schema=ErrorSchema, description=ERRORS[401])
+    @refusals("getMe", blueprint=players)
     def get(self):
         """The player whose token this is."""
         return me(lobby().authenticate(token()))
@@ -134,15 +140,14 @@ class PlayerMe(MethodView):
 @players.route("/me/token")
 class PlayerToken(MethodView):
     @players.response(201, schemas.NewToken)
-    @players.alt_response(401, schema=ErrorSchema, description=ERRORS[401])
-    @players.alt_response(403, schema=ErrorSchema, description="a bot seat's token")
+    @refusals("rotateToken", 403, blueprint=players, e403="a bot seat's token")
     def post(self):
         """Rotate: a new token for you, shown only this once; the one you sent stops working."""
         player, new = lobby().rotate_token(token())
         return {**me(player), "token": new}
 
     @players.response(204)
-    @players.alt_response(401, schema=ErrorSchema, description=ERRORS[401])
+    @refusals("logout", blueprint=players)
     def delete(self):
         """Log out: the token you sent stops working (401 from now on)."""
         lobby().revoke_token(token())
@@ -152,17 +157,20 @@ class PlayerToken(MethodView):
 class MatchCollection(MethodView):
     @matches.arguments(schemas.MatchQuery(), location="query")
     @matches.response(200, schemas.MatchList)
-    @refusals()
+    @refusals("listMatches", 400)
     def get(self, query: dict):
         """A page of matches, newest first: of one status or game, yours, with a free seat.
 
         `next` is the cursor of the following page (null on the last one).
         """
-        return lobby().list_matches(caller(), **query)
+        return direct(lobby().list_matches(caller(), **query))  # 50 documents: no dump
 
     @matches.arguments(schemas.NewMatch())
     @matches.response(201, schemas.MatchOut)
-    @refusals(400, 409, 429)
+    @refusals("createMatch", 400, 409, 415, 429,
+              e400="malformed request, or a game, variant, player count or option the rules "
+              "catalog does not allow",
+              e409="too many open matches of yours (too_many_open_matches)")  # fmt: skip
     def post(self, body: dict):
         """Create an open match (game, variant, players and options checked by the catalog).
 
@@ -180,7 +188,7 @@ class MatchCollection(MethodView):
 @matches.route("/<match_id>")
 class MatchDetail(MethodView):
     @matches.response(200, schemas.MatchOut)
-    @refusals(404)
+    @refusals("getMatch", 404)
     def get(self, match_id: str):
         """The match with its version, seats and your seat's view (a spectator's if unseated)."""
         return lobby().get_match(caller(), match_id)
@@ -190,7 +198,10 @@ class MatchDetail(MethodView):
 class Join(MethodView):
     @matches.arguments(schemas.Join())
     @matches.response(200, schemas.MatchOut)
-    @refusals(400, 404, 409)
+    @refusals("joinMatch", 400, 404, 409, 415,
+              e400="malformed request, or no such seat in this match",
+              e409="the seat is taken (or kept for another player), every seat is, you "
+              "already sit here, or the match has started")  # fmt: skip
     def post(self, body: dict, match_id: str):
         """Take a seat (the first free one if none is named); a full match starts itself."""
         return lobby().join(caller(), match_id, body["seat"])
@@ -199,7 +210,7 @@ class Join(MethodView):
 @matches.route("/<match_id>/leave")
 class Leave(MethodView):
     @matches.response(200, schemas.MatchOut)
-    @refusals(404, 409)
+    @refusals("leaveMatch", 404, 409, e409="you have no seat here, or the match has started")
     def post(self, match_id: str):
         """Give up your seat, before the match starts."""
         return lobby().leave(caller(), match_id)
@@ -209,7 +220,10 @@ class Leave(MethodView):
 class Bots(MethodView):
     @matches.arguments(schemas.NewBot())
     @matches.response(200, schemas.MatchOut)
-    @refusals(400, 403, 404, 409)
+    @refusals("addBot", 400, 403, 404, 409, 415,
+              e400="malformed request, no such seat, or a strategy the game does not have",
+              e403="only the match's creator or a seated player may seat a bot",
+              e409="the seat is taken, or the match has started")  # fmt: skip
     def post(self, body: dict, match_id: str):
         """Seat a bot; the creator or a seated player may.
 
@@ -221,7 +235,9 @@ class Bots(MethodView):
 @matches.route("/<match_id>/start")
 class Start(MethodView):
     @matches.response(200, schemas.MatchOut)
-    @refusals(403, 404, 409)
+    @refusals("startMatch", 403, 404, 409,
+              e403="only the match's creator or a seated player may start it",
+              e409="a seat is free, or the match has already started")  # fmt: skip
     def post(self, match_id: str):
         """Deal now that every seat is taken; the seed's SHA-256 is published."""
         return lobby().start(caller(), match_id)
@@ -230,7 +246,8 @@ class Start(MethodView):
 @matches.route("/<match_id>/resign")
 class Resign(MethodView):
     @matches.response(200, schemas.MatchOut)
-    @refusals(403, 404, 409)
+    @refusals("resignMatch", 403, 404, 409, e403="you have no seat in this match",
+              e409="the match is not running")  # fmt: skip
     def post(self, match_id: str):
         """Resign your seat: the match ends now, every other side wins (result.reason)."""
         return lobby().resign(caller(), match_id)
@@ -239,7 +256,8 @@ class Resign(MethodView):
 @matches.route("/<match_id>/rematch")
 class Rematch(MethodView):
     @matches.response(200, schemas.MatchOut)
-    @refusals(403, 404, 409)
+    @refusals("offerRematch", 403, 404, 409, e403="you did not play in this match",
+              e409="the match is not finished")  # fmt: skip
     def post(self, match_id: str):
         """Offer the players of this finished match another: you get the new match, seated.
 
@@ -253,7 +271,9 @@ class Rematch(MethodView):
 class Actions(MethodView):
     @matches.arguments(schemas.NewAction())
     @matches.response(200, schemas.ActionResult)
-    @refusals(400, 403, 404, 409, 415, 422, 429)
+    @refusals("submitAction", 400, 403, 404, 409, 415, 422, 429,
+              e409="stale expected_version (details: the current version), the match has not "
+              "started or is finished, or an action_id reused for another action")  # fmt: skip
     def post(self, body: dict, match_id: str):
         """Act for your seat at expected_version: the new version, your events and view.
 
@@ -272,7 +292,7 @@ class Actions(MethodView):
 class Events(MethodView):
     @matches.arguments(schemas.EventsQuery(), location="query")
     @matches.response(200, schemas.EventsPage, headers=POLL_AGAIN)
-    @refusals(400, 404)
+    @refusals("pollEvents", 400, 404)
     def get(self, query: dict, match_id: str):
         """Entries after version `after`, redacted for you; waits up to `wait` s for one.
 
@@ -295,7 +315,7 @@ class Events(MethodView):
 @matches.route("/<match_id>/stream-ticket")
 class StreamTicket(MethodView):
     @matches.response(200, schemas.StreamTicket)
-    @refusals(404)
+    @refusals("createStreamTicket", 404)
     def post(self, match_id: str):
         """A single-use ticket, good for 30 s, to open this match's stream from a browser."""
         return lobby().stream_ticket(caller(), match_id)
@@ -305,6 +325,7 @@ class StreamTicket(MethodView):
 class Stream(MethodView):
     @streams.arguments(schemas.StreamQuery(), location="query")
     @streams.doc(
+        operationId="streamMatch",
         security=[{}, {BEARER_SCHEME: []}],
         responses={
             "200": {
@@ -358,14 +379,14 @@ def create_lobby_app(
     settings = settings or Settings.from_env()
     if service is None:
         service = Lobby.from_settings(settings, request_id=request_id)
-    spec_options: dict[str, Any] = {"API_SPEC_OPTIONS": {"security": [{BEARER_SCHEME: []}]}}
     app = create_app(
         "lobby",
         "Tapete lobby service",
         [players, matches, streams],
         ready=service.ready,
-        config={**spec_options, **(config or {})},
+        config=config,
         settings=settings,
+        port=8000,
     )
     app.extensions["lobby"] = service
     app.extensions["rate_limits"] = RateLimits(

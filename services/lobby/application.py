@@ -458,10 +458,13 @@ class Lobby:
             return self.get_match(player, old.match["rematch"])
         new_id = secrets.token_hex(8)
         match = rules_of.rematch_of(old.match, new_id, player, iso_time(self.clock()))
+        check_memory(self.client, self.quotas.memory_fraction)  # a new match, as any other
+        self.open_matches.check_room(player.id, lambda m: self.log.keys(m).snapshot)
         event = {"type": "match_created", "game": match["game"], "variant": match["variant"],
                  "players": match["players"], "rematch_of": match_id}  # fmt: skip
         entry = {"kind": "match.created", "actor": actor(player, None), "events": [event]}
         snap = self._append(None, match, {**entry, "match": match})
+        self.open_matches.created(player.id, new_id)
 
         def offer(before: Snapshot) -> Snapshot:
             if before.match.get("rematch"):

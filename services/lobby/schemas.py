@@ -5,10 +5,22 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from services.schemas import LogEntry, Seat, Strict
+from services.schemas import (
+    GAME_IDS,
+    MAX_PLAYERS,
+    AsIs,
+    LogEntry,
+    MatchDocument,
+    Strict,
+    View,
+    game_id,
+    optional,
+    status,
+)
+from services.spec import Ref
 from shared.eventstore import MAX_ACTION_ID_LENGTH, MAX_WAIT_SECONDS
 
-from .match import BOT_STRATEGIES, STATUSES
+from .match import BOT_STRATEGIES
 
 
 def _not_blank(value: str) -> None:
@@ -30,32 +42,50 @@ MAX_VERSION = 2**53  # far beyond any match; keeps stream ids within what Redis 
 
 # -- requests ----------------------------------------------------------------------------
 class NewPlayer(Strict):
-    name = fields.String(required=True, validate=[validate.Length(min=1, max=40), _not_blank])
+    name = fields.String(
+        required=True,
+        validate=[validate.Length(min=1, max=40), _not_blank],
+        metadata={"description": "1 to 40 printable characters, not all blank", "pattern": r"\S"},
+    )
 
 
 class NewMatch(Strict):
-    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    variant = fields.String(load_default="base", validate=validate.Length(min=1, max=64))
+    game = game_id(
+        required=True,
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "a game id of the rules catalog"},
+    )
+    variant = fields.String(
+        load_default=optional("base"),
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "one of the game's variants; default: base"},
+    )
     players = fields.Integer(
         strict=True,
-        load_default=None,
+        load_default=optional(None),
         allow_none=True,
-        validate=validate.Range(min=1, max=16),
+        validate=validate.Range(min=1, max=MAX_PLAYERS),
         metadata={"description": "seats; default: the variant's smallest player count"},
     )
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
-        metadata={"description": "overrides of the variant's options (see the rules catalog)"},
+        metadata={
+            "description": "overrides of the variant's options (see the rules catalog); "
+            "default: none"
+        },
     )
     autostart = fields.Boolean(
-        load_default=True,
+        load_default=optional(True),
         truthy={True},
         falsy={False},
-        metadata={"description": "deal as soon as the last seat is taken (else POST /start)"},
+        metadata={
+            "description": "deal as soon as the last seat is taken (else POST /start); "
+            "default: true"
+        },
     )
     turn_timeout = JsonNumber(
-        load_default=None,
+        load_default=optional(None),
         allow_none=True,
         validate=validate.Range(min=1.0, max=86400.0),
         metadata={
@@ -68,15 +98,17 @@ class NewMatch(Strict):
 class Join(Strict):
     seat = fields.Integer(
         strict=True,
-        load_default=None,
+        load_default=optional(None),
         allow_none=True,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_PLAYERS - 1),
         metadata={"description": "the seat to take; default: the first free one"},
     )
 
 
 class NewBot(Strict):
-    seat = fields.Integer(strict=True, required=True, validate=validate.Range(min=0))
+    seat = fields.Integer(
+        strict=True, required=True, validate=validate.Range(min=0, max=MAX_PLAYERS - 1)
+    )
     strategy = fields.String(
         required=True,
         validate=validate.OneOf(BOT_STRATEGIES),
@@ -87,11 +119,11 @@ class NewBot(Strict):
 
 
 class NewAction(Strict):
-    action = fields.Dict(
+    action = Ref(
+        "Action",
+        json_object=True,
         required=True,
-        metadata={
-            "description": 'one of your view\'s legal_actions, e.g. {"type": "play", "card": "1O"}'
-        },
+        metadata={"description": "one of your view's legal_actions, as it is"},
     )
     expected_version = fields.Integer(
         strict=True,
@@ -100,26 +132,33 @@ class NewAction(Strict):
         metadata={"description": "the match version your view is of; a stale one gets 409"},
     )
     action_id = fields.String(
-        load_default=None,
+        load_default=optional(None),
         validate=validate.Length(min=1, max=MAX_ACTION_ID_LENGTH),
         metadata={"description": "your id for this action: a retry returns the first answer"},
     )
 
 
 class MatchQuery(Strict):
-    status = fields.String(validate=validate.OneOf(STATUSES), load_default=None)
-    game = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
-    limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
+    status = status(load_default=optional(None))
+    game = game_id(validate=validate.OneOf(GAME_IDS), load_default=optional(None))
+    limit = fields.Integer(
+        validate=validate.Range(min=1, max=200),
+        load_default=optional(50),
+        metadata={"description": "at most this many (default 50)"},
+    )
     mine = fields.Boolean(
-        load_default=False,
-        metadata={"description": "only matches you sit in, or where a rematch keeps you a seat"},
+        load_default=optional(False),
+        metadata={
+            "description": "only matches you sit in, or where a rematch keeps you a seat "
+            "(default false)"
+        },
     )
     free_seats = fields.Boolean(
-        load_default=False,
-        metadata={"description": "only open matches with a seat anyone may take"},
+        load_default=optional(False),
+        metadata={"description": "only open matches with a seat anyone may take (default false)"},
     )
     cursor = fields.String(
-        load_default=None,
+        load_default=optional(None),
         validate=validate.Length(min=1, max=160),
         metadata={"description": "the `next` of the previous page"},
     )
@@ -128,24 +167,24 @@ class MatchQuery(Strict):
 class EventsQuery(Strict):
     after = fields.Integer(
         validate=validate.Range(min=0, max=MAX_VERSION),
-        load_default=0,
-        metadata={"description": "the last version you have; entries after it are returned"},
+        load_default=optional(0),
+        metadata={"description": "the last version you have (default 0): entries after it"},
     )
     wait = fields.Float(
         validate=validate.Range(min=0, max=MAX_WAIT_SECONDS),
-        load_default=0.0,
-        metadata={"description": "seconds to wait for a new entry when there is none yet"},
+        load_default=optional(0.0),
+        metadata={"description": "seconds to wait for a new entry when there is none (default 0)"},
     )
 
 
 class StreamQuery(Strict):
     after = fields.Integer(
         validate=validate.Range(min=0, max=MAX_VERSION),
-        load_default=0,
+        load_default=optional(0),
         metadata={"description": "the last version you have (Last-Event-ID wins when sent)"},
     )
     ticket = fields.String(
-        load_default=None,
+        load_default=optional(None),
         validate=validate.Length(min=1, max=128),
         metadata={"description": "a ticket from POST /v1/matches/{id}/stream-ticket"},
     )
@@ -153,59 +192,33 @@ class StreamQuery(Strict):
 
 # -- responses ---------------------------------------------------------------------------
 class PlayerCreated(ma.Schema):
-    id = fields.String()
-    name = fields.String()
-    token = fields.String(metadata={"description": "your bearer token: shown only this once"})
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    token = fields.String(
+        required=True, metadata={"description": "your bearer token: shown only this once"}
+    )
 
 
-class MatchSummary(ma.Schema):
-    id = fields.String()
-    game = fields.String()
-    variant = fields.String()
-    players = fields.Integer()
-    options = fields.Dict()
-    autostart = fields.Boolean()
-    status = fields.String(metadata={"description": "open, running or finished"})
-    created = fields.String()
-    created_by = fields.String()
-    started = fields.String()
-    seats = fields.List(fields.Nested(Seat))
-    seed_sha256 = fields.String(
-        allow_none=True, metadata={"description": "published at start; check the seed with it"}
-    )
-    seed = fields.String(metadata={"description": "revealed once the match is finished"})
-    to_act = fields.List(fields.Integer())
-    deadline = fields.Dict(
-        allow_none=True, metadata={"description": "a window the server closes: kind, seconds, at"}
-    )
-    result = fields.Dict(allow_none=True)
-    turn_timeout = fields.Float(
-        allow_none=True, metadata={"description": "seconds a seat may take before the server plays"}
-    )
-    turn_deadline = fields.String(
-        allow_none=True,
-        metadata={
-            "description": "with a turn_timeout: when the server plays for the persons to act "
-            "(UTC, RFC 3339), for a countdown"
-        },
-    )
-    rematch = fields.String(
-        metadata={"description": "a finished match's rematch: the new match offered its players"}
-    )
-    rematch_of = fields.String(metadata={"description": "the match this one is a rematch of"})
+class MatchSummary(MatchDocument):
+    """A match in a listing: its public document."""
 
 
-class MatchOut(MatchSummary):
-    version = fields.Integer(metadata={"description": "send it back as expected_version"})
-    view = fields.Dict(
+class MatchOut(MatchDocument):
+    version = fields.Integer(
+        required=True, metadata={"description": "send it back as expected_version"}
+    )
+    view = AsIs(
+        View,
+        required=True,
         allow_none=True,
         metadata={"description": "what your seat (a spectator: seat null) sees; null before start"},
     )
 
 
 class MatchList(ma.Schema):
-    matches = fields.List(fields.Nested(MatchSummary))
+    matches = fields.List(AsIs(MatchSummary), required=True)
     next = fields.String(
+        required=True,
         allow_none=True,
         metadata={
             "description": "the cursor of the next page (GET again with cursor=); null: none"
@@ -214,9 +227,11 @@ class MatchList(ma.Schema):
 
 
 class ActionResult(ma.Schema):
-    version = fields.Integer()
-    events = fields.List(fields.Dict(), metadata={"description": "redacted for your seat"})
-    view = fields.Dict()
+    version = fields.Integer(required=True)
+    events = fields.List(
+        Ref("Event"), required=True, metadata={"description": "redacted for your seat"}
+    )
+    view = AsIs(View, required=True)
 
 
 class StreamTicket(ma.Schema):
@@ -226,24 +241,31 @@ class StreamTicket(ma.Schema):
 
 
 class EventsPage(ma.Schema):
-    match = fields.String()
-    version = fields.Integer(metadata={"description": "poll again with after=version"})
-    status = fields.String(metadata={"description": "the match's status as of `version`"})
-    finished = fields.Boolean(
-        metadata={"description": "the match is over: nothing will follow, stop polling"}
+    match = fields.String(required=True)
+    version = fields.Integer(
+        required=True, metadata={"description": "poll again with after=version"}
     )
-    entries = fields.List(fields.Nested(LogEntry))
+    status = status(required=True, metadata={"description": "the match's status as of `version`"})
+    finished = fields.Boolean(
+        required=True,
+        metadata={"description": "the match is over: nothing will follow, stop polling"},
+    )
+    entries = fields.List(AsIs(LogEntry), required=True)
 
 
-# -- players, tokens (appended: the lobby's client features) ------------------------------------
+# -- players, tokens ------------------------------------------------------------------------------
 class Me(ma.Schema):
-    id = fields.String()
-    name = fields.String()
-    is_bot = fields.Boolean(metadata={"description": "a bot player (one per strategy)"})
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    is_bot = fields.Boolean(
+        required=True, metadata={"description": "a bot player (one per strategy)"}
+    )
 
 
 class NewToken(Me):
     token = fields.String(
-        metadata={"description": "your new bearer token: shown only this once; the old one is "
-                  "revoked"}
-    )  # fmt: skip
+        required=True,
+        metadata={
+            "description": "your new bearer token: shown only this once; the old one is revoked"
+        },
+    )

@@ -60,6 +60,7 @@ def entry(game: Game) -> dict:
 @blp.route("")
 class Catalog(MethodView):
     @blp.response(200, schemas.Catalog)
+    @blp.doc(operationId="listGames")
     def get(self):
         """The catalog: every game with its players, variants, options and bot strategies."""
         return {"games": [entry(g) for g in all_games()]}
@@ -69,6 +70,7 @@ class Catalog(MethodView):
 class GameDetail(MethodView):
     @blp.response(200, schemas.GameDetail)
     @blp.alt_response(404, schema=ErrorSchema, description="no such game")
+    @blp.doc(operationId="getGame")
     def get(self, game_id: str):
         """One game's catalog entry with its rule text."""
         game = get_game(game_id)
@@ -79,6 +81,8 @@ class GameDetail(MethodView):
 class Setup(MethodView):
     @blp.arguments(schemas.SetupRequest())
     @blp.response(200, schemas.SetupResponse)
+    @blp.alt_response(404, schema=ErrorSchema, description="no such game")
+    @blp.doc(operationId="setupMatch")
     def post(self, body: dict, game_id: str):
         """Deal a new match. The same seed gives the same deal."""
         version = check_rules_version(get_game(game_id), body["rules_version"])
@@ -100,6 +104,8 @@ class Setup(MethodView):
 class LegalActions(MethodView):
     @blp.arguments(schemas.StateSeatRequest())
     @blp.response(200, schemas.ActionsResponse)
+    @blp.alt_response(404, schema=ErrorSchema, description="no such game")
+    @blp.doc(operationId="listLegalActions")
     def post(self, body: dict, game_id: str):
         """Every action a seat may take now (seat null: the server's own, such as a timeout)."""
         state = load_state(game_id, body["state"])
@@ -115,6 +121,8 @@ class Apply(MethodView):
     @blp.alt_response(
         422, schema=ErrorSchema, description="illegal action: reason and legal actions"
     )
+    @blp.alt_response(404, schema=ErrorSchema, description="no such game")
+    @blp.doc(operationId="applyAction")
     def post(self, body: dict, game_id: str):
         """Apply one action; an illegal one is refused with 422, its reason and the legal actions."""
         state = load_state(game_id, body["state"])
@@ -136,6 +144,8 @@ class Apply(MethodView):
 class View(MethodView):
     @blp.arguments(schemas.StateSeatRequest())
     @blp.response(200, schemas.View)
+    @blp.alt_response(404, schema=ErrorSchema, description="no such game")
+    @blp.doc(operationId="viewMatch")
     def post(self, body: dict, game_id: str):
         """What one seat (null: a spectator) may see of the match."""
         return direct(view(load_state(game_id, body["state"]), body["seat"]))
@@ -145,6 +155,8 @@ def create_rules_app(config: dict | None = None, settings: Settings | None = Non
     """The rules app, sealing with the key of ``settings`` (default: the environment's); no
     key outside development mode raises ``seal.MissingKey``, so the service does not start."""
     settings = settings or Settings.from_env()
-    app = create_app("rules", "Tapete rules service", [blp], config=config, settings=settings)
+    app = create_app(
+        "rules", "Tapete rules service", [blp], config=config, settings=settings, port=8001
+    )
     seal.use_keys(settings.state_key, settings.state_keys_previous, settings.dev)
     return app

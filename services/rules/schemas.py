@@ -5,31 +5,19 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields
 
-from services.schemas import Strict
-
-
-class PassThrough(ma.Schema):
-    """Dump declared fields and keep any others as they are: games add their own view fields."""
-
-    class Meta:
-        unknown = ma.INCLUDE
-
-    @ma.post_dump(pass_original=True)
-    def keep_extra(self, data: dict, original: dict, **kwargs) -> dict:
-        if isinstance(original, dict):
-            for key, value in original.items():
-                data.setdefault(key, value)
-        return data
-
+from services.schemas import MAX_PLAYERS, AsIs, Deadline, Players, Strict, View, optional
+from services.spec import Ref
 
 State = fields.Dict(
+    keys=fields.String(),
     required=True,
     metadata={
         "description": "the match state exactly as setup or apply returned it (signed, opaque)"
     },
 )
 StateHash = fields.String(
-    metadata={"description": "SHA-256 of the state's canonical JSON without its seal (the log's)"}
+    required=True,
+    metadata={"description": "SHA-256 of the state's canonical JSON without its seal (the log's)"},
 )
 Seat = fields.Integer(
     required=True,
@@ -37,26 +25,35 @@ Seat = fields.Integer(
     strict=True,
     metadata={"description": "a seat 0..n-1; null for a spectator (view) or the server (timeouts)"},
 )
-Action = fields.Dict(metadata={"description": 'an action, e.g. {"type": "play", "card": "1O"}'})
-
-
-class Players(ma.Schema):
-    min = fields.Integer()
-    max = fields.Integer()
 
 
 class VariantEntry(ma.Schema):
-    id = fields.String()
-    description = fields.String()
-    players = fields.Nested(Players)
-    options = fields.Dict(metadata={"description": "the variant's option values"})
+    id = fields.String(required=True)
+    description = fields.String(required=True)
+    players = fields.Nested(Players, required=True)
+    options = fields.Dict(
+        keys=fields.String(),
+        required=True,
+        metadata={"description": "the variant's option values"},
+    )
+
+
+class OptionEntry(ma.Schema):
+    default = fields.Raw(required=True, metadata={"description": "a boolean, number or string"})
+    description = fields.String(required=True)
+    choices = fields.List(fields.Raw(), metadata={"description": "the allowed values, if listed"})
+    minimum = fields.Float()
+    maximum = fields.Float()
 
 
 class ActionTypeEntry(ma.Schema):
-    type = fields.String(metadata={"description": "the action's type, its `type` field"})
-    description = fields.String()
+    type = fields.String(
+        required=True, metadata={"description": "the action's type, its `type` field"}
+    )
+    description = fields.String(required=True)
     phases = fields.List(
         fields.String(),
+        required=True,
         allow_none=True,
         metadata={"description": "the phases in which it exists; null: every phase of play"},
     )
@@ -64,72 +61,99 @@ class ActionTypeEntry(ma.Schema):
         attribute="fields",
         data_key="fields",
         keys=fields.String(),
-        values=fields.Dict(),
+        values=fields.Dict(keys=fields.String()),
+        required=True,
         metadata={"description": "each field of the action (besides `type`) as JSON Schema"},
     )
-    required = fields.List(fields.String(), metadata={"description": "the fields it must have"})
+    required = fields.List(
+        fields.String(), required=True, metadata={"description": "the fields it must have"}
+    )
 
 
 class GameEntry(ma.Schema):
-    id = fields.String()
-    name = fields.String()
+    id = fields.String(required=True)
+    name = fields.String(required=True)
     rules_version = fields.Integer(
-        metadata={"description": "the version of the game's rules; a match records it at setup"}
+        required=True,
+        metadata={"description": "the version of the game's rules; a match records it at setup"},
     )
-    players = fields.Nested(Players)
-    variants = fields.List(fields.Nested(VariantEntry))
+    players = fields.Nested(Players, required=True)
+    variants = fields.List(fields.Nested(VariantEntry), required=True)
     options = fields.Dict(
-        metadata={"description": "every option: default, description, choices or bounds"}
+        keys=fields.String(),
+        values=fields.Nested(OptionEntry),
+        required=True,
+        metadata={"description": "every option: default, description, choices or bounds"},
     )
     actions = fields.List(
         fields.Nested(ActionTypeEntry),
+        required=True,
         metadata={"description": "the game's action types with their fields (its action table)"},
     )
     strategies = fields.List(
         fields.String(),
+        required=True,
         metadata={"description": "the bot strategies that play this game (for a lobby's bots)"},
     )
 
 
 class GameDetail(GameEntry):
-    rules = fields.String(metadata={"description": "the rule text (Spanish), the specification"})
+    rules = fields.String(
+        required=True, metadata={"description": "the rule text (Spanish), the specification"}
+    )
 
 
 class Catalog(ma.Schema):
-    games = fields.List(fields.Nested(GameEntry))
+    games = fields.List(fields.Nested(GameEntry), required=True)
 
 
 class SetupRequest(Strict):
-    variant = fields.String(load_default="base")
-    players = fields.Integer(strict=True, load_default=None, allow_none=True)
-    seed = fields.String(
-        load_default=None, allow_none=True, validate=ma.validate.Length(min=1, max=256)
+    variant = fields.String(
+        load_default=optional("base"), metadata={"description": "default: base"}
     )
-    options = fields.Dict(keys=fields.String(), load_default=dict)
+    players = fields.Integer(
+        strict=True,
+        load_default=optional(None),
+        allow_none=True,
+        validate=ma.validate.Range(min=1, max=MAX_PLAYERS),
+        metadata={"description": "default: the variant's smallest player count"},
+    )
+    seed = fields.String(
+        load_default=optional(None),
+        allow_none=True,
+        validate=ma.validate.Length(min=1, max=256),
+        metadata={"description": "the same seed deals the same; default: a random one"},
+    )
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={"description": "overrides of the variant's options; default: none"},
+    )
     rules_version = fields.Integer(
         strict=True,
-        load_default=None,
+        load_default=optional(None),
         allow_none=True,
         metadata={
             "description": "deal under this version of the game's rules (a recorded match's);"
-            " null: the current one. A later version than this service knows is refused"
+            " null or absent: the current one. A later version than this service knows is refused"
         },
     )
 
 
 class SetupResponse(ma.Schema):
-    state = fields.Dict()
+    state = fields.Dict(keys=fields.String(), required=True, metadata={"description": "sealed"})
     state_hash = StateHash
     rules_version = fields.Integer(
-        metadata={"description": "the version of the game's rules the match was dealt under"}
+        required=True,
+        metadata={"description": "the version of the game's rules the match was dealt under"},
     )
-    to_act = fields.List(fields.Integer())
+    to_act = fields.List(fields.Integer(), required=True)
     events = fields.List(
-        fields.Dict(), metadata={"description": "the deal; private parts for their seats only"}
+        Ref("Event"),
+        required=True,
+        metadata={"description": "the deal; private parts for their seats only"},
     )
-    deadline = fields.Dict(
-        allow_none=True, metadata={"description": "a window the server's timer closes"}
-    )
+    deadline = AsIs(Deadline, required=True, allow_none=True)
 
 
 class StateSeatRequest(Strict):
@@ -138,53 +162,23 @@ class StateSeatRequest(Strict):
 
 
 class ApplyRequest(StateSeatRequest):
-    action = fields.Dict(
-        required=True, metadata={"description": 'e.g. {"type": "play", "card": "1O"}'}
-    )
+    action = Ref("Action", json_object=True, required=True)
 
 
 class ActionsResponse(ma.Schema):
-    actions = fields.List(Action)
+    actions = fields.List(Ref("Action"), required=True)
 
 
 class ApplyResponse(ma.Schema):
-    state = fields.Dict()
+    state = fields.Dict(keys=fields.String(), required=True, metadata={"description": "sealed"})
     state_hash = StateHash
-    events = fields.List(fields.Dict())
-    to_act = fields.List(fields.Integer())
-    finished = fields.Boolean()
-    result = fields.Dict(allow_none=True)
-    deadline = fields.Dict(
-        allow_none=True, metadata={"description": "a window the server's timer closes"}
-    )
-    view = fields.Nested(
-        "View",
+    events = fields.List(Ref("Event"), required=True)
+    to_act = fields.List(fields.Integer(), required=True)
+    finished = fields.Boolean(required=True)
+    result = Ref("Result", required=True, allow_none=True)
+    deadline = AsIs(Deadline, required=True, allow_none=True)
+    view = AsIs(
+        View,
+        required=True,
         metadata={"description": "the acting seat's view after the action (server: a spectator's)"},
     )
-
-
-class Zone(ma.Schema):
-    owner = fields.Integer(allow_none=True)
-    count = fields.Integer()
-    cards = fields.List(
-        fields.String(allow_none=True), metadata={"description": "null for a hidden card"}
-    )
-
-
-class View(PassThrough):
-    game = fields.String()
-    variant = fields.String()
-    options = fields.Dict()
-    players = fields.Integer()
-    seat = fields.Integer(allow_none=True)
-    phase = fields.String()
-    to_act = fields.List(fields.Integer())
-    legal_actions = fields.List(Action)
-    zones = fields.Dict(keys=fields.String(), values=fields.Nested(Zone))
-    scores = fields.List(fields.Integer())
-    round = fields.Integer()
-    rounds = fields.List(fields.List(fields.Integer()))
-    teams = fields.List(fields.List(fields.Integer()))
-    finished = fields.Boolean()
-    result = fields.Dict(allow_none=True)
-    deadline = fields.Dict(allow_none=True)

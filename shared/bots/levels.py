@@ -20,7 +20,7 @@ from .search import Budget, search
 LEVELS: dict[str, Budget] = {
     "easy": Budget(iterations=40, millis=40.0, rollout_steps=60),
     "medium": Budget(iterations=400, millis=120.0),
-    "hard": Budget(iterations=4000, millis=250.0),
+    "hard": Budget(iterations=4000, millis=220.0),
 }
 
 

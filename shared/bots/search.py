@@ -25,12 +25,21 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
-from shared.engine import Action, State, apply, legal_actions
+from shared.engine import (
+    Action,
+    State,
+    apply,
+    get_game,
+    legal_actions,
+    new_match,
+)
 from shared.engine.sampling import game_of, sample_state
 
 TIMEOUT: Action = {"type": "timeout"}
 WAIT = "wait"  # a seat lets a window run out (no action)
+DIRECTION_STEPS = 600  # the longest random match score_direction plays out
 
 #: A rollout policy: (state, its legal (seat, action) options, generator) -> the pick.
 RolloutPolicy = Callable[[State, list[tuple[int | None, Action]], random.Random], tuple]
@@ -102,21 +111,47 @@ def _pick(
 
 
 def _apply_visible(state: State, seat: int | None, action: Action) -> str | None:
-    """Apply and return the key others see: the action, or only its type when its events are
-    private to its seat (a sealed commit). None: the action is not legal in this deal."""
+    """Apply and return the key others see: the action, or only its type when its own event
+    is private to its seat (a sealed commit). None: the action is not legal in this deal."""
     try:
         events = apply(state, seat, action)
     except Exception:  # noqa: BLE001 - refused, or a sampled deal the rules cannot play on
         return None
-    private = any(
-        e.get("visible_to") is not None and len(e["visible_to"]) < state.players for e in events
-    )
+    # The action's own event comes first; what follows (a card drawn) says nothing of it.
+    shown = events[0].get("visible_to") if events else None
+    private = shown is not None and len(shown) < state.players
     return f"sealed:{action['type']}" if private else _key(action)
 
 
-def rewards(state: State) -> list[float]:
-    """Each seat's reward in [0, 1]: a win (shared on a tie of everyone), else the share of
-    the other seats it leads on points (a match cut short by the rollout limit)."""
+@lru_cache(maxsize=512)
+def score_direction(game_id: str, variant: str, players: int) -> int:
+    """+1 where the winners of random matches end with more points than the others, -1 where
+    with fewer (penalty points), 0 where points tell nothing: learnt once per game from a
+    few random matches, so that a rollout may stop at a round's end and read the points.
+    A game too long for that to be cheap counts as +1, the common case."""
+    votes, finished = 0, 0
+    for k in range(4):
+        state, _ = new_match(game_id, variant, players, seed=f"direction:{k}")
+        rollout(state, random.Random(k), DIRECTION_STEPS)
+        if not state.finished:
+            continue
+        finished += 1
+        winners = (state.result or {}).get("winners") or []
+        others = [s for s in range(players) if s not in winners]
+        if not winners or not others:
+            continue
+        won = sum(state.scores[s] for s in winners) / len(winners)
+        lost = sum(state.scores[s] for s in others) / len(others)
+        votes += (won > lost) - (won < lost)
+    if not finished:
+        return 1
+    return (votes > 0) - (votes < 0) if abs(votes) >= 2 else 0
+
+
+def rewards(state: State, origin: list[int], direction: int) -> list[float]:
+    """Each seat's reward in [0, 1]: a win (shared on a tie of everyone); in a match not yet
+    over, its margin in the points scored since the search began (``origin``), as a share
+    of the largest gain, and ½ for all where points tell nothing."""
     n = state.players
     if state.finished and state.result is not None:
         winners = state.result.get("winners") or []
@@ -124,21 +159,34 @@ def rewards(state: State) -> list[float]:
             return [1.0 if winners else 0.0]
         everyone = len(winners) == n
         return [0.5 if everyone else 1.0 if s in winners else 0.0 for s in range(n)]
-    scores = state.scores
-    if n == 1:
-        return [0.0]
-    return [
-        sum(1.0 if scores[s] > scores[o] else 0.5 if scores[s] == scores[o] else 0.0
-            for o in range(n) if o != s) / (n - 1)
-        for s in range(n)
-    ]  # fmt: skip
+    gains = [(now - then) * direction for now, then in zip(state.scores, origin, strict=True)]
+    scale = max((abs(g) for g in gains), default=0)
+    if n == 1 or not scale:
+        return [0.5] * n
+    out = []
+    for s in range(n):
+        margin = gains[s] - sum(gains[o] for o in range(n) if o != s) / (n - 1)
+        out.append(min(1.0, max(0.0, 0.5 + margin / (2 * scale))))
+    return out
 
 
-def rollout(state: State, rng: random.Random, steps: int) -> None:
-    """Play on with the game's rollout policy (uniform random by default) for ``steps``."""
+def rollout(
+    state: State,
+    rng: random.Random,
+    steps: int,
+    stop: float = math.inf,
+    scored: bool = False,
+) -> None:
+    """Play on with the game's rollout policy (uniform random by default) for ``steps``, or
+    until the ``stop`` time (``time.perf_counter``) of a search whose budget is spent; with
+    ``scored``, also until a round ends with points scored since the rollout began."""
     policy = POLICIES.get(state.game)
-    for _ in range(steps):
-        if state.finished:
+    game = get_game(state.game)
+    start_round, start_scores = state.round, list(state.scores)
+    for step in range(steps):
+        if state.finished or (step % 4 == 3 and time.perf_counter() > stop):
+            return
+        if scored and state.round != start_round and state.scores != start_scores:
             return
         options: list[tuple[int | None, Action]] = [(None, a) for a in legal_actions(state, None)]
         for seat in state.to_act:
@@ -146,16 +194,25 @@ def rollout(state: State, rng: random.Random, steps: int) -> None:
         if not options:
             return
         seat, action = policy(state, options, rng) if policy else rng.choice(options)
-        try:
-            apply(state, seat, action)
+        try:  # a listed action is legal: the game applies it without the core's checks
+            game.apply(state, seat, action)
+            state.moves += 1
         except Exception:  # noqa: BLE001 - a sampled deal the rules cannot play on: stop here
             return
 
 
 def _iterate(
-    root: Node, state: State, budget: Budget, rng: random.Random, me: int, allowed: set[str]
+    root: Node,
+    state: State,
+    budget: Budget,
+    rng: random.Random,
+    me: int,
+    allowed: set[str],
+    stop: float,
 ) -> None:
     node, path = root, []
+    origin = list(state.scores)
+    direction = score_direction(state.game, state.variant, state.players)
     while not state.finished:
         actors = list(state.to_act)
         if not actors:
@@ -191,8 +248,8 @@ def _iterate(
         node = node.children.setdefault(tuple(seen), Node())
         if grew:
             break
-    rollout(state, rng, budget.rollout_steps)
-    values = rewards(state)
+    rollout(state, rng, budget.rollout_steps, stop, scored=direction != 0)
+    values = rewards(state, origin, direction)
     for at, picks in path:
         for seat, k, _a in picks:
             entry = at.stats[seat][k]
@@ -217,7 +274,7 @@ def search(view: dict, rng: random.Random, budget: Budget) -> Action:
         state = sample_state(view, rng)
         state.to_act = [seat] + [s for s in state.to_act if s != seat]
         try:
-            _iterate(root, state, budget, rng, seat, allowed)
+            _iterate(root, state, budget, rng, seat, allowed, stop)
         except Exception:  # noqa: BLE001, S112 - a sampled deal the rules cannot list: next deal
             continue
     stats = root.stats.get(seat, {})

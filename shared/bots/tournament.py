@@ -26,10 +26,20 @@ from shared.engine import apply, get_game, new_match, view
 from .registry import choose, strategy
 from .search import Budget, search
 
-#: Strategy names a tournament accepts besides the registry's: a search with this budget,
-#: small enough for a smoke run in the test suite.
+#: Strategy names a tournament accepts besides the registry's: ``smoke``, a search small
+#: enough for the test suite, and ``search:N``, a search of N iterations with no time limit
+#: (the same strength on a loaded machine as on an idle one).
 SMOKE = "smoke"
-SMOKE_BUDGET = Budget(iterations=3, millis=1e9, rollout_steps=15)
+SMOKE_BUDGET = Budget(iterations=3, millis=math.inf, rollout_steps=15)
+FIXED = "search:"
+
+
+def _budget(name: str) -> Budget | None:
+    if name == SMOKE:
+        return SMOKE_BUDGET
+    if name.startswith(FIXED) and name[len(FIXED) :].isdigit():
+        return Budget(iterations=int(name[len(FIXED) :]), millis=math.inf)
+    return None
 
 
 @dataclass(frozen=True)
@@ -52,9 +62,8 @@ class Outcome:
 
 
 def _pick(state_view: dict, name: str, rng: random.Random) -> dict:
-    if name == SMOKE:
-        return search(state_view, rng, SMOKE_BUDGET)
-    return choose(state_view, name, rng)
+    budget = _budget(name)
+    return search(state_view, rng, budget) if budget else choose(state_view, name, rng)
 
 
 def play(game: str, variant: str, players: int, seed: str, names: list[str]) -> Outcome:
@@ -127,7 +136,7 @@ def tournament(
 ) -> dict:
     """A against B over ``n`` matches (a solitaire: each alone over the same ``n`` deals)."""
     for name in (a, b):
-        if name != SMOKE:
+        if _budget(name) is None:
             strategy(game, name)  # refuse an unknown strategy before starting anything
     low, _high = get_game(game).player_range(variant)
     players = players or (2 if low <= 2 <= _high else low)

@@ -331,7 +331,7 @@ class BolsasDeDinero(Game):
                 ]
                 for s in range(state.players)
             ],  # fmt: skip
-            "game": data.game,
+            "game_number": data.game,  # which game of the match (option games)
             "dealer": data.dealer,
             "end_reason": data.end_reason,
         }

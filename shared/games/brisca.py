@@ -335,9 +335,18 @@ class Brisca(Game):
     @sing.enumerate
     def _sings_now(self, state: State, seat: int) -> list[Action]:
         """Listed directly: only the winner of the last trick may sing, before leading."""
-        if not state.options["cantes"] or BriscaData.of(state).may_sing != seat:
+        options = state.options
+        if not options["cantes"] or BriscaData.of(state).may_sing != seat:
             return []
-        return self.sing.filtered(self, state, seat)
+        cards, sung = state.zones[hand(seat)].cards, self._team_sung(state, seat)
+        actions: list[Action] = [
+            {"type": "sing", "suit": s}
+            for s in SPANISH_SUITS
+            if s not in sung and f"{REY}{s}" in cards and f"{CABALLO}{s}" in cards
+        ]
+        if options["tute_wins_deal"] and self._tute(cards):
+            actions.append({"type": "sing", "suit": TUTE})
+        return actions
 
     @sing.candidates
     def _sings(self, state: State, seat: int) -> list[Action]:

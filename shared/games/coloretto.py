@@ -312,7 +312,7 @@ class Coloretto(Game):
             "rows_taken": list(data.taken),
             "sitting_out": list(data.out),
             "row_size": state.options["row_size"],
-            "rounds": state.options["rounds"],
+            "rounds_to_play": state.options["rounds"],  # the score sheet is the view's rounds
             "chosen": list(data.chosen),
             "scoring": [dict(f) for f in data.final] if data.final else None,
         }

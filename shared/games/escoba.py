@@ -295,10 +295,10 @@ class Escoba(Game):
     def _next_turn(self, state: State, after: int) -> list[Event]:
         """Give the turn to the next seat holding cards; else refill the hands, or end the deal."""
         events: list[Event] = []
+        zones = state.zones
         while True:
-            for i in range(1, state.players + 1):
-                s = turns.next_seat(state, after, i)
-                if state.zones[hand(s)].cards:
+            for s in turns.seats_after(state, after):
+                if zones[hand(s)].cards:
                     state.phase, state.to_act = "play", [s]
                     return events
             if not state.zones["stock"].cards:
@@ -341,18 +341,18 @@ class Escoba(Game):
 
     @capture.refusal
     def _capture_refused(self, state: State, seat: int, action: Action) -> str | None:
-        card, take = action["card"], action["take"]
-        if card not in state.cards(hand(seat)):
+        card, take, zones = action["card"], action["take"], state.zones
+        if card not in zones[hand(seat)].cards:
             return f"card {card!r} is not in your hand"
         if not take:
             return "take must be a non-empty list of table cards"
         if len(set(take)) != len(take):
             return "take lists a card twice"
-        table = state.cards("table")
+        table = zones["table"].cards
         absent = [c for c in take if c not in table]
         if absent:
             return f"not on the table: {absent}"
-        total = value(card) + sum(value(c) for c in take)
+        total = _VALUES[card] + sum(map(_VALUES.__getitem__, take))
         if total != FIFTEEN:
             return f"{card} ({value(card)}) with {take} makes {total}, not 15"
         return None

@@ -41,6 +41,8 @@ SILENT_COUNT = 6
 DECK_SIZE = 40
 PENALTY_CARDS = 2
 PILE = "pile"
+#: Each card's count value (``value_of`` with ``SPANISH_COUNT``), looked up on every card thrown.
+COUNT_OF = {card: value_of(card, SPANISH_COUNT) for card in spanish_deck(DECK_SIZE)}
 
 
 @dataclass
@@ -170,20 +172,20 @@ class Nervioso(Game):
 
     @play.handler
     def _play(self, state: State, seat: int, action: Action) -> list[Event]:
-        if NerviosoData.of(state).window is not None:
+        data = NerviosoData.of(state)
+        if data.window is not None:
             return self._throw_instead_of_slapping(state, seat)
-        return self._throw(state, seat)
+        return self._throw(state, seat, data)
 
     # -- applying ----------------------------------------------------------------------
-    def _throw(self, state: State, seat: int) -> list[Event]:
-        data = NerviosoData.of(state)
+    def _throw(self, state: State, seat: int, data: NerviosoData) -> list[Event]:
         card = state.move_top(hand(seat), PILE)
         count = data.count
         said = self._word(state, count)
         data.said = said
         data.count = count % COUNT_CYCLE + 1
         data.plays += 1
-        match = value_of(card, SPANISH_COUNT) == count and (
+        match = COUNT_OF[card] == count and (
             said is not None or state.options["silent_six_is_match"]
         )
         events = [event("played", seat=seat, card=card, count=count, said=said, match=match)]
@@ -267,9 +269,9 @@ class Nervioso(Game):
     @staticmethod
     def _next_holder(state: State, seat: int) -> int | None:
         """The next seat after ``seat`` (itself last) that still has cards to play."""
-        for step in range(1, state.players + 1):
-            other = turns.next_seat(state, seat, step)
-            if state.cards(hand(other)):
+        zones = state.zones
+        for other in turns.seats_after(state, seat):
+            if zones[hand(other)].cards:
                 return other
         return None
 

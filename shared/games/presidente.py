@@ -410,7 +410,7 @@ class Presidente(Game):
             "top": {**top, "value": label(top["value"])} if top else None,
             "revolution": data.revolution,
             "passed": sorted(data.passed),
-            "finished": list(data.finished),
+            "went_out": list(data.finished),  # the seats out of this round, in order
             "blocked": list(data.blocked),
             "ranks": list(data.ranks) if data.ranks else None,
             "presidents": list(data.presidents),

@@ -358,15 +358,27 @@ def test_tute_parejas_arrastre_applies_from_the_first_trick():
         assert cards_of(legal_actions(s, nxt)) == sorted(same)
 
 
-def test_partner_may_claim_the_pareja_when_a_rey_or_caballo_is_played():
-    s, _ = new_match("brisca", "tute-parejas", 4, seed="claim")
+def pareja_deal(rey: int, caballo: int, rules_version: int | None = None):
+    """Tute en parejas (seed "claim") with the rey de oros in seat ``rey``'s hand and the
+    caballo in seat ``caballo``'s, the other cards dealt as they came; oros are not trumps.
+    Seat ``rey`` leads."""
+    s, _ = new_match("brisca", "tute-parejas", 4, seed="claim", rules_version=rules_version)
     hands = [list(s.cards(f"hand:{p}")) for p in range(4)]
-    pool = [c for h in hands for c in h if c not in ("12O", "11O")]
-    layout = {"hand:0": ["12O"] + pool[:9], "hand:2": ["11O"] + pool[9:18],
-              "hand:1": pool[18:28], "hand:3": pool[28:38]}  # fmt: skip
+    pool = iter(c for h in hands for c in h if c not in ("12O", "11O"))
+    held = {rey: "12O", caballo: "11O"}
+    layout = {
+        f"hand:{p}": ([held[p]] if p in held else [])
+        + [next(pool) for _ in range(10 - (p in held))]
+        for p in (rey, caballo, *(p for p in range(4) if p not in held))
+    }
     rig(s, layout, spill="won:0")
-    s.to_act = [0]
+    s.to_act = [rey]
     BriscaData.of(s).trump = "B" if BriscaData.of(s).trump == "O" else BriscaData.of(s).trump
+    return s
+
+
+def test_partner_may_claim_the_pareja_when_a_rey_or_caballo_is_played():
+    s = pareja_deal(rey=0, caballo=2)
     play(s, 0, "12O")
     seat = s.to_act[0]
     play(s, seat, cards_of(legal_actions(s, seat))[0])
@@ -431,15 +443,8 @@ def test_a_cante_needs_the_rey_and_the_caballo_in_hand():
 # -- rules version 2: a claim needs the pareja's other card --------------------------------
 def claim_after_the_other_card_is_played(rules_version=None):
     """Seat 2 plays the rey de oros and seat 3 the caballo: seat 0, partner of seat 2, holds
-    neither (seed "claim", oros not trumps)."""
-    s, _ = new_match("brisca", "tute-parejas", 4, seed="claim", rules_version=rules_version)
-    hands = [list(s.cards(f"hand:{p}")) for p in range(4)]
-    pool = [c for h in hands for c in h if c not in ("12O", "11O")]
-    layout = {"hand:2": ["12O"] + pool[:9], "hand:3": ["11O"] + pool[9:18],
-              "hand:0": pool[18:28], "hand:1": pool[28:38]}  # fmt: skip
-    rig(s, layout, spill="won:0")
-    s.to_act = [2]
-    assert BriscaData.of(s).trump != "O"
+    neither."""
+    s = pareja_deal(rey=2, caballo=3, rules_version=rules_version)
     play(s, 2, "12O")
     play(s, 3, "11O")
     assert s.to_act == [0]

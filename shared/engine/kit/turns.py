@@ -35,6 +35,13 @@ def next_seat(state: State, seat: int, step: int = 1, skip: Collection[int] = ()
             return nxt
 
 
+def seats_after(state: State, seat: int) -> list[int]:
+    """Every seat in the order of play after ``seat``, ``seat`` itself last (``next_seat`` of
+    steps 1 to n, the direction read once: turn passing asks this after every card)."""
+    way, n = direction(state), state.players
+    return [(seat + step * way) % n for step in range(1, n + 1)]
+
+
 def seats_from(state: State, first: int) -> list[int]:
     """Every seat once, in the order of play, starting at ``first``."""
     return [next_seat(state, first, i) for i in range(state.players)]

@@ -1,0 +1,352 @@
+"""The parts of the OpenAPI specs built from tables rather than marshmallow schemas.
+
+Cards, actions, events and errors are unions too wide to write by hand: the ``Action``
+union comes from every game's action table (``shared/engine/actions.py``), the ``Event``
+union from ``services/event_types.py``, the ``Error`` union from ``ERROR_CODES``. A
+marshmallow field names one of them with ``Ref``; ``component_ref`` (an apispec attribute
+function every app registers) writes the ``$ref`` and adds the component, and the ones it
+points to, to that app's spec only, so no spec carries a component it does not use.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from marshmallow import fields
+
+from services.event_types import GAME_EVENTS, LOBBY_EVENTS, RESULT, Schema, array, nullable
+from shared.engine import all_games
+from shared.engine.actions import CARD_PATTERN
+from shared.engine.cards import ENGLISH_RANKS, ENGLISH_SUITS, JOKER, SPANISH_SUITS
+
+COMPONENTS = "#/components/schemas/"
+
+
+def ref(name: str) -> Schema:
+    return {"$ref": COMPONENTS + name}
+
+
+CARD_DESCRIPTION = (
+    "A card code: rank then suit. Spanish deck: ranks 1-12 (10 sota, 11 caballo, 12 rey; a "
+    f"40-card deck has no 8 and 9), suits {'/'.join(SPANISH_SUITS)} (oros, copas, espadas, "
+    f"bastos), e.g. 1O, 12B. English deck: ranks {'/'.join(ENGLISH_RANKS)}, suits "
+    f"{'/'.join(ENGLISH_SUITS)} (spades, hearts, diamonds, clubs), e.g. AS, 10H, QD. "
+    f"The joker: {JOKER}. Pattern: {CARD_PATTERN}"
+)
+
+
+RESULT_SCHEMA: Schema = {
+    "type": "object",
+    "description": "how a finished match ended",
+    "properties": {
+        "winners": {**array({"type": "integer"}), "description": "the winning seats (none: "
+                    "a solitaire lost)"},
+        "scores": {**array({"type": "integer"}), "description": "final points per seat"},
+        "rounds": {**array(array({"type": "integer"})), "description": "points per round"},
+        "reason": {"type": "string", "description": "why it ended, where a game says; a "
+                   "match the lobby ended: resigned or abandoned"},
+        "seat": {"anyOf": [{"type": "integer"}, {"type": "null"}],
+                 "description": "a match the lobby ended: the seat that resigned or abandoned"},
+        "won": {"type": "boolean", "description": "solitaires: whether it came out"},
+    },
+    "required": ["winners", "scores"],
+    "additionalProperties": False,
+}  # fmt: skip
+
+
+# -- error codes -----------------------------------------------------------------------------
+VERSION_DETAILS = {"version": {"type": "integer", "description": "the current version"}}
+LEGAL_DETAILS = {"legal_actions": array(ref("Action"))}
+FREE_SEATS = {"free_seats": array({"type": "integer"})}
+
+#: Every error code a service answers with, what it means, and its ``details`` (None: none).
+ERROR_CODES: dict[str, tuple[str, dict[str, Schema] | None]] = {
+    "bad_request": ("malformed request; for an invalid body or query, `details` maps each "
+                    "field to its problems", None),
+    "unauthorized": ("no or unknown bearer token", None),
+    "forbidden": ("the caller may not do this", None),
+    "not_found": ("no such resource", None),
+    "method_not_allowed": ("the path does not take this method", None),
+    "conflict": ("the resource's state does not allow this", None),
+    "too_large": ("the request body is too large", None),
+    "unsupported_media_type": ("the request body must be JSON", None),
+    "too_many_requests": ("over a rate limit; try again after Retry-After seconds",
+                          {"retry_after": {"type": "integer", "description": "seconds"}}),
+    "internal": ("a defect of the server; the request changed nothing it should not", None),
+    "unavailable": ("a store or service does not answer; try again", None),
+    "upstream_refused": ("a service behind this one refused: a defect of the server", None),
+    "unknown_game": ("no such game", None),
+    "unknown_variant": ("the game has no such variant", None),
+    "unknown_strategy": ("the game has no such bot strategy",
+                         {"strategies": array({"type": "string"})}),
+    "bad_setup": ("players or options out of what the variant allows",
+                  {"option": {"type": "string", "description": "the option at fault"}}),
+    "bad_seat": ("no such seat in this match", None),
+    "bad_version": ("no such version of the match", VERSION_DETAILS),
+    "invalid_state": ("the state is malformed, forged or inconsistent", None),
+    "illegal_action": ("the rules refuse this action now", LEGAL_DETAILS),
+    "not_your_turn": ("your seat is not to act now", LEGAL_DETAILS),
+    "not_seated": ("you have no seat in this match", None),
+    "not_allowed": ("only the match's creator or a seated player may", None),
+    "already_seated": ("you already sit in this match", None),
+    "seat_taken": ("the seat is taken", FREE_SEATS),
+    "match_full": ("every seat is taken", None),
+    "seats_free": ("every seat must be taken to start", FREE_SEATS),
+    "match_not_open": ("the match has started: seats no longer change", None),
+    "match_not_started": ("the match has not started yet", None),
+    "match_finished": ("the match is finished",
+                       {"result": nullable(RESULT), **LEGAL_DETAILS}),
+    "match_running": ("a seat's replay waits for the end of the match", None),
+    "match_not_finished": ("only a finished match can be verified",
+                           {"status": {"type": "string", "description": "the match's status"}}),
+    "stale_version": ("expected_version is not the match's version", VERSION_DETAILS),
+    "busy": ("the match kept changing under this request; try again", None),
+    "setup_refused": ("the rules refused to deal this match", None),
+    "log_diverges": ("the log does not replay; GET /verify says where", VERSION_DETAILS),
+    "rules_refused": ("the rules service refused: a defect of the server", None),
+    "rules_unavailable": ("the rules service does not answer; try again", None),
+    "invalid_ticket": ("the stream ticket is unknown, used or expired", None),
+    "ticket_mismatch": ("the stream ticket is for another match", None),
+    "action_id_reused": ("this action_id was sent before with another action", None),
+    "bad_cursor": ("the cursor is not one this server gave", None),
+    "bad_filter": ("the listing's filters do not go together", None),
+    "bot_token": ("a bot seat's token cannot be rotated", None),
+    "seat_reserved": ("the seat is kept for another player (a rematch)", FREE_SEATS),
+    "rematch_exists": ("another rematch came first", None),
+    "too_many_open_matches": ("you have too many open matches", None),
+    "store_full": ("the match store is nearly full: no new matches for now", None),
+    "unknown_rules_version": ("the match was dealt under rules this service does not know",
+                              VERSION_DETAILS),
+}  # fmt: skip
+
+VALIDATION_DETAILS: Schema = {
+    "type": "object",
+    "description": "an invalid body or query: each field's problems (a list of messages, or "
+    "an object of the same shape for a nested field)",
+    "additionalProperties": True,
+}
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[_\-.]", name))
+
+
+def _error_member(code: str, description: str, details: dict[str, Schema] | None) -> Schema:
+    properties: dict[str, Schema] = {
+        "code": {"type": "string", "enum": [code], "description": description},
+        "message": {"type": "string", "description": "what is wrong, for people"},
+    }
+    if code == "bad_request":
+        properties["details"] = VALIDATION_DETAILS
+    elif details is not None:
+        properties["details"] = {
+            "type": "object",
+            "properties": details,
+            "additionalProperties": False,
+        }
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": ["code", "message"],
+        "additionalProperties": False,
+    }
+
+
+def _union(members: dict[str, str], description: str, on: str) -> Schema:
+    """A oneOf of components with a discriminator: value of ``on`` -> component name."""
+    return {
+        "description": description,
+        "oneOf": [ref(name) for name in members.values()],
+        "discriminator": {
+            "propertyName": on,
+            "mapping": {value: COMPONENTS + name for value, name in members.items()},
+        },
+    }
+
+
+# -- actions -------------------------------------------------------------------------------
+TIMEOUT_ACTION = "timeout"
+
+
+def _card_refs(schema: Any) -> Any:
+    """A field's JSON Schema with every card code as a reference to ``Card``."""
+    if isinstance(schema, dict):
+        if schema.get("pattern") == CARD_PATTERN:
+            return ref("Card")
+        return {key: _card_refs(value) for key, value in schema.items()}
+    return schema
+
+
+def _merge_field(schemas: list[Schema]) -> Schema:
+    """One field as several games declare it: their schemas, widened to accept them all."""
+    distinct = {repr(sorted(s.items())): s for s in schemas}
+    if len(distinct) == 1:
+        return schemas[0]
+    kinds = {s.get("type") for s in schemas}
+    if len(kinds) == 1 and None not in kinds:
+        merged: Schema = {"type": kinds.pop()}
+        if all("enum" in s for s in schemas):
+            merged["enum"] = sorted({v for s in schemas for v in s["enum"]}, key=str)
+        for bound, pick in (("minimum", min), ("maximum", max)):
+            if all(bound in s for s in schemas):
+                merged[bound] = pick(s[bound] for s in schemas)
+        descriptions = sorted({s["description"] for s in schemas if "description" in s})
+        if descriptions:
+            merged["description"] = "; ".join(descriptions)
+        return merged
+    return {"anyOf": list(distinct.values())}
+
+
+@functools.cache
+def action_components() -> dict[str, Schema]:
+    """``Action`` and one component per action type, from every game's action table.
+
+    A type several games declare (``play``) has the union of their fields; a field is
+    required where every one of those games requires it. Each game's own table, with each
+    field's meaning for it, is in the rules catalog (``GET /v1/games/{game}``).
+    """
+    declared: dict[str, list[tuple[str, dict]]] = {}
+    for game in all_games():
+        for kind in game.action_table.values():
+            declared.setdefault(kind.type, []).append((game.id, kind.describe()))
+    components: dict[str, Schema] = {}
+    members: dict[str, str] = {}
+    for type_, uses in sorted(declared.items()):
+        names = sorted({name for _, d in uses for name in d["fields"]})
+        properties: dict[str, Schema] = {"type": {"type": "string", "enum": [type_]}}
+        for name in names:
+            found = [d["fields"][name] for _, d in uses if name in d["fields"]]
+            properties[name] = _card_refs(_merge_field(found))
+        required = set.intersection(*(set(d["required"]) for _, d in uses))
+        meanings = sorted({d["description"] for _, d in uses})
+        games = ", ".join(sorted(game for game, _ in uses))
+        members[type_] = name = _camel(type_) + "Action"
+        components[name] = {
+            "type": "object",
+            "description": f"{'; '.join(meanings)} (games: {games})",
+            "properties": properties,
+            "required": ["type", *sorted(required)],
+            "additionalProperties": False,
+        }
+    members[TIMEOUT_ACTION] = name = "TimeoutAction"
+    components[name] = {
+        "type": "object",
+        "description": "the server's own action closing an open window (a deadline); "
+        "it appears in logs, a client never sends it",
+        "properties": {"type": {"type": "string", "enum": [TIMEOUT_ACTION]}},
+        "required": ["type"],
+        "additionalProperties": False,
+    }
+    components["Action"] = _union(
+        members,
+        'An action: one of the games\' action types, e.g. {"type": "play", "card": "1O"}. '
+        "Send one of your view's legal_actions as it is.",
+        "type",
+    )
+    return components
+
+
+# -- events -------------------------------------------------------------------------------
+@functools.cache
+def event_components() -> dict[str, Schema]:
+    """``Event`` and one component per event type (``services/event_types.py``)."""
+    components: dict[str, Schema] = {}
+    members: dict[str, str] = {}
+    for type_, (properties, required) in sorted({**GAME_EVENTS, **LOBBY_EVENTS}.items()):
+        members[type_] = name = _camel(type_) + "Event"
+        origin = "the lobby's" if type_ in LOBBY_EVENTS else "a game's"
+        components[name] = {
+            "type": "object",
+            "description": f"{origin} {type_} event",
+            "properties": {"type": {"type": "string", "enum": [type_]}, **properties},
+            "required": ["type", *required],
+            "additionalProperties": False,
+        }
+    components["Event"] = _union(
+        members,
+        "What happened: discriminated on `type`. An event private to some seats names them "
+        "in `visible_to`; for everyone else its `card`/`cards` are null.",
+        "type",
+    )
+    return components
+
+
+@functools.cache
+def error_components() -> dict[str, Schema]:
+    """``ErrorBody`` and one component per error code, each with its own ``details``."""
+    components: dict[str, Schema] = {}
+    members: dict[str, str] = {}
+    for code, (description, details) in ERROR_CODES.items():
+        members[code] = name = _camel(code) + "Error"
+        components[name] = _error_member(code, description, details)
+    components["ErrorBody"] = _union(
+        members, "Why the request was refused: discriminated on `code`.", "code"
+    )
+    return components
+
+
+def table_components() -> dict[str, Schema]:
+    """Every component built here, by name."""
+    return {
+        "Card": {"type": "string", "pattern": CARD_PATTERN, "description": CARD_DESCRIPTION},
+        "HiddenCard": {
+            "anyOf": [ref("Card"), {"type": "null"}],
+            "description": "a card code, or null for a card the reader may not see",
+        },
+        "Result": RESULT_SCHEMA,
+        **action_components(),
+        **event_components(),
+        **error_components(),
+    }
+
+
+# -- wiring into apispec ------------------------------------------------------------------------
+class Ref(fields.Raw):
+    """A field whose documented schema is one of ``table_components`` (or a marshmallow
+    schema's component): passed through as it is, documented by reference. With
+    ``json_object``, a request's value must be a JSON object; the service checks the rest
+    (the rules check an action)."""
+
+    default_error_messages = {"invalid": "Not a valid object."}
+
+    def __init__(self, component: str, json_object: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.component = component
+        self.json_object = json_object
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if self.json_object and not isinstance(value, dict):
+            raise self.make_error("invalid")
+        return value
+
+
+def _refs_in(schema: Any) -> list[str]:
+    if isinstance(schema, dict):
+        found = [schema["$ref"].removeprefix(COMPONENTS)] if "$ref" in schema else []
+        return found + [name for value in schema.values() for name in _refs_in(value)]
+    if isinstance(schema, list):
+        return [name for value in schema for name in _refs_in(value)]
+    return []
+
+
+def add_component(spec: Any, name: str) -> None:
+    """Add a table component and every table component it refers to, once."""
+    tables = table_components()
+    pending = [name]
+    while pending:
+        current = pending.pop()
+        if current in spec.components.schemas or current not in tables:
+            continue
+        spec.components.schema(current, tables[current])
+        pending.extend(_refs_in(tables[current]))
+
+
+def component_ref(self: Any, field: fields.Field, **kwargs: Any) -> Schema:
+    """apispec attribute function: a ``Ref`` field as a ``$ref`` (nullable: anyOf with null)."""
+    if not isinstance(field, Ref):
+        return {}
+    add_component(self.spec, field.component)
+    target = ref(field.component)
+    return {"anyOf": [target, {"type": "null"}]} if field.allow_none else target

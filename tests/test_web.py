@@ -1,0 +1,188 @@
+"""The web client in a real browser: Debian's Chromium driven by playwright-core (npm)
+through web/tests/browser.mjs, against the live platform (gunicorn services, Redis, rq bot
+workers, the history consumer) behind the gateway of `make run` (services/gateway.py).
+
+Screenshots of the table (desktop and phone), the result and a replay are kept in
+var/artifacts/web/ (ignored by git). Chromium comes from apt (installed here when missing,
+never a browser download); the app is built by web/build.sh when missing or stale.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from services.gateway import backend_for
+from shared.redis_server import free_port
+from tests.bots_fixtures import BotProcesses
+from tests.history_fixtures import ConsumerProcess
+from tests.service_fixtures import ROOT, Service, stop_process
+
+WEB = ROOT / "web"
+ARTIFACTS = ROOT / "var" / "artifacts" / "web"
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+SCENARIO_TIMEOUT = 300
+
+
+def ensure_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    if shutil.which("apt-get") is None:
+        pytest.fail(f"no Chromium at {CHROMIUM} and no apt-get to install it")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", "chromium"]
+    if subprocess.run(install, env=env, capture_output=True).returncode != 0:
+        subprocess.run(["apt-get", "update", "-q"], env=env, check=True, capture_output=True)
+        subprocess.run(install, env=env, check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def browser_ready() -> None:
+    """Chromium installed and web/dist built (npm ci + build when stale)."""
+    ensure_chromium()
+    subprocess.run(["sh", str(WEB / "build.sh")], check=True, timeout=600)
+
+
+class Gateway:
+    def __init__(self, upstreams: dict[str, str]) -> None:
+        self.port = free_port()
+        env = {**os.environ, **{f"{k.upper()}_URL": v for k, v in upstreams.items()}}
+        command = [sys.executable, "-m", "services.gateway", "--port", str(self.port)]
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if requests.get(f"{self.url}/healthz", timeout=1).ok:
+                    return
+            except requests.RequestException:
+                pass
+            assert self.process.poll() is None, "the gateway exited at start"
+            assert time.monotonic() < deadline, "the gateway did not start"
+            time.sleep(0.1)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@pytest.fixture(scope="module")
+def platform(
+    browser_ready: None,
+    redis_url: str,
+    rules_service: Service,
+    lobby_service: Service,
+    feed_service: Service,
+    history_service: Service,
+) -> Iterator[Gateway]:
+    """Everything a person's browser reaches, on one origin: the gateway in front of the
+    services, with bots playing and the history consumer verifying."""
+    bots = BotProcesses(redis_url, lobby_service, rules_service)
+    bots.dispatcher()
+    bots.worker("web-worker-1")
+    bots.worker("web-worker-2")
+    consumer = ConsumerProcess("web-history", redis_url, {})
+    gateway = Gateway(
+        {
+            "lobby": lobby_service.url,
+            "rules": rules_service.url,
+            "history": history_service.url,
+            "feed": feed_service.url,
+        }
+    )
+    yield gateway
+    stop_process(gateway.process)
+    consumer.stop()
+    bots.stop_all()
+
+
+def scenario(gateway: Gateway, name: str, *args: str) -> dict[str, Any]:
+    """Run one scenario of web/tests/browser.mjs; its result (the last line, JSON)."""
+    env = {
+        **os.environ,
+        "TAPETE_URL": gateway.url,
+        "CHROMIUM": str(CHROMIUM),
+        "TAPETE_ARTIFACTS": str(ARTIFACTS),
+    }
+    done = subprocess.run(
+        ["node", "tests/browser.mjs", name, *args],
+        cwd=WEB,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=SCENARIO_TIMEOUT,
+    )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"{name}.log").write_text(done.stderr + done.stdout)
+    assert done.returncode == 0, f"{name} failed:\n{done.stderr[-4000:]}\n{done.stdout[-2000:]}"
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def brisca(platform: Gateway) -> dict[str, Any]:
+    return scenario(platform, "brisca")
+
+
+def test_a_person_plays_a_whole_brisca_against_a_bot_then_a_rematch_and_resigns(
+    platform: Gateway, brisca: dict[str, Any]
+) -> None:
+    assert brisca["moves"] >= 20  # one deal of 40 cards: 20 of them are this player's
+    assert "Finished" in brisca["result"]
+    match = requests.get(f"{platform.url}/v1/matches/{brisca['match']}/verify", timeout=10).json()
+    assert match["ok"] is True and match["seed"]["matches"] is True
+    assert brisca["rematch"] != brisca["match"]  # then resigned: the bot wins it
+    assert "winner: random bot" in brisca["resigned"], brisca["resigned"]
+    for shot in ("table-desktop.png", "table-phone.png", "result-desktop.png"):
+        assert (ARTIFACTS / shot).stat().st_size > 10_000, shot
+
+
+def test_a_person_plays_a_truco_with_calls(platform: Gateway) -> None:
+    truco = scenario(platform, "truco")
+    assert truco["calls"] >= 1, truco
+    assert "Finished" in truco["result"]
+
+
+def test_every_game_and_variant_opens_deals_and_takes_three_clicked_moves(
+    platform: Gateway,
+) -> None:
+    catalog = requests.get(f"{platform.url}/v1/games", timeout=10).json()["games"]
+    expected = {(g["id"], v["id"]) for g in catalog for v in g["variants"]}
+    found = scenario(platform, "catalog")
+    assert {(r["game"], r["variant"]) for r in found["results"]} == expected
+    for result in found["results"]:
+        assert result["moved"] >= 3 or result["finished"], result
+
+
+def test_two_people_play_and_neither_page_holds_the_others_hidden_cards(
+    platform: Gateway,
+) -> None:
+    duel = scenario(platform, "duel")
+    assert duel["moves"] >= 30 and duel["checks"] > 100, (
+        duel
+    )  # played to the end, checked at each move
+    assert "Refused" in duel["refusal"] and "not to act" in duel["refusal"], (
+        duel
+    )  # the server's reason
+
+
+def test_the_replay_ends_on_the_final_state_of_the_match(
+    platform: Gateway, brisca: dict[str, Any]
+) -> None:
+    replay = scenario(platform, "replay", brisca["match"])
+    assert replay["at"] == replay["versions"] and len(replay["seed_sha256"]) == 64
+
+
+def test_the_gateway_streams_the_feed_and_serves_the_app(platform: Gateway) -> None:
+    index = requests.get(f"{platform.url}/some/screen", timeout=5)
+    assert index.ok and "<title>Tapete</title>" in index.text  # the app's own routes
+    assert requests.get(f"{platform.url}/v1/nothing", timeout=5).status_code == 404
+    assert backend_for("/v1/matches/m1/stream") == "feed"

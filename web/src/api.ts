@@ -1,0 +1,51 @@
+/** The API clients, generated at build time from the committed specs (openapi/*.yaml):
+ * every call the app makes is typed by the spec it goes to. One origin serves them all
+ * (the gateway of `make run`, or the Ingress), so the base URL is the page's own. */
+import createClient, { type Middleware } from "openapi-fetch";
+import type { paths as LobbyPaths } from "./api/lobby";
+import type { paths as HistoryPaths } from "./api/history";
+import type { paths as RulesPaths } from "./api/rules";
+
+const TOKEN_KEY = "tapete.player";
+
+export interface Me {
+  id: string;
+  name: string;
+  token: string;
+}
+
+/** The player this browser plays as: kept in localStorage, so a reload resumes the seat. */
+export function me(): Me | null {
+  const raw = localStorage.getItem(TOKEN_KEY);
+  return raw ? (JSON.parse(raw) as Me) : null;
+}
+
+export function rememberMe(player: Me | null): void {
+  if (player) localStorage.setItem(TOKEN_KEY, JSON.stringify(player));
+  else localStorage.removeItem(TOKEN_KEY);
+}
+
+const bearer: Middleware = {
+  onRequest({ request }) {
+    const player = me();
+    if (player) request.headers.set("Authorization", `Bearer ${player.token}`);
+    return request;
+  },
+};
+
+const baseUrl = location.origin;
+export const lobby = createClient<LobbyPaths>({ baseUrl });
+export const history = createClient<HistoryPaths>({ baseUrl });
+export const rules = createClient<RulesPaths>({ baseUrl });
+lobby.use(bearer);
+history.use(bearer);
+
+/** The message of an API error answer ({"error": {"code", "message"}}), for a person. */
+export function reason(error: unknown): string {
+  const body = error as { error?: { code?: string; message?: string } } | undefined;
+  return body?.error?.message ?? body?.error?.code ?? "the server did not answer";
+}
+
+export function errorCode(error: unknown): string | undefined {
+  return (error as { error?: { code?: string } } | undefined)?.error?.code;
+}

@@ -1,0 +1,35 @@
+/** The catalog (the rules service's GET /v1/games), fetched once, and each game's rule
+ * text: docs/games/<id>.md, bundled at build time so the app shows what the repo says. */
+import { rules } from "./api";
+import type { components } from "./api/rules";
+
+export type CatalogGame = components["schemas"]["GameEntry"] & {
+  id: string;
+  name: string;
+  actions: components["schemas"]["ActionTypeEntry"][];
+  strategies?: string[];
+};
+
+const RULE_TEXTS = import.meta.glob("../../docs/games/*.md", { query: "?raw", import: "default" });
+
+let catalog: Promise<CatalogGame[]> | null = null;
+
+export function games(): Promise<CatalogGame[]> {
+  catalog ??= rules.GET("/v1/games").then(({ data, error }) => {
+    if (error || !data) {
+      catalog = null;
+      throw new Error("the catalog is not available");
+    }
+    return (data.games ?? []) as CatalogGame[];
+  });
+  return catalog;
+}
+
+export async function catalogEntry(id: string): Promise<CatalogGame | null> {
+  return (await games()).find((g) => g.id === id) ?? null;
+}
+
+export async function ruleText(id: string): Promise<string | null> {
+  const load = RULE_TEXTS[`../../docs/games/${id}.md`];
+  return load ? ((await load()) as string) : null;
+}

@@ -1,0 +1,343 @@
+// Browser scenarios of the web client, driven by playwright-core in Debian's Chromium
+// (never a downloaded browser). tests/test_web.py starts the platform and the gateway and
+// runs one scenario per call:  node browser.mjs <scenario> [args...]
+// Env: TAPETE_URL (the gateway), CHROMIUM (the browser), TAPETE_ARTIFACTS (screenshots).
+// The last line printed is the scenario's result as JSON; any failure exits non-zero.
+import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+
+const BASE = process.env.TAPETE_URL ?? "http://127.0.0.1:8080";
+const ARTIFACTS = process.env.TAPETE_ARTIFACTS ?? "../var/artifacts/web";
+const MOVE_TIMEOUT = 30_000;
+
+function fail(message) {
+  throw new Error(message);
+}
+
+// -- pages --------------------------------------------------------------------------------
+async function newPage(browser, name, viewport = { width: 1280, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.consoleErrors = [];
+  page.on("console", (message) => {
+    // A refused move is a 4xx answer the app shows to the person; Chromium logs every
+    // 4xx fetch as well. Anything else logged as an error is a defect.
+    if (message.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) {
+      page.consoleErrors.push(message.text());
+    }
+  });
+  page.on("pageerror", (error) => page.consoleErrors.push(String(error)));
+  await page.goto(`${BASE}/#/`);
+  await page.fill("#name", name);
+  await page.click(".name-form button[type=submit]");
+  await page.waitForSelector(`#me:has-text("${name}")`);
+  return page;
+}
+
+function checkConsole(...pages) {
+  const errors = pages.flatMap((p) => p.consoleErrors);
+  if (errors.length) fail(`console errors:\n${errors.join("\n")}`);
+}
+
+/** Through the form: the game's page, variant, players and options; then the match page. */
+async function createMatch(page, game, variant, players, options = {}) {
+  await page.goto(`${BASE}/#/games/${game}`);
+  await page.waitForSelector("form.new-match #variant");
+  await page.selectOption("#variant", variant);
+  await page.fill("#players", String(players));
+  for (const [name, value] of Object.entries(options)) {
+    await page.evaluate(() => { document.querySelector("form.new-match details").open = true; });
+    await page.fill(`#opt-${name}`, String(value));
+  }
+  await page.click("form.new-match button[type=submit]");
+  await page.waitForURL(/#\/match\//);
+  await page.waitForSelector(".match");
+  return page.url().split("#/match/")[1];
+}
+
+async function addBots(page) {
+  while (await page.locator(".add-bot").count()) {
+    const version = await page.getAttribute(".match", "data-version");
+    await page.locator(".add-bot").first().click();
+    await page.waitForFunction((v) => document.querySelector(".match")?.dataset.version !== v, version);
+  }
+}
+
+/** The match through the API in the page (for the whole catalog): created, this player in
+ * seat 0, bots in the other seats; then its page. */
+async function apiMatch(page, game, variant, players, strategy) {
+  const id = await page.evaluate(async ({ game, variant, players, strategy }) => {
+    const { token } = JSON.parse(localStorage.getItem("tapete.player"));
+    const call = async (path, body) => {
+      const r = await fetch(path, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const json = await r.json();
+      if (!r.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
+      return json;
+    };
+    const match = await call("/v1/matches", { game, variant, players });
+    await call(`/v1/matches/${match.id}/join`, { seat: 0 });
+    for (let seat = 1; seat < players; seat++) await call(`/v1/matches/${match.id}/bots`, { seat, strategy });
+    return match.id;
+  }, { game, variant, players, strategy });
+  await page.evaluate((hash) => { location.hash = hash; }, `#/match/${id}`); // no reload
+  await page.waitForSelector(`.match[data-id="${id}"]`);
+  return id;
+}
+
+async function status(page) {
+  return page.getAttribute(".match", "data-status");
+}
+
+/** Wait for this seat's move (or the end), make one by clicking, and wait for its answer.
+ * `prefer`: a selector tried first (a call button, say). Returns "moved", "finished" or
+ * the refusal shown. */
+async function clickMove(page, prefer = null, choose = null) {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    await page.waitForFunction(() => {
+      const match = document.querySelector(".match");
+      return match && (match.dataset.status === "finished" || document.querySelector(".moves"));
+    }, null, { timeout: MOVE_TIMEOUT });
+    if ((await status(page)) === "finished") return "finished";
+    const version = await page.getAttribute(".match", "data-version");
+    let target = null;
+    for (const selector of [prefer, "button.card.playable", ".calls button.move"]) {
+      if (selector && (await page.locator(selector).count())) {
+        target = page.locator(selector).first();
+        break;
+      }
+    }
+    try {
+      if (!target) {
+        await page.click("details.all-moves summary", { timeout: 2000 });
+        target = page.locator("details.all-moves button.move").first();
+      }
+      await target.click({ timeout: 2000 });
+      if (await page.locator(".choice button.move").count()) {
+        const pick = choose && (await page.locator(`.choice button.move${choose}`).count()) ? `.choice button.move${choose}` : ".choice button.move";
+        await page.locator(pick).first().click({ timeout: 2000 });
+      }
+    } catch {
+      continue; // the screen changed under the click (a bot moved, a window closed): look again
+    }
+    await page.waitForFunction((v) => {
+      const match = document.querySelector(".match");
+      return !match || match.dataset.version !== v || document.querySelector(".notice.error");
+    }, version, { timeout: MOVE_TIMEOUT });
+    const refusal = await page.evaluate(() => document.querySelector(".notice.error")?.textContent ?? null);
+    return refusal ? `refused: ${refusal}` : "moved";
+  }
+  fail("no move could be clicked in 20 tries");
+}
+
+async function playToTheEnd(page, prefer = null, limit = 400, onStep = null) {
+  const counts = { moved: 0, refused: 0 };
+  for (let i = 0; i < limit; i++) {
+    const outcome = await clickMove(page, prefer, "[data-action=play]");
+    if (outcome === "finished") return counts;
+    if (outcome === "moved") counts.moved += 1;
+    else counts.refused += 1;
+    if (onStep) await onStep(i);
+  }
+  fail(`the match did not finish in ${limit} moves`);
+}
+
+async function verified(page) {
+  await page.waitForSelector('.result .verification[data-ok="true"]', { timeout: MOVE_TIMEOUT });
+  return page.locator(".result").textContent();
+}
+
+// -- scenarios --------------------------------------------------------------------------
+const scenarios = {
+  /** A person plays a complete Brisca against a bot by clicking; screenshots on the way. */
+  async brisca(browser) {
+    const page = await newPage(browser, "Ana");
+    const id = await createMatch(page, "brisca", "base", 2, { deals: 1 });
+    await addBots(page);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const counts = await playToTheEnd(page, null, 200, async (i) => {
+      if (i === 4) {
+        await page.screenshot({ path: `${ARTIFACTS}/table-desktop.png`, fullPage: true });
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.screenshot({ path: `${ARTIFACTS}/table-phone.png`, fullPage: true });
+        await page.setViewportSize({ width: 1280, height: 900 });
+      }
+      if (i === 6) {
+        // A reload resumes the seat: the token is kept in the browser.
+        await page.reload();
+        await page.waitForSelector(`.match[data-id="${id}"] .table .mine`);
+      }
+    });
+    const result = await verified(page);
+    await page.screenshot({ path: `${ARTIFACTS}/result-desktop.png`, fullPage: true });
+    // Rematch: the bot keeps its seat and this player is seated again, so it deals at once;
+    // then resign it (two clicks): it ends, and the bot wins.
+    await page.click("button.rematch");
+    await page.waitForURL((url) => url.hash.startsWith("#/match/") && !url.hash.endsWith(id));
+    const rematch = page.url().split("#/match/")[1];
+    await page.waitForSelector(`.match[data-id="${rematch}"][data-status=running] .table`, { timeout: MOVE_TIMEOUT });
+    await page.click("button.resign");
+    await page.click("button.resign:has-text('Really')");
+    await page.waitForSelector(`.match[data-id="${rematch}"][data-status=finished] .result`, { timeout: MOVE_TIMEOUT });
+    const resigned = await page.locator(".result h3").textContent();
+    checkConsole(page);
+    return { match: id, moves: counts.moved, refused: counts.refused, result, rematch, resigned };
+  },
+
+  /** Truco with calls: every time a call is offered (truco, envido, quiero...), click it. */
+  async truco(browser) {
+    const page = await newPage(browser, "Beto");
+    const id = await createMatch(page, "truco", "base", 2);
+    await addBots(page);
+    const calls = [];
+    const counts = { moved: 0 };
+    for (let i = 0; i < 600; i++) {
+      const callable = page.locator(".calls button.move");
+      const before = (await callable.count()) ? await callable.first().textContent() : null;
+      const outcome = await clickMove(page, ".calls button.move");
+      if (outcome === "finished") break;
+      if (outcome === "moved") counts.moved += 1;
+      if (before && outcome === "moved") calls.push(before);
+      if (i === 599) fail("the truco did not finish");
+    }
+    if (!calls.length) fail("no call was ever offered");
+    const result = await verified(page);
+    checkConsole(page);
+    return { match: id, moves: counts.moved, calls: calls.length, first_calls: calls.slice(0, 5), result };
+  },
+
+  /** Every game and variant of the catalog: it opens, deals, and takes three clicked moves. */
+  async catalog(browser, only) {
+    const catalog = await (await fetch(`${BASE}/v1/games`)).json();
+    const jobs = catalog.games.flatMap((g) => g.variants.filter((v) => !only || only.split(",").includes(g.id)).map((v) => ({ game: g, variant: v })));
+    const results = [];
+    const workers = Number(process.env.TAPETE_BROWSER_WORKERS ?? 3);
+    const pages = await Promise.all([...Array(workers).keys()].map((i) => newPage(browser, `Tester ${i + 1}`)));
+    const next = async (page) => {
+      for (let job = jobs.shift(); job; job = jobs.shift()) {
+        const { game, variant } = job;
+        const strategy = (game.strategies ?? []).includes("greedy") ? "greedy" : "random";
+        const started = Date.now();
+        const id = await apiMatch(page, game.id, variant.id, variant.players.min, strategy);
+        await page.waitForSelector(".table", { timeout: MOVE_TIMEOUT });
+        let moved = 0;
+        const refusals = [];
+        let outcome = null;
+        for (let tries = 0; moved < 3 && tries < 12; tries++) {
+          outcome = await clickMove(page);
+          if (outcome === "finished") break;
+          if (outcome === "moved") moved += 1;
+          else refusals.push(outcome);
+        }
+        if (moved < 3 && outcome !== "finished") fail(`${game.id}/${variant.id}: ${moved} moves; refusals: ${refusals.join(" | ")}`);
+        console.error(`${game.id}/${variant.id}: ${moved} moves in ${(Date.now() - started) / 1000} s${refusals.length ? `; refused: ${refusals.join(" | ")}` : ""}`);
+        results.push({ game: game.id, variant: variant.id, match: id, moved, finished: outcome === "finished", seconds: (Date.now() - started) / 1000 });
+      }
+    };
+    await Promise.all(pages.map(next));
+    checkConsole(...pages);
+    return { variants: results.length, results };
+  },
+
+  /** Two people in two browser contexts play one Brisca; neither page ever holds a card that
+   * is hidden in the other's hand. */
+  async duel(browser) {
+    const ana = await newPage(browser, "Carmen");
+    const beto = await newPage(browser, "Diego", { width: 390, height: 844 });
+    const id = await createMatch(ana, "brisca", "base", 2, { deals: 1 });
+    await beto.goto(`${BASE}/#/match/${id}`);
+    await beto.click(".seats li[data-seat='1'] button");
+    await ana.waitForSelector(".table");
+    await beto.waitForSelector(".table");
+    const everPublic = new Set();
+    const handOf = (page) => page.locator(".mine [data-zone^='hand'] [data-card]").evaluateAll((els) => els.map((e) => e.dataset.card));
+    const publicOf = (page) => page.locator(".center [data-card]").evaluateAll((els) => els.map((e) => e.dataset.card));
+    let checks = 0;
+    const check = async () => {
+      for (const page of [ana, beto]) for (const code of await publicOf(page)) everPublic.add(code);
+      for (const [mine, other] of [[ana, beto], [beto, ana]]) {
+        const secret = (await handOf(mine)).filter((code) => !everPublic.has(code));
+        const html = await other.content();
+        for (const code of secret) {
+          if (html.includes(`data-card="${code}"`)) fail(`the other page holds ${code}, hidden in a hand`);
+          checks += 1;
+        }
+      }
+    };
+    // The one who waits clicks a card anyway: the server's reason is shown, nothing moves.
+    const toAct = await Promise.race([ana, beto].map((p) => p.waitForSelector(".moves").then(() => p)));
+    const waiting = toAct === ana ? beto : ana;
+    const before = await waiting.getAttribute(".match", "data-version");
+    await waiting.locator(".mine [data-zone^='hand'] button.card").first().click();
+    const refusal = await waiting.locator(".notice.error").textContent();
+    if ((await waiting.getAttribute(".match", "data-version")) !== before) fail("a refused move changed the match");
+    let moves = 0;
+    for (let i = 0; i < 200; i++) {
+      await check();
+      const turn = await Promise.race([
+        ana.waitForSelector(".moves, .match[data-status=finished]", { timeout: MOVE_TIMEOUT }).then(() => ana),
+        beto.waitForSelector(".moves, .match[data-status=finished]", { timeout: MOVE_TIMEOUT }).then(() => beto),
+      ]);
+      const outcome = await clickMove(turn, null, "[data-action=play]");
+      if (outcome === "finished") break;
+      if (outcome === "moved") moves += 1;
+    }
+    await ana.waitForSelector(".match[data-status=finished]", { timeout: MOVE_TIMEOUT });
+    await beto.waitForSelector(".match[data-status=finished]", { timeout: MOVE_TIMEOUT });
+    checkConsole(ana, beto);
+    return { match: id, moves, checks, refusal };
+  },
+
+  /** The replay of a finished match: back, forward, the slider; it ends on the match's final
+   * state (every zone's count and the scores). */
+  async replay(browser, id) {
+    const page = await newPage(browser, "Elena");
+    await page.goto(`${BASE}/#/match/${id}`);
+    await page.waitForSelector(".match[data-status=finished] .table");
+    const zones = (p) => p.locator(".table [data-zone]").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.zone, e.querySelector("h4 .muted")?.textContent])));
+    const scoresOf = (p) => p.locator(".table .seat").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.seat, e.querySelector(".score")?.textContent])));
+    const final = { zones: await zones(page), scores: await scoresOf(page) };
+    await page.goto(`${BASE}/#/replay/${id}`);
+    await page.waitForSelector(".replay .replay-step");
+    const last = Number(await page.getAttribute(".scrub", "max"));
+    const at = async () => Number(await page.getAttribute(".replay-step", "data-version"));
+    const wait = (v) => page.waitForSelector(`.replay-step[data-version="${v}"]`);
+    await page.click("button.back");
+    await wait(last - 1);
+    await page.click("button.back");
+    await wait(last - 2);
+    await page.click("button.forward");
+    await wait(last - 1);
+    await page.locator(".scrub").fill("5");
+    await wait(5);
+    await page.keyboard.press("ArrowRight");
+    await wait(6);
+    await page.locator(".scrub").fill(String(last));
+    await wait(last);
+    const replayed = { zones: await zones(page), scores: await scoresOf(page) };
+    if (JSON.stringify(replayed) !== JSON.stringify(final)) fail(`the replay ends elsewhere:\n${JSON.stringify(replayed)}\n${JSON.stringify(final)}`);
+    const verification = await page.getAttribute(".replay-head .verification", "data-ok");
+    if (verification !== "true") fail("the replay's verification is not shown as passed");
+    const sha = await page.locator(".seed-sha").textContent();
+    await page.screenshot({ path: `${ARTIFACTS}/replay-desktop.png`, fullPage: true });
+    checkConsole(page);
+    return { match: id, versions: last, at: await at(), seed_sha256: sha, zones: Object.keys(final.zones).length };
+  },
+};
+
+const [name, ...args] = process.argv.slice(2);
+if (!scenarios[name]) {
+  console.error(`usage: node browser.mjs ${Object.keys(scenarios).join("|")} [args]`);
+  process.exit(2);
+}
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+let code = 0;
+try {
+  const result = await scenarios[name](browser, ...args);
+  console.log(JSON.stringify(result));
+} catch (error) {
+  console.error(error.stack ?? String(error));
+  code = 1;
+} finally {
+  await browser.close();
+}
+process.exit(code);
