@@ -24,11 +24,18 @@ the CPU each process spent per move:
               under load rather than queueing (with one move always in flight, Little's
               law makes latency = matches / throughput, whatever the server does).
 
+Then the same saturated run on each way of keeping the match store, in the same run, each
+with a fresh lobby: one node without persistence (the runs above), its append-only file
+fsynced every second (Redis' default) or on every write (``appendfsync always``), a move
+acknowledged only after WAITAOF on a node fsyncing every second (``REDIS_ACK_FSYNC``), a
+Redis Cluster of three primaries (each with a replica), and that cluster with replicated
+acknowledgement (``REDIS_ACK_REPLICAS=1``: WAIT for the replica).
+
 With ``--listing`` it measures ``GET /v1/matches`` instead: the latency of a page (50
 matches) under each filter, with 3,000 open matches (and a few hundred running ones) in
 Redis, one request at a time.
 
-Usage: python bench/lobby.py [--seconds 10] [--matches 50] [--repeat 3]
+Usage: python bench/lobby.py [--seconds 10] [--matches 50] [--repeat 3] [--no-stores | --stores-only]
        python bench/lobby.py --listing [--open 3000] [--requests 200]
 """
 
@@ -449,6 +456,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--matches", type=int, default=50)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each; medians shown")
+    parser.add_argument("--no-stores", action="store_true", help="skip the store comparison")
+    parser.add_argument("--stores-only", action="store_true", help="only the store comparison")
+    parser.add_argument("--appends", type=int, default=APPENDS, help="of the store alone")
     parser.add_argument("--load", help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="lobby", help=argparse.SUPPRESS)
     parser.add_argument("--pace", type=float, help=argparse.SUPPRESS)
@@ -463,6 +473,8 @@ def main() -> int:
         print(json.dumps(result))
         return 0
 
+    if args.stores_only:
+        return stores(args.matches, args.seconds, args.repeat, args.appends)
     from shared.redis_server import EmbeddedRedis
     from tests.service_fixtures import Service
 
@@ -551,7 +563,118 @@ def main() -> int:
           f" (target {TARGET_SHARE:.0%}); paced p99 {paced['p99_ms']:.1f} ms"
           f" (target {TARGET_P99_MS:.0f} ms); stale-hand 422s: {moves['refused']} of"
           f" {moves['count'] + moves['refused']} moves tried")  # fmt: skip
+    return 0 if args.no_stores else stores(n, seconds, args.repeat, args.appends)
+
+
+STORES: dict[str, tuple[str, dict[str, str]]] = {
+    # name: (topology and the servers' appendfsync, the lobby's settings)
+    "one node, no persistence": ("single:", {}),
+    "one node, AOF fsync every second": ("single:everysec", {}),
+    "one node, AOF fsync always": ("single:always", {}),
+    "one node, everysec + WAITAOF (ack fsync)": ("single:everysec", {"REDIS_ACK_FSYNC": "1"}),
+    "cluster 3+3, no persistence": ("cluster:", {}),
+    "cluster 3+3, ack replicated (WAIT 1)": ("cluster:", {"REDIS_ACK_REPLICAS": "1"}),
+}
+
+
+@contextmanager
+def store(kind: str) -> Iterator[dict[str, str]]:
+    """A fresh store of ``kind`` ("single:<fsync>" or "cluster:<fsync>", fsync empty: no
+    append-only file); yields the lobby's environment for it."""
+    from shared.redis_server import EmbeddedCluster, EmbeddedRedis
+
+    topology, fsync = kind.split(":")
+    persistent = bool(fsync)
+    if topology == "single":
+        folder = tempfile.mkdtemp(prefix="tapete-bench-") if persistent else None
+        with EmbeddedRedis(
+            data_dir=folder, persistent=persistent, fsync=fsync or "everysec"
+        ) as one:
+            yield {"REDIS_URL": one.url}
+        return
+    with EmbeddedCluster(persistent=persistent, fsync=fsync or "everysec") as cluster:
+        yield {"REDIS_URL": cluster.url, "REDIS_CLUSTER": "1"}
+
+
+APPENDS = 1000
+
+
+def appends(env: dict[str, str], count: int = APPENDS) -> dict:
+    """The store alone: ``count`` appends of a move-sized entry, one after the other, through
+    the lobby's own MatchLog and client with ``env``'s settings: appends/s and latency."""
+    from services.settings import Settings
+    from services.store import match_log, store_client
+
+    settings = Settings.from_env({**env, "RQ_REDIS_URL": "redis://unused:6379/0"})
+    log = match_log(settings, store_client(settings))
+    state = {"state": {"hands": [[f"card-{i}" for i in range(40)]], "turn": 0}}
+    entry = {"kind": "action", "action": {"type": "play", "card": "oros-1"}, "pad": "x" * 400}
+    latencies = []
+    for match in range(count // 100):
+        match_id = f"bench-{match}-{time.monotonic_ns()}"
+        log.create(match_id, {"kind": "match.created"}, state, {})
+        for version in range(1, 101):
+            started = time.perf_counter()
+            log.append(match_id, version, entry, state, {}, action_id=f"a{version}")
+            latencies.append(time.perf_counter() - started)
+    latencies.sort()
+    return {
+        "per_second": len(latencies) / sum(latencies),
+        "p50_ms": 1000 * latencies[len(latencies) // 2],
+        "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
+    }
+
+
+def stores(matches: int, seconds: float, repeat: int, count: int = APPENDS) -> int:
+    """Appends/s alone, then saturated moves/s through the lobby, on each store of STORES;
+    interleaved rounds, medians."""
+    from tests.service_fixtures import Service
+
+    print(f"match stores: {count} appends one at a time through MatchLog, {repeat} rounds")
+    alone: dict[str, list[dict]] = {}
+    for _ in range(repeat):
+        for name, (kind, settings) in STORES.items():
+            with store(kind) as env:
+                alone.setdefault(name, []).append(appends({**env, **settings}, count))
+                print(f"  ({name}: {alone[name][-1]['per_second']:.0f} appends/s)", flush=True)
+    print_relative(alone, "appends/s")
+
+    quiet = {**GUNICORN_ENV, "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO")}
+    print(f"match stores: saturated POST /actions, {matches} matches, {repeat} x {seconds:.0f} s")
+    rules = Service("rules", "services.rules.wsgi:app", {"GUNICORN_THREADS": "4"})
+    rules.start()
+    runs: dict[str, list[dict]] = {}
+    try:
+        for _ in range(repeat):
+            for name, (kind, settings) in STORES.items():
+                with store(kind) as env:
+                    lobby_env = {**quiet, **env, **settings, "RULES_URL": rules.url}
+                    lobby = Service("lobby", "services.lobby.wsgi:app", lobby_env)
+                    lobby.start()
+                    try:
+                        run_load(lobby.url, "lobby", matches, 2)  # warm-up
+                        runs.setdefault(name, []).append(
+                            run_load(lobby.url, "lobby", matches, seconds)
+                        )
+                        print(f"  ({name}: {runs[name][-1]['per_second']:.0f} moves/s)", flush=True)
+                    finally:
+                        lobby.stop()
+    finally:
+        rules.stop()
+    print_relative(runs, "moves/s")
     return 0
+
+
+def print_relative(runs: dict[str, list[dict]], unit: str) -> None:
+    """One line per store: the median rate, as a share of the first store's, and latency."""
+    base = None
+    for name, results in runs.items():
+        r = {
+            k: statistics.median(x[k] for x in results) for k in ("per_second", "p50_ms", "p99_ms")
+        }
+        base = base or r["per_second"]
+        print(f"  {name:42s} {r['per_second']:6.0f} {unit} ({r['per_second'] / base:6.1%})"
+              f"   p50 {r['p50_ms']:6.2f} ms   p99 {r['p99_ms']:6.2f} ms")  # fmt: skip
 
 
 if __name__ == "__main__":

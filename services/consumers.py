@@ -13,20 +13,20 @@ import signal
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import redis
 from prometheus_client import start_http_server
 
 from services.logs import json_logging
 from services.settings import Metrics, Settings
+from services.store import match_log, store_client
+from shared.eventstore import MatchLog
 from shared.feedgroup import FeedGroup
 from shared.heartbeat import Heartbeat
 
 
-def store_client(url: str) -> redis.Redis:
+def consumer_store(settings: Settings) -> MatchLog:
     """The match store as a consumer reads it: a blocking read waits at most a few seconds."""
-    return redis.Redis.from_url(
-        url, decode_responses=True, socket_timeout=30, socket_connect_timeout=2
-    )
+    client = store_client(settings, socket_timeout=30, socket_connect_timeout=2)
+    return match_log(settings, client)
 
 
 def serve_metrics(metrics: Metrics) -> None:

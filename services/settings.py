@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from shared.bots.reflexes import Reflexes
+from shared.eventstore import Durability
 from shared.feedgroup import GroupSettings, process_name
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -21,6 +22,7 @@ DEFAULT_RULES_URL = "http://127.0.0.1:8001"
 DEFAULT_LOBBY_URL = "http://127.0.0.1:8000"
 DEFAULT_HISTORY_URL = "http://127.0.0.1:8002"
 DEFAULT_METRICS_ADDR = "0.0.0.0"
+CLUSTER_FEED_PARTITIONS = 64  # several per shard, so a cluster can spread the matches
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,16 @@ class Metrics:
     def from_env(cls, env: Mapping[str, str], prefix: str) -> Metrics:
         port = env.get(f"{prefix}_PORT")
         return cls(int(port) if port else None, env.get(f"{prefix}_ADDR", cls.addr))
+
+
+def _flag(raw: str) -> bool:
+    """A yes/no variable: 1, true, yes or on (any case) is yes; unset or empty is no."""
+    value = raw.strip().lower()
+    if value in ("", "0", "false", "no", "off"):
+        return False
+    if value in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"not a yes/no value: {raw!r}")
 
 
 def with_password(url: str, password: str | None) -> str:
@@ -78,7 +90,15 @@ class Settings:
     rules_url: str = DEFAULT_RULES_URL  # RULES_URL
     lobby_url: str = DEFAULT_LOBBY_URL  # LOBBY_URL
     history_url: str = DEFAULT_HISTORY_URL  # HISTORY_URL (make demo only)
-    feed_partitions: int = 1  # FEED_PARTITIONS: the same everywhere
+    redis_cluster: bool = False  # REDIS_CLUSTER=1: REDIS_URL names a node of a Redis Cluster
+    feed_partitions: int = 1  # FEED_PARTITIONS: the same everywhere (cluster: 64)
+    durability: Durability = Durability()  # REDIS_ACK_REPLICAS, REDIS_ACK_FSYNC, _TIMEOUT_MS
+    # finished matches to cold storage (history consumer and service)
+    archive_after_s: float | None = None  # ARCHIVE_AFTER_S: after their finish (unset: never)
+    archive_dir: str = "var/archive"  # ARCHIVE_DIR: the directory store
+    archive_s3_bucket: str | None = None  # ARCHIVE_S3_BUCKET: S3 instead of the directory
+    archive_s3_prefix: str = ""  # ARCHIVE_S3_PREFIX
+    archive_s3_endpoint: str | None = None  # ARCHIVE_S3_ENDPOINT (unset: AWS)
     # the streaming feed (the lobby app on gevent, gunicorn_feed_conf.py)
     feed_workers: int = 1  # FEED_WORKERS: gunicorn workers of a feed process
     feed_max_streams: int = 20000  # FEED_MAX_STREAMS: open streams per feed worker
@@ -137,6 +157,13 @@ class Settings:
     bots_pause_before_submit_s: float = 0.0  # BOTS_PAUSE_BEFORE_SUBMIT_S
     bots_pause_after_submit_s: float = 0.0  # BOTS_PAUSE_AFTER_SUBMIT_S
 
+    def rq_url(self) -> str:
+        """Where rq's queue is (the dispatcher and the workers): never the cluster, whose
+        slots rq's transactions would span; a cluster without RQ_REDIS_URL stops them here."""
+        if self.redis_cluster and self.rq_redis_url == self.redis_url:
+            raise ValueError("REDIS_CLUSTER needs RQ_REDIS_URL: rq runs on a plain Redis")
+        return self.rq_redis_url
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
         """Every setting from its variable, else its default. A malformed number raises here,
@@ -144,6 +171,8 @@ class Settings:
         d = cls()  # the defaults, each written once: in the fields above
         password = env.get("REDIS_PASSWORD") or None
         redis_url = with_password(env.get("REDIS_URL", d.redis_url), password)
+        cluster = _flag(env.get("REDIS_CLUSTER", ""))
+        partitions = CLUSTER_FEED_PARTITIONS if cluster else d.feed_partitions
         threads = int(env.get("GUNICORN_THREADS", d.gunicorn_threads))
         return cls(
             redis_url=redis_url,
@@ -151,7 +180,18 @@ class Settings:
             rules_url=env.get("RULES_URL", d.rules_url),
             lobby_url=env.get("LOBBY_URL", d.lobby_url),
             history_url=env.get("HISTORY_URL", d.history_url),
-            feed_partitions=int(env.get("FEED_PARTITIONS", d.feed_partitions)),
+            redis_cluster=cluster,
+            feed_partitions=int(env.get("FEED_PARTITIONS", partitions)),
+            durability=Durability(
+                replicas=int(env.get("REDIS_ACK_REPLICAS", d.durability.replicas)),
+                fsync=_flag(env.get("REDIS_ACK_FSYNC", "")),
+                timeout_ms=int(env.get("REDIS_ACK_TIMEOUT_MS", d.durability.timeout_ms)),
+            ),
+            archive_after_s=float(env["ARCHIVE_AFTER_S"]) if env.get("ARCHIVE_AFTER_S") else None,
+            archive_dir=env.get("ARCHIVE_DIR") or d.archive_dir,
+            archive_s3_bucket=env.get("ARCHIVE_S3_BUCKET") or None,
+            archive_s3_prefix=env.get("ARCHIVE_S3_PREFIX", d.archive_s3_prefix),
+            archive_s3_endpoint=env.get("ARCHIVE_S3_ENDPOINT") or None,
             feed_workers=int(env.get("FEED_WORKERS", d.feed_workers)),
             feed_max_streams=int(env.get("FEED_MAX_STREAMS", d.feed_max_streams)),
             feed_buffer=int(env.get("FEED_BUFFER", d.feed_buffer)),

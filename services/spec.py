@@ -122,10 +122,12 @@ ERROR_CODES: dict[str, tuple[str, dict[str, Schema] | None]] = {
 }  # fmt: skip
 
 VALIDATION_DETAILS: Schema = {
-    "type": "object",
     "description": "an invalid body or query: each field's problems (a list of messages, or "
-    "an object of the same shape for a nested field)",
-    "additionalProperties": True,
+    "an object of the same shape for a nested field); a body that is no JSON: its messages",
+    "anyOf": [
+        {"type": "object", "additionalProperties": True},
+        {"type": "array", "items": {"type": "string"}},
+    ],
 }
 
 

@@ -13,7 +13,12 @@ Keys, with P = crc32(match id) % partitions:
 
 Every key of a match carries the hash tag of its feed partition, `{p<P>}`: the script's keys
 then live in one Redis Cluster slot, and the feed can be split into partitions there.
-The log is never trimmed; only the feed (a notification stream) is capped.
+The log is never trimmed here; only the feed (a notification stream) is capped.
+
+``Durability`` says when an append counts as done: by default once the primary has it in
+memory (its append-only file is fsynced within a second); with ``replicas`` once that many
+replicas have it too (WAIT), with ``fsync`` once it is fsynced (WAITAOF). Only then does
+``append`` return: a move acknowledged to a client survives what the mode promises.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from typing import Any, NamedTuple
 import redis
 
 from shared import jsoncodec
+from shared.redisconn import is_cluster, node_client, refresh_topology
 
 KEY_PREFIX = "tapete"
 MATCH_SEGMENT = "match"
@@ -81,6 +87,38 @@ return {'ok', version}
 """
 
 
+@dataclass(frozen=True)
+class Durability:
+    """When an append is acknowledged: ``replicas`` replicas have it (WAIT), and with
+    ``fsync`` the primary (and those replicas) have fsynced it to their append-only file
+    (WAITAOF; the servers need ``appendonly yes``). Each waits at most ``timeout_ms``."""
+
+    replicas: int = 0
+    fsync: bool = False
+    timeout_ms: int = 1000
+
+    @property
+    def waits(self) -> bool:
+        return self.replicas > 0 or self.fsync
+
+    def command(self) -> list[str | int]:
+        if self.fsync:
+            return ["WAITAOF", 1, self.replicas, self.timeout_ms]
+        return ["WAIT", self.replicas, self.timeout_ms]
+
+    def met(self, reply: Any) -> bool:
+        """Whether WAIT's count (or WAITAOF's [local, replicas]) meets the promise."""
+        if self.fsync:
+            local, replicas = (int(n) for n in reply)
+            return local >= 1 and replicas >= self.replicas
+        return int(reply) >= self.replicas
+
+
+class NotDurable(redis.TimeoutError):
+    """The append is written but not yet as durable as promised (a replica or the disk did not
+    confirm in time): not acknowledged, so the caller retries (with its action id) or fails."""
+
+
 class VersionConflict(Exception):
     """The expected version is stale: someone else appended first (HTTP 409)."""
 
@@ -126,15 +164,18 @@ class MatchLog:
 
     def __init__(
         self,
-        client: redis.Redis,
+        client: Any,
         partitions: int = 1,
         feed_maxlen: int = DEFAULT_FEED_MAXLEN,
+        durability: Durability = Durability(),
     ) -> None:
+        """``client``: a ``redis.Redis`` or a ``redis.cluster.RedisCluster``."""
         if partitions < 1 or feed_maxlen < 1:
             raise ValueError("partitions and feed_maxlen must be positive")
         self.client = client
         self.partitions = partitions
         self.feed_maxlen = feed_maxlen
+        self.durability = durability
         self._append = client.register_script(APPEND_SCRIPT)
 
     def partition(self, match_id: str) -> int:
@@ -142,17 +183,24 @@ class MatchLog:
 
     def feed_key(self, partition: int) -> str:
         """The notification stream consumers (history, bots) read for one partition."""
-        return f"{KEY_PREFIX}:{{p{partition}}}:{FEED_SUFFIX}"
+        return self.partition_key(partition, FEED_SUFFIX)
 
-    def keys(self, match_id: str) -> MatchKeys:
+    def partition_key(self, partition: int, name: str) -> str:
+        """Another key of a partition (same slot as its feed and its matches)."""
+        return f"{KEY_PREFIX}:{{p{partition}}}:{name}"
+
+    def key(self, match_id: str, suffix: str) -> str:
+        """A key of the match beside its log (same hash tag): ``<match>:<suffix>``."""
         _check_match_id(match_id)
         partition = self.partition(match_id)
-        match = f"{KEY_PREFIX}:{{p{partition}}}:{MATCH_SEGMENT}:{match_id}"
+        return f"{KEY_PREFIX}:{{p{partition}}}:{MATCH_SEGMENT}:{match_id}:{suffix}"
+
+    def keys(self, match_id: str) -> MatchKeys:
         return MatchKeys(
-            log=f"{match}:{LOG_SUFFIX}",
-            snapshot=f"{match}:{SNAPSHOT_SUFFIX}",
-            actions=f"{match}:{ACTIONS_SUFFIX}",
-            feed=self.feed_key(partition),
+            log=self.key(match_id, LOG_SUFFIX),
+            snapshot=self.key(match_id, SNAPSHOT_SUFFIX),
+            actions=self.key(match_id, ACTIONS_SUFFIX),
+            feed=self.feed_key(self.partition(match_id)),
         )
 
     def append(
@@ -209,7 +257,10 @@ class MatchLog:
             *_pairs({field: jsoncodec.dumps(value) for field, value in snapshot.items()}),
             *_pairs(notification),
         ]
-        status, value = self._append(keys=list(keys), args=args)
+        if self.durability.waits:
+            status, value = self._durable_append(keys, args)
+        else:
+            status, value = self._append(keys=list(keys), args=args)
         status = _text(status)
         if status == "ok":
             return AppendResult(ok=True, version=int(value), duplicate=False, answer=answer)
@@ -225,6 +276,33 @@ class MatchLog:
         if status == "conflict":
             raise VersionConflict(int(value))
         raise BrokenLog(f"match {match_id}: {_text(value)}")
+
+    def _durable_append(self, keys: MatchKeys, args: list) -> Any:
+        """The script, then WAIT/WAITAOF on the same connection of the primary of the match's
+        slot (they count what that connection wrote). A MOVED reply means the script did not
+        run: learn the new topology and try once more. A broken connection leaves the outcome
+        unknown: it is raised (the client retries with its action id, which the script
+        answers as a duplicate if the first try was kept)."""
+        for attempt in range(2):
+            node = node_client(self.client, keys.log)
+            pipe = node.pipeline(transaction=False)
+            self._append(keys=list(keys), args=args, client=pipe)
+            pipe.execute_command(*self.durability.command())
+            try:
+                reply, confirmed = pipe.execute()
+            except redis.ConnectionError:
+                refresh_topology(self.client)
+                raise
+            except redis.ResponseError as exc:
+                moved = str(exc).startswith(("MOVED", "CLUSTERDOWN", "TRYAGAIN"))
+                if not (moved and is_cluster(self.client)) or attempt:
+                    raise
+                refresh_topology(self.client)
+                continue
+            if _text(reply[0]) == "ok" and not self.durability.met(confirmed):
+                raise NotDurable(f"appended, but only {confirmed} confirmed it in time")
+            return reply
+        raise AssertionError("unreachable")
 
     def create(
         self,

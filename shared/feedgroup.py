@@ -7,10 +7,18 @@ pending by a consumer that died, and this consumer's own failures, are taken ove
 XAUTOCLAIM once idle for ``min_idle_ms``; one delivered more than ``max_deliveries``
 times is a poison: it moves to the partition's dead-letter stream, with its last error,
 and is acknowledged in the same MULTI, so it never blocks the group.
+
+Replicas of a consumer share the partitions: each says it is alive in the group's member
+set every ``claim_every_s`` and reads (and reclaims) only its share of the partitions, the
+ones whose number modulo the live members is its rank among them. A member silent for
+three rounds is dropped and its partitions go to the others, who reclaim what it left
+pending. A replica with no share (more replicas than partitions) reads them all, as
+plain members of the group do. On a cluster, a share is read in one pipeline per node.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import os
@@ -25,6 +33,7 @@ from prometheus_client import Counter
 
 from shared.eventstore import KEY_PREFIX, MatchLog
 from shared.heartbeat import Heartbeat
+from shared.redisconn import UNAVAILABLE, read_streams
 
 Message = tuple[str, dict[str, str]]
 
@@ -37,6 +46,21 @@ def dead_key(group: str, partition: int) -> str:
 def errors_key(group: str, partition: int) -> str:
     """Feed id -> the last error of a notification that failed, for its dead letter."""
     return f"{KEY_PREFIX}:{{p{partition}}}:{group}:errors"
+
+
+def members_key(group: str) -> str:
+    """The group's live replicas: a sorted set, name -> when it stops counting (epoch s)."""
+    return f"{KEY_PREFIX}:{{group-{group}}}:members"
+
+
+def share_of(partitions: int, members: list[str], name: str) -> list[int]:
+    """The partitions ``name`` reads among ``members``: p with p % len(members) == its rank;
+    all of them when that leaves it none (or it is not among them)."""
+    if name not in members:
+        return list(range(partitions))
+    rank = members.index(name)
+    mine = [p for p in range(partitions) if p % len(members) == rank]
+    return mine or list(range(partitions))
 
 
 def process_name() -> str:
@@ -80,10 +104,33 @@ class FeedGroup:
         self.settings = settings
         self.outcomes = outcomes  # counts notifications by outcome, failed and dead-lettered too
         self.logger = logger
-        self.streams = {log.feed_key(p): p for p in range(log.partitions)}
+        self.streams = {log.feed_key(p): p for p in range(log.partitions)}  # every partition
+        self.owned = list(self.streams)  # the ones this replica reads now (``share``)
         self.stopping = False
         self.heartbeat = Heartbeat(None)  # the process's main gives it its folder
         self._last_claim = float("-inf")
+
+    def share(self) -> list[str]:
+        """Say this replica is alive, and take its share of the partitions among the live."""
+        now = time.time()
+        key = members_key(self.group)
+        alive_for = 3 * max(self.settings.claim_every_s, 0.5)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zadd(key, {self.settings.name: now + alive_for})
+        pipe.zremrangebyscore(key, "-inf", now)
+        pipe.zrange(key, 0, -1)
+        members = pipe.execute()[-1]
+        partitions = share_of(self.log.partitions, sorted(members), self.settings.name)
+        owned = [self.log.feed_key(p) for p in partitions]
+        if owned != self.owned:
+            self.logger.info("reading %d of %d partitions", len(owned), len(self.streams))
+        self.owned = owned
+        return owned
+
+    def leave(self) -> None:
+        """Give this replica's partitions to the others at once (on a clean stop)."""
+        with contextlib.suppress(redis.RedisError):  # else it runs out by itself
+            self.client.zrem(members_key(self.group), self.settings.name)
 
     def handle(self, stream: str, messages: list[Message], retry: bool = False) -> None:
         """Act on a batch of one stream, then ``ack`` or ``failed`` each notification."""
@@ -110,7 +157,7 @@ class FeedGroup:
                     self.step()
                     self.heartbeat.ready()
                     backoff = 0.1
-            except (redis.ConnectionError, redis.TimeoutError) as exc:
+            except UNAVAILABLE as exc:
                 self.heartbeat.alive()
                 self.logger.warning("redis unavailable: %s; retrying in %.1fs", exc, backoff)
                 time.sleep(backoff)
@@ -119,21 +166,23 @@ class FeedGroup:
                 if "NOGROUP" not in str(exc):
                     raise
                 self.logger.warning("consumer group lost (%s): creating it again", exc)
+        self.leave()
 
     def step(self) -> int:
         """Now and then take over stale pending notifications; then read and handle new ones."""
         handled = 0
         if time.monotonic() - self._last_claim >= self.settings.claim_every_s:
             self._last_claim = time.monotonic()
+            self.share()
             handled += self.reclaim()
-        reply: Any = self.client.xreadgroup(
-            self.group,
-            self.settings.name,
-            {stream: ">" for stream in self.streams},
+        reply = read_streams(
+            self.client,
+            dict.fromkeys(self.owned, ">"),
             count=self.settings.batch,
-            block=self.settings.block_ms,
+            block_ms=self.settings.block_ms,
+            group=(self.group, self.settings.name),
         )
-        for stream, messages in reply or []:
+        for stream, messages in reply:
             self.handle(stream, messages)
             handled += len(messages)
         return handled
@@ -141,7 +190,7 @@ class FeedGroup:
     def reclaim(self) -> int:
         """XAUTOCLAIM what has been pending too long; dead-letter what failed too often."""
         handled = 0
-        for stream in self.streams:
+        for stream in self.owned:
             cursor = "0-0"
             while True:
                 cursor, messages, _deleted = self.client.xautoclaim(

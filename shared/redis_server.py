@@ -18,8 +18,10 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType, TracebackType
+from typing import Any
 
 import redis
 
@@ -63,10 +65,13 @@ class EmbeddedRedis:
         data_dir: str | Path | None = None,
         persistent: bool = False,
         own_session: bool = False,
+        extra_args: tuple[str, ...] = (),
+        fsync: str = "everysec",
         maxmemory: str | None = None,
     ) -> None:
         """``own_session`` keeps signals sent to our process group from the server, so that
         whoever runs it decides when it stops (the Procfile's, after its clients).
+        ``fsync`` is the append-only file's ``appendfsync`` (``always``: fsync every write).
         ``maxmemory`` (e.g. "512mb") bounds the server's memory: past it, writes are refused
         and nothing is evicted (the lobby stops creating matches before that)."""
         if persistent and data_dir is None:
@@ -76,6 +81,8 @@ class EmbeddedRedis:
         self._own_dir = data_dir is None
         self.data_dir = Path(data_dir or tempfile.mkdtemp(prefix="tapete-redis-")).resolve()
         self.own_session = own_session
+        self.extra_args = extra_args
+        self.fsync = fsync
         self.maxmemory = maxmemory
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -90,10 +97,11 @@ class EmbeddedRedis:
     def command(self) -> list[str]:
         args = [server_binary(), "--port", str(self.port), "--bind", "127.0.0.1"]
         args += ["--dir", str(self.data_dir), "--logfile", LOG_FILE, "--daemonize", "no"]
+        args += list(self.extra_args)
         if self.maxmemory:
             args += ["--maxmemory", self.maxmemory, "--maxmemory-policy", "noeviction"]
         if self.persistent:
-            return args + ["--appendonly", "yes", "--appendfsync", "everysec"]
+            return args + ["--appendonly", "yes", "--appendfsync", self.fsync]
         return args + ["--save", "", "--appendonly", "no"]
 
     def start(self) -> None:
@@ -157,6 +165,163 @@ class EmbeddedRedis:
         self.stop()
 
 
+CLUSTER_SLOTS = 16384
+CLUSTER_NODE_TIMEOUT_MS = 1000  # a primary silent this long is failed over (a test's pace)
+
+
+class EmbeddedCluster:
+    """A Redis Cluster on 127.0.0.1: ``primaries`` primaries sharing the 16384 slots evenly,
+    each with ``replicas`` replicas, formed by hand (CLUSTER MEET, ADDSLOTSRANGE, REPLICATE)
+    from the same server binary as ``EmbeddedRedis``. ``persistent`` turns on each node's
+    append-only file (``fsync`` as there)."""
+
+    def __init__(
+        self,
+        primaries: int = 3,
+        replicas: int = 1,
+        persistent: bool = False,
+        fsync: str = "everysec",
+        node_timeout_ms: int = CLUSTER_NODE_TIMEOUT_MS,
+    ) -> None:
+        if primaries < 1 or replicas < 0:
+            raise ValueError("a cluster needs a primary, and replicas >= 0")
+        flags = (
+            "--cluster-enabled", "yes",
+            "--cluster-config-file", "nodes.conf",
+            "--cluster-node-timeout", str(node_timeout_ms),
+            "--cluster-replica-validity-factor", "0",  # any replica may take over
+        )  # fmt: skip
+        self.primary_count = primaries
+        self.count = primaries * (1 + replicas)
+        self.flags, self.persistent, self.fsync = flags, persistent, fsync
+        self.bus_ports: list[int] = []
+        self.nodes: list[EmbeddedRedis] = []
+        self._new_nodes()
+
+    def _new_nodes(self) -> None:
+        """Nodes on ports free right now (each with a bus port of its own, not port + 10000)."""
+        self.bus_ports = [free_port() for _ in range(self.count)]
+        self.nodes = [
+            EmbeddedRedis(
+                data_dir=tempfile.mkdtemp(prefix="tapete-cluster-"),  # its own nodes.conf
+                persistent=self.persistent,
+                extra_args=(*self.flags, "--cluster-port", str(bus)),
+                fsync=self.fsync,
+            )
+            for bus in self.bus_ports
+        ]
+
+    @property
+    def url(self) -> str:
+        """Any node will do: the cluster client learns the rest from it."""
+        return self.nodes[0].url
+
+    def client(self, node: EmbeddedRedis) -> redis.Redis:
+        return redis.Redis(port=node.port, decode_responses=True, socket_timeout=5)
+
+    def start(self) -> None:
+        """Start every node, join them, give the primaries their slots, attach the replicas,
+        and return once every node says the cluster is ok. A port taken meanwhile by another
+        process fails a node's start: then all of it again on other ports (three tries)."""
+        for attempt in range(3):
+            try:
+                for node in self.nodes:
+                    node.start()
+                self._form()
+                return
+            except RuntimeError:
+                self.stop()
+                if attempt == 2:
+                    raise
+                self._new_nodes()
+            except BaseException:
+                self.stop()
+                raise
+
+    def _form(self) -> None:
+        clients = [self.client(node) for node in self.nodes]
+        try:
+            first = clients[0]
+            for node, bus in zip(self.nodes[1:], self.bus_ports[1:], strict=True):
+                first.execute_command("CLUSTER MEET", "127.0.0.1", node.port, bus)
+            step = CLUSTER_SLOTS // self.primary_count
+            for i, client in enumerate(clients[: self.primary_count]):
+                last = CLUSTER_SLOTS - 1 if i == self.primary_count - 1 else (i + 1) * step - 1
+                client.execute_command("CLUSTER ADDSLOTSRANGE", i * step, last)
+            ids = [client.execute_command("CLUSTER MYID") for client in clients]
+            _until(lambda: all(_knows(c, len(clients)) for c in clients), "nodes to meet")
+            for i, client in enumerate(clients[self.primary_count :]):
+                primary = ids[i % self.primary_count]
+                client.execute_command("CLUSTER REPLICATE", primary)
+            _until(lambda: all(_ok(c) for c in clients), "the cluster to be ok")
+            _until(lambda: all(_synced(c) for c in clients[self.primary_count :]), "replicas")
+        finally:
+            for client in clients:
+                client.close()
+
+    def primary_of(self, key: str) -> EmbeddedRedis:
+        """The node that serves ``key``'s slot now (it changes on a failover)."""
+        for node in self.nodes:
+            if not node.running:
+                continue
+            client = self.client(node)
+            try:
+                slot = client.execute_command("CLUSTER KEYSLOT", key)
+                for start, end, primary, *_ in client.execute_command("CLUSTER SLOTS"):
+                    if start <= slot <= end:
+                        port = primary[1]
+                        return next(n for n in self.nodes if n.port == port)
+            except redis.RedisError:
+                continue
+            finally:
+                client.close()
+        raise RuntimeError(f"no running node knows who serves {key!r}")
+
+    def kill(self, node: EmbeddedRedis) -> None:
+        """SIGKILL one node: a crash, no chance to flush or hand over anything."""
+        if node.process is not None and node.process.poll() is None:
+            node.process.kill()
+            node.process.wait()
+
+    def stop(self) -> None:
+        for node in self.nodes:  # all at once: each then has only its own exit to wait for
+            if node.running and node.process is not None:
+                node.process.terminate()
+        for node in self.nodes:
+            node.stop()
+            shutil.rmtree(node.data_dir, ignore_errors=True)
+
+    def __enter__(self) -> EmbeddedCluster:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _until(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def _knows(client: redis.Redis, count: int) -> bool:
+    nodes: Any = client.execute_command("CLUSTER NODES")  # parsed: address -> node
+    return sum(1 for node in nodes.values() if "handshake" not in node["flags"]) == count
+
+
+def _ok(client: redis.Redis) -> bool:
+    info: Any = client.execute_command("CLUSTER INFO")  # parsed into a dict
+    return info.get("cluster_state") == "ok"
+
+
+def _synced(replica: redis.Redis) -> bool:
+    info: Any = replica.info("replication")
+    return info.get("role") == "slave" and info.get("master_link_status") == "up"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run a server in the foreground until SIGTERM or SIGINT (the Procfile's `redis`)."""
     parser = argparse.ArgumentParser(prog="python -m shared.redis_server", description=__doc__)
@@ -182,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, on_signal)
     persistent = args.data is not None
     maxmemory = None if args.maxmemory in ("", "0") else args.maxmemory
-    with EmbeddedRedis(args.port, args.data, persistent, True, maxmemory) as server:
+    with EmbeddedRedis(args.port, args.data, persistent, True, maxmemory=maxmemory) as server:
         print(f"redis ready at {server.url} (log: {server.data_dir / LOG_FILE})", flush=True)
         while server.running and not stopping.wait(0.5):
             pass

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import ROOT, Service
 
 # Lost jobs redone after a second; stale pending notifications taken over after 300 ms.
@@ -111,12 +112,11 @@ class BotProcess:
 
 
 class BotProcesses:
-    def __init__(self, redis_url: str, lobby: Service, rules: Service) -> None:
+    def __init__(self, store: RedisStore, lobby: Service, rules: Service) -> None:
         self.env = {
             **os.environ,
             **TEST_BOTS_ENV,
-            "REDIS_URL": redis_url,
-            "RQ_REDIS_URL": redis_url,
+            **store.env,
             "LOBBY_URL": lobby.url,
             "RULES_URL": rules.url,
         }
@@ -141,8 +141,8 @@ class BotProcesses:
 
 @pytest.fixture(scope="module")
 def bot_processes(
-    redis_url: str, lobby_service: Service, rules_service: Service
+    redis_store: RedisStore, lobby_service: Service, rules_service: Service
 ) -> Iterator[BotProcesses]:
-    running = BotProcesses(redis_url, lobby_service, rules_service)
+    running = BotProcesses(redis_store, lobby_service, rules_service)
     yield running
     running.stop_all()

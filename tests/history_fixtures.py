@@ -26,6 +26,7 @@ import redis
 from services.history.consumer import GROUP
 from services.history.store import JOURNAL_KEY, PREFIX, summary_key
 from shared.eventstore import MatchLog
+from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import ROOT, Service, stop_process
 
 # Quick retries, so a poison reaches the dead letters in about a second.
@@ -38,8 +39,8 @@ TEST_CONSUMER_ENV = {
 
 
 @pytest.fixture(scope="session")
-def history_service(redis_url: str) -> Iterator[Service]:
-    service = Service("history", "services.history.wsgi:app", {"REDIS_URL": redis_url})
+def history_service(redis_store: RedisStore) -> Iterator[Service]:
+    service = Service("history", "services.history.wsgi:app", redis_store.env)
     service.start()
     yield service
     service.stop()
@@ -48,10 +49,12 @@ def history_service(redis_url: str) -> Iterator[Service]:
 class ConsumerProcess:
     """`python -m services.history.consumer` under a fixed consumer name."""
 
-    def __init__(self, name: str, redis_url: str, env: dict[str, str]) -> None:
+    def __init__(self, name: str, store: RedisStore | str, env: dict[str, str]) -> None:
+        """``store``: the session's, or the URL of a Redis of the test's own."""
         self.name = name
-        self.env = {**os.environ, **TEST_CONSUMER_ENV, **env}
-        self.env.update(REDIS_URL=redis_url, HISTORY_CONSUMER_NAME=name)
+        where = store.env if isinstance(store, RedisStore) else {"REDIS_URL": store}
+        self.env = {**os.environ, **TEST_CONSUMER_ENV, **env, **where}
+        self.env.update(HISTORY_CONSUMER_NAME=name)
         self.log_path = Path(tempfile.mkstemp(prefix=f"tapete-{name}-", suffix=".log")[1])
         command = [sys.executable, "-m", "services.history.consumer"]
         with self.log_path.open("ab") as log:
@@ -79,12 +82,12 @@ class ConsumerProcess:
 
 
 class Consumers:
-    def __init__(self, redis_url: str) -> None:
-        self.redis_url = redis_url
+    def __init__(self, store: RedisStore) -> None:
+        self.store = store
         self.started: list[ConsumerProcess] = []
 
     def start(self, name: str, **env: str) -> ConsumerProcess:
-        process = ConsumerProcess(name, self.redis_url, env)
+        process = ConsumerProcess(name, self.store, env)
         self.started.append(process)
         return process
 
@@ -94,8 +97,8 @@ class Consumers:
 
 
 @pytest.fixture
-def consumers(redis_url: str) -> Iterator[Consumers]:
-    running = Consumers(redis_url)
+def consumers(redis_store: RedisStore) -> Iterator[Consumers]:
+    running = Consumers(redis_store)
     yield running
     running.stop_all()
 
@@ -107,13 +110,13 @@ def applied_version(client: redis.Redis, match_id: str) -> int:
 
 
 def wait_applied(
-    client: redis.Redis,
+    log: MatchLog,
     match_ids: list[str],
     timeout: float = 60.0,
     consumer: ConsumerProcess | None = None,
 ) -> None:
     """Until every match's summary has reached the last version of its log."""
-    log = MatchLog(client)
+    client = log.client
     deadline = time.monotonic() + timeout
     while True:
         behind = [

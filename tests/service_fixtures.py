@@ -1,7 +1,7 @@
 """Pytest plugin: the rules service and the lobby as REAL gunicorn processes on free ports.
 
 Session fixtures, started once: `rules_service`, and `lobby_service` on the session's Redis
-(`redis_url`) and that rules service. `Service.restart()` stops and starts one again on the
+(`redis_store`) and that rules service. `Service.restart()` stops and starts one again on the
 same port, as a deployment would. Each process logs to a file shown when it fails to start.
 
 `Http` drives either such a live server (through `requests`) or Flask's test client with
@@ -26,6 +26,7 @@ import pytest
 import requests
 
 from shared.redis_server import free_port
+from tests.redis_fixtures import RedisStore
 
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN_CONF = ROOT / "services" / "gunicorn_conf.py"
@@ -142,23 +143,23 @@ def rules_service() -> Iterator[Service]:
 
 
 @pytest.fixture(scope="session")
-def lobby_service(redis_url: str, rules_service: Service) -> Iterator[Service]:
-    env = {"REDIS_URL": redis_url, "RULES_URL": rules_service.url}
+def lobby_service(redis_store: RedisStore, rules_service: Service) -> Iterator[Service]:
+    env = {**redis_store.env, "RULES_URL": rules_service.url}
     service = Service("lobby", "services.lobby.wsgi:app", env)
     service.start()
     yield service
     service.stop()
 
 
-def feed_process(redis_url: str, rules_service: Service, **env: str) -> Service:
+def feed_process(redis_store: RedisStore, rules_service: Service, **env: str) -> Service:
     """A feed process (the lobby app on gevent) on the session's Redis; not started."""
-    env = {"REDIS_URL": redis_url, "RULES_URL": rules_service.url, **env}
+    env = {**redis_store.env, "RULES_URL": rules_service.url, **env}
     return Service("feed", "services.lobby.wsgi:app", env, config=FEED_CONF)
 
 
 @pytest.fixture(scope="session")
-def feed_service(redis_url: str, rules_service: Service) -> Iterator[Service]:
-    service = feed_process(redis_url, rules_service)
+def feed_service(redis_store: RedisStore, rules_service: Service) -> Iterator[Service]:
+    service = feed_process(redis_store, rules_service)
     service.start()
     yield service
     service.stop()

@@ -32,6 +32,7 @@ from services.lobby.rules_client import RulesClient
 from shared.engine import all_games, apply, new_match
 from shared.redis_server import free_port
 from tests.bots_fixtures import BotProcess, BotProcesses
+from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import Http, Service, session, wait_until
 
 Entry = dict[str, Any]
@@ -156,6 +157,7 @@ def check_log(entries: list[Entry]) -> None:
 
 
 # -- a person against a bot --------------------------------------------------------------------
+@pytest.mark.cluster  # on one Redis and on a Redis Cluster (rq on its own)
 def test_a_bot_answers_every_turn_of_a_person(
     lobby: Http, history: Http, workers: Workers, dispatcher: BotProcess
 ):
@@ -224,9 +226,9 @@ def play_once(http: Http, person: dict[str, Any], match_id: str, rng: random.Ran
 
 # -- a worker killed in the middle of a bot's turn ----------------------------------------------
 @pytest.fixture
-def rq_connection(redis_url: str) -> Iterator[redis.Redis]:
-    """The session's Redis, which here holds the rq queue as well as the match store."""
-    connection = redis.Redis.from_url(redis_url)
+def rq_connection(redis_store: RedisStore) -> Iterator[redis.Redis]:
+    """rq's Redis (on one node, the match store's own)."""
+    connection = redis.Redis.from_url(redis_store.rq_url)
     yield connection
     connection.close()
 
@@ -300,6 +302,7 @@ def parse_time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
+@pytest.mark.cluster  # on one Redis and on a Redis Cluster (rq on its own)
 def test_a_turn_timeout_plays_for_an_absent_person(lobby: Http, workers: Workers):
     workers.start(1)
     match, seated = lobby.seated_match(game="brisca", players=2, turn_timeout=1.0)
@@ -336,6 +339,7 @@ def test_a_turn_timeout_out_of_range_is_refused(lobby: Http):
         assert reply.status == 400, (bad, reply.body)
 
 
+@pytest.mark.cluster  # on one Redis and on a Redis Cluster (rq on its own)
 def test_the_timer_closes_rajs_sealed_bids(lobby: Http, workers: Workers):
     workers.start(1)
     match, seated = lobby.seated_match(game="raj", players=3, options={"bid_seconds": 1.0})

@@ -22,10 +22,15 @@ from redis.crc import key_slot
 from shared.eventstore import (
     AppendResult,
     BrokenLog,
+    Durability,
     MatchLog,
+    NotDurable,
     VersionConflict,
     state_hash,
 )
+from shared.redis_server import EmbeddedRedis
+from shared.redisconn import connect
+from tests.redis_fixtures import RedisStore
 
 MakeStore = Callable[..., MatchLog]
 Stream = list[tuple[str, dict[str, str]]]
@@ -411,20 +416,25 @@ class MatchLogContract:
         assert state_hash({"b": [2, 1], "a": state["a"]}) != state_hash(state)
 
 
+@pytest.mark.cluster
 class TestMatchLogOnRedis(MatchLogContract):
-    """One partition, clients decoding replies to str (the lobby's usual client)."""
+    """One partition, clients decoding replies to str (the lobby's usual client); on one
+    node and on a cluster."""
 
     partitions = 1
     decode_responses = True
+    durability = Durability()
 
     @pytest.fixture
-    def make_store(self, redis_url: str, redis_client: redis.Redis) -> Iterator[MakeStore]:
-        clients: list[redis.Redis] = []
+    def make_store(self, redis_store: RedisStore, redis_client: Any) -> Iterator[MakeStore]:
+        clients: list[Any] = []
+        cluster = redis_store.settings.redis_cluster
 
         def make(**options: Any) -> MatchLog:
-            client = redis.Redis.from_url(redis_url, decode_responses=self.decode_responses)
+            client = connect(redis_store.url, cluster, decode_responses=self.decode_responses)
             clients.append(client)
-            return MatchLog(client, **{"partitions": self.partitions, **options})
+            defaults = {"partitions": self.partitions, "durability": self.durability}
+            return MatchLog(client, **(defaults | options))
 
         yield make
         for client in clients:
@@ -436,3 +446,32 @@ class TestMatchLogOnRedisPartitionedWithBytes(TestMatchLogOnRedis):
 
     partitions = 3
     decode_responses = False
+
+
+class TestMatchLogAcknowledgedByAReplica(TestMatchLogOnRedis):
+    """Every append waits for a replica (WAIT 1), on the cluster, whose primaries have one."""
+
+    partitions = 3
+    durability = Durability(replicas=1, timeout_ms=5000)
+
+    @pytest.fixture(autouse=True)
+    def _cluster_only(self, redis_store: RedisStore) -> None:
+        if redis_store.topology != "cluster":
+            pytest.skip("one node has no replica to wait for")
+
+
+def test_an_append_no_replica_confirms_is_written_but_not_acknowledged(
+    redis_client: redis.Redis, redis_url: str
+):
+    store = MatchLog(redis_client, durability=Durability(replicas=1, timeout_ms=50))
+    with pytest.raises(NotDurable):
+        store.create("m1", entry("match.created"), {"state": {}}, {})
+    assert [e["version"] for e in store.entries("m1")] == [1]  # there, but nobody was told so
+
+
+def test_fsync_acknowledgement_waits_for_the_append_only_file(tmp_path: Any):
+    with EmbeddedRedis(data_dir=tmp_path, persistent=True) as server:
+        client = redis.Redis.from_url(server.url, decode_responses=True)
+        store = MatchLog(client, durability=Durability(fsync=True))
+        assert store.create("m1", entry("match.created"), {"state": {}}, {}).version == 1
+        client.close()

@@ -20,6 +20,7 @@ import requests
 
 from services.lobby.tickets import TICKET_KEY
 from shared.engine import all_games
+from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import Http, Service, children_of, error_of, feed_process, session
 from tests.sse import Stream
 
@@ -245,9 +246,10 @@ def test_a_ticket_for_an_unknown_match_is_404(http: Http):
 
 # -- processes that go away ---------------------------------------------------------------
 def test_a_killed_feed_process_loses_nothing_for_a_client_that_resumes_elsewhere(
-    http: Http, redis_url: str, rules_service: Service
+    http: Http, redis_store: RedisStore, rules_service: Service
 ):
-    first, second = feed_process(redis_url, rules_service), feed_process(redis_url, rules_service)
+    first = feed_process(redis_store, rules_service)
+    second = feed_process(redis_store, rules_service)
     first.start()
     second.start()
     try:
@@ -276,9 +278,9 @@ def test_a_killed_feed_process_loses_nothing_for_a_client_that_resumes_elsewhere
 
 
 def test_a_stopping_feed_process_tells_its_streams_to_reconnect(
-    http: Http, redis_url: str, rules_service: Service
+    http: Http, redis_store: RedisStore, rules_service: Service
 ):
-    feed = feed_process(redis_url, rules_service)
+    feed = feed_process(redis_store, rules_service)
     feed.start()
     try:
         match, seated = http.seated_match("brisca", 2)

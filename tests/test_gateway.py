@@ -56,6 +56,8 @@ def test_the_routes_are_tried_longest_first_as_ingress_nginx_does() -> None:
         ("/v1/matches/m1/actions", "lobby"),
         ("/v1/matches", "lobby"),
         ("/v1/players", "lobby"),
+        ("/v1/players/me", "lobby"),
+        ("/v1/players/me/token", "lobby"),
         ("/v1/players/p1/matches", "history"),
         ("/v1/leaderboards/brisca", "history"),
         ("/v1/games", "rules"),

@@ -93,7 +93,8 @@ def play(
 
 def consume(history: History, **settings: Any) -> Consumer:
     """Run an in-process consumer until the feed has nothing new for it."""
-    consumer = Consumer(history.models, GroupSettings(name="test", block_ms=1, **settings))
+    group = GroupSettings(name="test", block_ms=1, **settings)
+    consumer = Consumer(history.models, group, history.archive)
     consumer.ensure_groups()
     while consumer.step():
         pass

@@ -75,15 +75,16 @@ def play_many(lobby: Http, tables: list[tuple[list[dict], str]], tag: str) -> li
         return list(pool.map(one, enumerate(tables)))
 
 
+@pytest.mark.cluster
 def test_matches_played_through_the_lobby_build_every_read_model(
-    lobby: Http, history: Http, consumers: Consumers, redis_client: redis.Redis
+    lobby: Http, history: Http, consumers: Consumers, store_log: MatchLog
 ):
     consumer = consumers.start("live")
     ana, ben, cai = (lobby.player(name) for name in ("Ana", "Ben", "Cai"))
     tables = [([ana, ben], "brisca"), ([ben, cai], "brisca"), ([cai, ana], "brisca")]
     tables.append(([ana, ben, cai], "raj"))
     ids = play_many(lobby, tables, "read-models")
-    wait_applied(redis_client, ids, consumer=consumer)
+    wait_applied(store_log, ids, consumer=consumer)
 
     for match_id, (seated, game) in zip(ids, tables, strict=True):
         result = lobby.view(seated[0], match_id)["result"]
@@ -137,7 +138,7 @@ def test_a_consumer_killed_mid_stream_and_replaced_leaves_the_same_read_models(
     time.sleep(0.5)  # past HISTORY_MIN_IDLE_MS: the pending notifications are up for grabs
     heir = consumers.start("heir")
     more = play_many(lobby, tables[:3], "after-the-crash")  # the stream goes on meanwhile
-    wait_applied(redis_client, first + more, consumer=heir)
+    wait_applied(log, first + more, consumer=heir)
     taken = {c["name"]: c for c in redis_client.xinfo_consumers(feed, GROUP)}
     assert taken["doomed"]["pending"] == 0
     assert redis_client.xpending(feed, GROUP)["pending"] == 0
@@ -146,7 +147,7 @@ def test_a_consumer_killed_mid_stream_and_replaced_leaves_the_same_read_models(
 
     forget_read_models(redis_client)  # the same feed again, by a consumer that never crashes
     clean = consumers.start("clean")
-    wait_applied(redis_client, first + more, consumer=clean)
+    wait_applied(log, first + more, consumer=clean)
     assert read_models(redis_client) == survived
     ratings = survived["tapete:{history}:ratings:brisca"]
     assert sum(r["matches"] for r in ratings.values()) == 2 * len(first + more)  # once each
@@ -164,7 +165,7 @@ def test_a_poison_notification_lands_in_the_dead_letters_and_the_group_moves_on(
     redis_client.xadd(feed, {"match": "broken", "version": "1", "kind": "match.created"})
     ana, ben = lobby.player("Ana"), lobby.player("Ben")
     match_id = play_match(lobby.base_url, [ana, ben], "brisca", "after-poison", moves=4)
-    wait_applied(redis_client, [match_id], consumer=consumer)
+    wait_applied(MatchLog(redis_client), [match_id], consumer=consumer)
 
     deadline = time.monotonic() + 20
     while cast(int, redis_client.xlen(dead_key(0))) < 2:

@@ -8,6 +8,9 @@ services the other suites share run with these limits raised (service_fixtures.B
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -23,8 +26,8 @@ from services.lobby.players import bot_player
 from services.lobby.quotas import Quotas
 from services.lobby.rules_client import RulesClient
 from services.settings import Settings
-from shared.redis_server import EmbeddedRedis
-from tests.service_fixtures import Http, Reply, Service, error_of
+from shared.redis_server import free_port
+from tests.service_fixtures import Http, Reply, Service, error_of, stop_process
 
 DEFAULTS = Settings()
 
@@ -202,13 +205,23 @@ def test_a_full_redis_is_a_503_not_a_500(http: Http, nearly_full: redis.Redis):
     error_of(http.act(mover, match["id"], legal, match["version"]), 503, "store_full")
 
 
-def test_the_embedded_server_runs_with_a_memory_limit_and_no_eviction():
+def test_make_runs_redis_has_a_memory_limit_and_no_eviction():
+    """The Procfile's `python -m shared.redis_server`, with REDIS_MAXMEMORY's default."""
     assert DEFAULTS.redis_maxmemory == "512mb"
-    with EmbeddedRedis(maxmemory=DEFAULTS.redis_maxmemory) as server:
-        client = redis.Redis(port=server.port, decode_responses=True)
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_MAXMEMORY"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "shared.redis_server", "--port", str(port)],
+        env=env, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert server.stdout is not None and "redis ready" in server.stdout.readline()
+        client = redis.Redis(port=port, decode_responses=True)
         assert client.config_get("maxmemory")["maxmemory"] == str(512 * 1024 * 1024)
         assert client.config_get("maxmemory-policy")["maxmemory-policy"] == "noeviction"
         client.close()
+    finally:
+        stop_process(server)
 
 
 def test_the_servers_bots_are_not_limited_in_their_moves(http: Http, lobby: Lobby):
@@ -220,3 +233,22 @@ def test_the_servers_bots_are_not_limited_in_their_moves(http: Http, lobby: Lobb
             json={"action": {"type": "pass"}, "expected_version": 1},
         )  # fmt: skip
         assert reply.status == 404
+
+
+def test_a_rematch_is_a_new_match_under_the_same_cap_and_memory_check(
+    redis_client: redis.Redis, redis_url: str, rules_service: Service, nearly_full: redis.Redis
+):
+    http = http_for(make_lobby(redis_url, rules_service, open_per_player=1))
+    match, (ana, bea) = http.seated_match()
+    resigned = http.post(f"/v1/matches/{match['id']}/resign", bea["token"])
+    assert resigned.status == 200, resigned.body
+    held = http.match(ana)  # her one open match
+    rematch = f"/v1/matches/{match['id']}/rematch"
+    error_of(http.post(rematch, ana["token"]), 409, "too_many_open_matches")
+    http.post(f"/v1/matches/{held['id']}/join", ana["token"], json={})
+    http.post(f"/v1/matches/{held['id']}/join", bea["token"], json={})  # started: room again
+    used = int(nearly_full.info("memory")["used_memory"])
+    nearly_full.config_set("maxmemory", int(used / (DEFAULTS.new_match_memory_fraction + 0.05)))
+    error_of(http.post(rematch, ana["token"]), 503, "store_full")
+    nearly_full.config_set("maxmemory", 0)
+    assert http.post(rematch, ana["token"]).status == 200

@@ -71,6 +71,7 @@ def test_every_variant_plays_to_a_result_through_the_lobby(
     assert hashlib.sha256(finished["seed"].encode()).hexdigest() == finished["seed_sha256"]
 
 
+@pytest.mark.cluster  # on one Redis and on a Redis Cluster
 @pytest.mark.parametrize("game, variant, players", [("brisca", "base", 2), ("raj", "base", 3)])
 def test_eight_clients_on_one_version_make_exactly_one_move(
     http: Http, game: str, variant: str, players: int
@@ -101,6 +102,7 @@ def test_eight_clients_on_one_version_make_exactly_one_move(
     assert [e["version"] for e in feed] == [version + 1]
 
 
+@pytest.mark.cluster  # on one Redis and on a Redis Cluster
 def test_a_token_cannot_act_for_another_seat_nor_see_its_hand(http: Http):
     match, (ana, beto) = http.seated_match()
     seats = {ana["id"]: 0, beto["id"]: 1}
@@ -130,6 +132,7 @@ def test_a_token_cannot_act_for_another_seat_nor_see_its_hand(http: Http):
         assert mine != theirs
 
 
+@pytest.mark.cluster  # on one Redis and on a Redis Cluster
 def test_the_long_poll_returns_promptly_after_a_move(http: Http):
     match, seated = http.seated_match()
     seat = match["to_act"][0]
@@ -161,6 +164,7 @@ def test_the_long_poll_returns_promptly_after_a_move(http: Http):
     assert idle.body["entries"] == [] and 0.9 <= time.monotonic() - started < 2.5
 
 
+@pytest.mark.cluster  # on one Redis and on a Redis Cluster
 def test_a_match_survives_a_restart_of_the_lobby(http: Http, lobby_service: Service):
     match, seated = http.seated_match()
     rng = random.Random(5)

@@ -5,6 +5,12 @@ number per operation) and checks every answer: no 5xx, only documented statuses 
 content types, bodies matching their schemas, invalid input refused and valid input
 accepted. The lobby runs with a real player's bearer token. Its SSE stream is left out:
 it never ends, so it has no body to check (tests/test_feed_live.py tests it).
+
+One check is left out, positive_data_acceptance ("a request valid by the schema is
+accepted"): what makes a request valid is partly beyond JSON Schema. The rules service takes
+only states it sealed itself, a variant and an option belong to their game, and a player's
+name must be printable; schemathesis's valid-looking requests are refused there with a 400
+and a reason, as they should be.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from tests.service_fixtures import Service
 
 BIN = Path(sys.executable).parent
 EXAMPLES = 8  # per operation and phase: enough to find what the specs get wrong, in seconds
-MAX_SECONDS = 40  # per service
+MAX_SECONDS = 25  # per service: the three runs fit the suite's time budget
 
 
 def schemathesis(spec: str, service: Service, workdir: Path, *options: str) -> None:
@@ -29,7 +35,7 @@ def schemathesis(spec: str, service: Service, workdir: Path, *options: str) -> N
         "--url", service.url, "--max-examples", str(EXAMPLES), "--max-time", str(MAX_SECONDS),
         "--phases", "examples,coverage,fuzzing", "--seed", "1", "--no-shrink",
         "--generation-database", "none", "--request-timeout", "30", "--continue-on-failure",
-        "--warnings", "off", *options,
+        "--warnings", "off", "--exclude-checks", "positive_data_acceptance", *options,
     ]  # fmt: skip
     done = subprocess.run(
         command, cwd=workdir, capture_output=True, text=True, timeout=300, check=False

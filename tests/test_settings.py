@@ -14,6 +14,7 @@ import pytest
 from services import errors
 from services.http import ERROR_STATUS
 from services.settings import DispatcherSettings, Metrics, Settings
+from shared.eventstore import Durability
 from shared.feedgroup import GroupSettings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,6 +85,27 @@ def test_each_variable_lands_in_its_setting():
     assert (settings.history_consumer.name, settings.history_consumer.batch) == ("c1", 7)
     assert settings.bots_worker_metrics == Metrics(9104, "0.0.0.0")
     assert settings.bots_pause_after_submit_s == 1.5
+
+
+def test_cluster_mode_partitions_the_feed_and_wants_its_own_rq_redis():
+    plain = Settings.from_env({})
+    assert (plain.redis_cluster, plain.feed_partitions, plain.durability) == (
+        False,
+        1,
+        Durability(0, False, 1000),
+    )
+    env = {"REDIS_CLUSTER": "yes", "RQ_REDIS_URL": "redis://rq:6379/0"}
+    cluster = Settings.from_env(env)
+    assert (cluster.redis_cluster, cluster.feed_partitions) == (True, 64)
+    assert Settings.from_env({**env, "FEED_PARTITIONS": "16"}).feed_partitions == 16
+    durable = Settings.from_env({**env, "REDIS_ACK_REPLICAS": "1", "REDIS_ACK_FSYNC": "1"})
+    assert durable.durability == Durability(1, True, 1000)
+    assert durable.durability.command() == ["WAITAOF", 1, 1, 1000]
+    assert cluster.rq_url() == "redis://rq:6379/0"
+    with pytest.raises(ValueError, match="RQ_REDIS_URL"):
+        Settings.from_env({"REDIS_CLUSTER": "1"}).rq_url()  # rq cannot run on the cluster
+    with pytest.raises(ValueError, match="yes/no"):
+        Settings.from_env({"REDIS_ACK_FSYNC": "sometimes"})
 
 
 def test_a_malformed_number_fails_at_the_start():

@@ -32,7 +32,7 @@ import redis
 from prometheus_client import Counter, Histogram
 from rq import Queue
 
-from services.consumers import run_group, store_client
+from services.consumers import consumer_store, run_group
 from services.settings import DispatcherSettings, Settings
 from shared import feedgroup
 from shared.bots.reflexes import REFLEX_WINDOWS, Reflexes
@@ -255,12 +255,11 @@ class Dispatcher(FeedGroup):
 
 def build(settings: Settings) -> Dispatcher:
     """The dispatcher on the store and the rq Redis ``settings`` name, with its ``BOTS_*``."""
-    store = store_client(settings.redis_url)
     rq_connection = redis.Redis.from_url(
-        settings.rq_redis_url, socket_timeout=30, socket_connect_timeout=2
+        settings.rq_url(), socket_timeout=30, socket_connect_timeout=2
     )
     return Dispatcher(
-        MatchLog(store, partitions=settings.feed_partitions),
+        consumer_store(settings),
         Queue(QUEUE, connection=rq_connection),
         settings.bots_dispatcher,
         settings.match_idle_limit_s,

@@ -72,7 +72,7 @@ def main() -> int:
     under a new name in rq (its old entry expires), once Redis answers again."""
     settings = Settings.from_env()
     json_logging("bots-worker", ["tapete.bots"], settings.log_level)
-    connection = redis.Redis.from_url(settings.rq_redis_url, socket_connect_timeout=2)
+    connection = redis.Redis.from_url(settings.rq_url(), socket_connect_timeout=2)
     use_settings(settings)  # the jobs' connections, made once, now
     heartbeat = Heartbeat(settings.heartbeat_dir)
     BotWorker.tapete_heartbeat = heartbeat

@@ -12,6 +12,7 @@ from flask.views import MethodView
 
 from services.http import Blueprint, ErrorSchema, create_app, error_response
 from services.settings import Settings
+from shared.redisconn import UNAVAILABLE
 
 from . import schemas
 from .application import History
@@ -120,9 +121,9 @@ def create_history_app(
     )
     app.extensions["history"] = service
 
-    @app.errorhandler(redis.ConnectionError)
-    @app.errorhandler(redis.TimeoutError)
     def _redis_down(exc: redis.RedisError):
         return error_response(503, "unavailable", "the match store does not answer; try again")
 
+    for unavailable in UNAVAILABLE:  # a cluster's failover too
+        app.register_error_handler(unavailable, _redis_down)
     return app

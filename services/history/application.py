@@ -16,10 +16,14 @@ import redis
 
 from services.errors import BadRequest, Conflict, Forbidden, NotFound
 from services.settings import Settings
+from services.store import match_log
+from shared.coldstore import ColdStore, DirectoryStore
 from shared.engine import get_game, view
 from shared.eventstore import MATCH_ID, MatchLog
+from shared.redisconn import connect
 
 from . import projections
+from .archive import Archive, cold_store
 from .replay import Diverged, Entry, is_finished, public_log, revealed_seed, started_entry, state_at
 from .store import ReadModels
 from .verify import verify
@@ -27,27 +31,39 @@ from .verify import verify
 GAME_ID = re.compile(r"[a-z0-9-]{1,64}")
 
 
-def redis_client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(
-        url, decode_responses=True, socket_timeout=10, socket_connect_timeout=2
-    )
+def redis_client(url: str, cluster: bool = False) -> Any:
+    return connect(url, cluster, decode_responses=True, socket_timeout=10, socket_connect_timeout=2)
 
 
 class History:
-    def __init__(self, client: redis.Redis, log: MatchLog) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        log: MatchLog,
+        cold: ColdStore | None = None,
+        archive_after_s: float | None = None,
+    ) -> None:
+        """``cold``: where archived matches are (None: a directory store nobody archives to)."""
         self.client = client
         self.log = log
         self.models = ReadModels(client, log)
+        self.archive = Archive(self.models, cold or DirectoryStore("var/archive"), archive_after_s)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> History:
-        """The history on the store ``settings`` names (REDIS_URL, FEED_PARTITIONS)."""
-        client = redis_client(settings.redis_url)
-        return cls(client, MatchLog(client, partitions=settings.feed_partitions))
+        """The history on the store ``settings`` names (REDIS_URL, FEED_PARTITIONS, ARCHIVE_*)."""
+        client = redis_client(settings.redis_url, settings.redis_cluster)
+        return cls(
+            client, match_log(settings, client), cold_store(settings), settings.archive_after_s
+        )
 
     def entries(self, match_id: str) -> list[Entry]:
-        """The whole match log, or 404."""
-        entries = self.log.entries(match_id) if MATCH_ID.fullmatch(match_id) else []
+        """The whole match log (from Redis, else from its archive), or 404."""
+        if not MATCH_ID.fullmatch(match_id):
+            raise NotFound(f"no match {match_id!r}")
+        entries = self.log.entries(match_id)
+        if not entries:
+            entries = (self.archive.document(match_id) or {}).get("entries") or []
         if not entries:
             raise NotFound(f"no match {match_id!r}")
         return entries
@@ -123,6 +139,9 @@ class History:
             snap = self.log.snapshot(match_id)
             if snap is not None:
                 return projections.live_sheet(snap["match"], snap.get("state"), snap["version"])
+            archived = self.archive.document(match_id)
+            if archived is not None and archived["scores"] is not None:
+                return archived["scores"]
         raise NotFound(f"no match {match_id!r}")
 
     def player_matches(self, player_id: str, limit: int, before: float | None) -> dict[str, Any]:
@@ -130,7 +149,8 @@ class History:
         if not MATCH_ID.fullmatch(player_id):
             raise NotFound(f"no player {player_id!r}")
         matches = []
-        for summary in self.models.player_matches(player_id, limit, before):
+        archived = self.archive.document
+        for summary in self.models.player_matches(player_id, limit, before, archived):
             seat = next((s["seat"] for s in summary["seats"] if s["player"] == player_id), None)
             winners = (summary.get("result") or {}).get("winners")
             won = None if winners is None or seat is None else seat in winners

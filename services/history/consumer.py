@@ -22,12 +22,12 @@ import time
 
 from prometheus_client import Counter, Histogram
 
-from services.consumers import run_group, store_client
+from services.consumers import consumer_store, run_group
 from services.settings import Settings
 from shared import feedgroup
-from shared.eventstore import MatchLog
 from shared.feedgroup import FeedGroup, GroupSettings, Message
 
+from .archive import Archive, cold_store
 from .store import ReadModels
 
 GROUP = "history"
@@ -64,12 +64,30 @@ def plan(
     return ordered, malformed
 
 
+ARCHIVE_EVERY_S = 5.0  # how often a consumer archives what is due on its partitions
+
+
 class Consumer(FeedGroup):
     group = GROUP
 
-    def __init__(self, models: ReadModels, settings: GroupSettings) -> None:
+    def __init__(
+        self, models: ReadModels, settings: GroupSettings, archive: Archive | None = None
+    ) -> None:
         super().__init__(models.log, settings, HANDLED, log)
         self.models = models
+        self.archive = archive
+        self._last_archive = float("-inf")
+
+    def step(self) -> int:
+        """Consume; now and then archive the finished matches due on this replica's share."""
+        handled = super().step()
+        archive, now = self.archive, time.monotonic()
+        if archive and archive.after_s is not None and now - self._last_archive >= ARCHIVE_EVERY_S:
+            self._last_archive = now
+            archived = archive.archive_due([self.streams[s] for s in self.owned])
+            if archived:
+                log.info("archived %d finished matches", archived)
+        return handled
 
     def handle(self, stream: str, messages: list[Message], retry: bool = False) -> None:
         """Bring each notified match up to its notified version, then acknowledge.
@@ -87,6 +105,8 @@ class Consumer(FeedGroup):
             except Exception as exc:  # any failure is retried, and after a few, dead-lettered
                 self.failed(stream, ids, exc)
                 continue
+            if applied is not None and applied.finished and self.archive is not None:
+                self.archive.schedule(match_id)
             if applied is not None:
                 now = time.time()
                 for message_id in ids:
@@ -97,9 +117,10 @@ class Consumer(FeedGroup):
 
 def build(settings: Settings) -> Consumer:
     """The consumer on the store ``settings`` names, with its ``HISTORY_*`` settings."""
-    client = store_client(settings.redis_url)
-    models = ReadModels(client, MatchLog(client, partitions=settings.feed_partitions))
-    return Consumer(models, settings.history_consumer)
+    log = consumer_store(settings)
+    models = ReadModels(log.client, log)
+    archive = Archive(models, cold_store(settings), settings.archive_after_s)
+    return Consumer(models, settings.history_consumer, archive)
 
 
 def main() -> int:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,7 +85,7 @@ class ReadModels:
         """
         key = summary_key(match_id)
         while True:
-            with self.client.pipeline() as pipe:
+            with self.client.pipeline(transaction=True) as pipe:
                 try:
                     pipe.watch(key)
                     summary = _load(pipe.get(key))
@@ -151,15 +152,27 @@ class ReadModels:
         return _load(self.client.get(sheet_key(match_id)))
 
     def player_matches(
-        self, player_id: str, limit: int, before: float | None = None
+        self,
+        player_id: str,
+        limit: int,
+        before: float | None = None,
+        archived: Callable[[str], dict[str, Any] | None] = lambda match_id: None,
     ) -> list[Summary]:
-        """The player's matches, newest first (created before ``before``, if given)."""
+        """The player's matches, newest first (created before ``before``, if given); the
+        summary of an archived match from its document (``archived``: match id -> it)."""
         top = f"({before}" if before is not None else "+inf"
         ids: Any = self.client.zrevrangebyscore(player_key(player_id), top, "-inf", 0, limit)
         if not ids:
             return []
-        raw: Any = self.client.mget([summary_key(match_id) for match_id in ids])
-        return [doc for doc in map(_load, raw) if doc is not None]
+        pipe = self.client.pipeline(transaction=False)  # summaries hash apart on a cluster
+        for match_id in ids:
+            pipe.get(summary_key(match_id))
+        found = []
+        for match_id, raw in zip(ids, pipe.execute(), strict=True):
+            doc = _load(raw) or (archived(match_id) or {}).get("summary")
+            if doc is not None:
+                found.append(doc)
+        return found
 
     def leaderboard(self, game: str, limit: int) -> list[dict[str, Any]]:
         """The best-rated players of a game, best first, each with rank and rating."""

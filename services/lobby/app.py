@@ -28,6 +28,7 @@ from services.http import (
 )
 from services.ratelimit import RateLimits
 from services.settings import Settings
+from shared.redisconn import UNAVAILABLE
 
 from . import schemas
 from .application import Lobby
@@ -256,14 +257,17 @@ class Resign(MethodView):
 @matches.route("/<match_id>/rematch")
 class Rematch(MethodView):
     @matches.response(200, schemas.MatchOut)
-    @refusals("offerRematch", 403, 404, 409, e403="you did not play in this match",
-              e409="the match is not finished")  # fmt: skip
+    @refusals("offerRematch", 403, 404, 409, 429, e403="you did not play in this match",
+              e409="the match is not finished, or you hold the most open matches allowed")  # fmt: skip
     def post(self, match_id: str):
         """Offer the players of this finished match another: you get the new match, seated.
 
         Bots keep their seats; each other person's seat is kept for them (`reserved_for`)
         until they join it. Asking again, or after another player asked, gives the same one.
+        A rematch is a new match: `LIMIT_NEW_MATCHES`, the open-match cap and the store's
+        room apply as to `POST /v1/matches`.
         """
+        rate_limit("new_matches", caller().id)
         return lobby().rematch(caller(), match_id)
 
 
@@ -417,4 +421,6 @@ def create_lobby_app(
         )
         return error_response(503, "unavailable", "the match store does not answer; try again")
 
+    for unavailable in UNAVAILABLE:  # a cluster's failover too
+        app.register_error_handler(unavailable, _redis_down)
     return app

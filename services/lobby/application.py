@@ -38,8 +38,10 @@ from services.errors import (
     UpstreamRefused,
 )
 from services.settings import Settings
+from services.store import match_log
 from shared.endings import ABANDONED, RESIGNED, ended_result
 from shared.eventstore import MATCH_ID, MAX_WAIT_SECONDS, MatchLog, VersionConflict, state_hash
+from shared.redisconn import connect
 
 from . import feed, listing
 from . import match as rules_of
@@ -159,11 +161,12 @@ REDIS_CONNECTIONS = 100  # per process; a request past them waits for one (a fee
 REDIS_POOL_WAIT_SECONDS = 20  # opening thousands of streams at once queues here)
 
 
-def redis_client(url: str) -> redis.Redis:
+def redis_client(url: str, cluster: bool = False) -> Any:
     """A pooled client whose socket outlives the longest long-poll; past ``REDIS_CONNECTIONS``
-    busy connections a caller waits for a free one instead of failing."""
-    pool = redis.BlockingConnectionPool.from_url(
+    busy connections (per node) a caller waits for a free one instead of failing."""
+    return connect(
         url,
+        cluster,
         max_connections=REDIS_CONNECTIONS,
         timeout=REDIS_POOL_WAIT_SECONDS,
         decode_responses=True,
@@ -171,7 +174,6 @@ def redis_client(url: str) -> redis.Redis:
         socket_connect_timeout=2,
         health_check_interval=30,
     )
-    return redis.Redis(connection_pool=pool)
 
 
 class Lobby:
@@ -183,9 +185,9 @@ class Lobby:
     ) -> Lobby:
         """The lobby on the store (REDIS_URL, FEED_PARTITIONS) and rules service (RULES_URL) of
         ``settings``; ``request_id`` names the request being served, for the rules calls."""
-        client = redis_client(settings.redis_url)
+        client = redis_client(settings.redis_url, settings.redis_cluster)
         rules = RulesClient(settings.rules_url, request_id=request_id)
-        log = MatchLog(client, partitions=settings.feed_partitions)
+        log = match_log(settings, client)
         return cls(
             client, rules, log, feed_buffer=settings.feed_buffer,
             bot_token_key=settings.bot_token_key, quotas=Quotas.from_settings(settings),
@@ -350,8 +352,7 @@ class Lobby:
         if game not in catalog:
             raise BadRequest(f"no game {game!r}; games: {sorted(catalog)}", code="unknown_game")
         count = rules_of.check_setup(catalog[game], variant, players, options)
-        check_memory(self.client, self.quotas.memory_fraction)
-        self.open_matches.check_room(player.id, lambda m: self.log.keys(m).snapshot)
+        self._check_room_for_a_match(player)
         match_id = secrets.token_hex(8)
         now = self.clock()
         match = rules_of.new_match(
@@ -458,8 +459,7 @@ class Lobby:
             return self.get_match(player, old.match["rematch"])
         new_id = secrets.token_hex(8)
         match = rules_of.rematch_of(old.match, new_id, player, iso_time(self.clock()))
-        check_memory(self.client, self.quotas.memory_fraction)  # a new match, as any other
-        self.open_matches.check_room(player.id, lambda m: self.log.keys(m).snapshot)
+        self._check_room_for_a_match(player)
         event = {"type": "match_created", "game": match["game"], "variant": match["variant"],
                  "players": match["players"], "rematch_of": match_id}  # fmt: skip
         entry = {"kind": "match.created", "actor": actor(player, None), "events": [event]}
@@ -743,6 +743,12 @@ class Lobby:
             return self.load(snap.id)
         except DomainError:  # the seat is taken all the same; POST /start can deal later
             return snap
+
+    def _check_room_for_a_match(self, player: Player) -> None:
+        """A new match (created or a rematch) needs room in Redis and under the player's cap
+        of open matches (quotas.py): else 503 ``store_full`` or 409 ``too_many_open_matches``."""
+        check_memory(self.client, self.quotas.memory_fraction)
+        self.open_matches.check_room(player.id, lambda m: self.log.keys(m).snapshot)
 
     def _match_keys(self, match_id: str) -> list[str]:
         """Every key of one match (not the shared feed stream)."""

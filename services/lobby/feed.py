@@ -30,6 +30,7 @@ from prometheus_client import REGISTRY, Counter, Gauge, Histogram
 
 from shared import jsoncodec
 from shared.eventstore import MatchLog
+from shared.redisconn import latest_ids, read_streams
 
 from . import match as rules_of
 from .match import FINISHED
@@ -167,14 +168,15 @@ class Hub:
                 threading.Thread(target=self._run, name="feed-reader", daemon=True).start()
 
     def _run(self) -> None:
-        cursors: dict[Any, Any] = {
-            self.store.feed_key(p): "$" for p in range(self.store.partitions)
-        }
+        cursors: dict[str, str] = {}
         pause = 0.1
         while not self.stopping:
             try:
-                replies: Any = self.store.client.xread(
-                    cursors, count=READ_COUNT, block=READ_BLOCK_MS
+                if not cursors:  # from what comes next on every partition
+                    keys = [self.store.feed_key(p) for p in range(self.store.partitions)]
+                    cursors = latest_ids(self.store.client, keys)
+                replies = read_streams(
+                    self.store.client, cursors, count=READ_COUNT, block_ms=READ_BLOCK_MS
                 )
                 pause = 0.1
             except redis.RedisError as exc:
@@ -182,7 +184,7 @@ class Hub:
                 time.sleep(pause)
                 pause = min(pause * 2, 5.0)
                 continue
-            for key, rows in _stream_rows(replies):
+            for key, rows in replies:
                 for stream_id, fields in rows:
                     cursors[key] = stream_id
                     self._deliver(stream_id, fields)
@@ -217,11 +219,6 @@ def seat_after(entry: dict[str, Any], player_id: str, seat: int | None) -> int |
             elif event.get("type") == "seat_left":
                 seat = None
     return seat
-
-
-def _stream_rows(replies: Any) -> list[tuple[str, list]]:
-    """XREAD's reply as (key, rows) in RESP2 (a list) and RESP3 (a dict) alike."""
-    return list(replies.items() if isinstance(replies, dict) else (replies or []))
 
 
 def stream(

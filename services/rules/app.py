@@ -79,7 +79,7 @@ class GameDetail(MethodView):
 
 @blp.route("/<game_id>/setup")
 class Setup(MethodView):
-    @blp.arguments(schemas.SetupRequest())
+    @blp.arguments(schemas.SetupRequest(), required=False)  # every field has a default
     @blp.response(200, schemas.SetupResponse)
     @blp.alt_response(404, schema=ErrorSchema, description="no such game")
     @blp.doc(operationId="setupMatch")
