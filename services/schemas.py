@@ -108,7 +108,8 @@ class Players(ma.Schema):
 class View(ma.Schema):
     """What one seat (or a spectator) sees of a match. Besides these fields, each game adds
     its own (``public_fields``/``private_fields`` of its module, described in
-    docs/games/<id>.md): trump, bids, melds..., JSON values of any shape."""
+    docs/games/<id>.md): trump, bids, melds..., JSON values of any shape, never named like
+    one of these."""
 
     class Meta:
         unknown = ma.INCLUDE

@@ -21,6 +21,7 @@ from shared.engine import (
     redact,
     view,
 )
+from shared.engine.core import VIEW_FIELDS
 from shared.engine.game import get_game
 from tests.playouts import choose, playout, variant_cases
 
@@ -79,6 +80,35 @@ def test_views_hide_other_hands_as_from_a_spectator(case):
                 if ev.get("visible_to") is not None and seat not in ev["visible_to"]:
                     shown = redact(ev, seat)
                     assert shown.get("card") is None and not any(shown.get("cards") or [])
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_game_view_fields_never_take_the_name_of_a_core_view_field(case):
+    """A game field named like a core field (``game``, ``finished``, ``rounds``...) would
+    replace the core's value in every client's view."""
+    game_id, variant, players = case
+    game = get_game(game_id)
+    for state, *_rest in playout(game_id, variant, players, "fields"):
+        for seat in [None, *range(players)]:
+            own = game.view_fields(state, seat)
+            assert not VIEW_FIELDS & own.keys(), (seat, sorted(VIEW_FIELDS & own.keys()))
+            shown = view(state, seat)
+            assert shown.keys() - own.keys() <= VIEW_FIELDS
+            assert (shown["game"], shown["finished"]) == (state.game, state.finished)
+            assert shown["rounds"] == [list(r) for r in state.rounds]
+
+
+@pytest.mark.parametrize(
+    ("hook", "clash"),
+    [("public_fields", {"finished": [1]}), ("private_fields", {"seat": 2, "ok": 1})],
+)
+def test_the_core_refuses_a_game_field_named_like_a_core_view_field(monkeypatch, hook, clash):
+    state, _ = new_match("presidente", "base", 4, seed="clash")
+    game = get_game("presidente")
+    monkeypatch.setattr(game, hook, lambda *args: clash)
+    name = next(k for k in clash if k in VIEW_FIELDS)
+    with pytest.raises(TypeError, match=f"presidente: its view fields \\['{name}'\\]"):
+        view(state, 1)
 
 
 def canonical(value: object) -> object:

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from shared.bots.search import Budget, search
-from shared.engine import State, check_state, view
+from shared.engine import State, UnknownGame, check_state, view
 from shared.engine.sampling import game_of, sample_state
 from tests.playouts import playout, variant_cases
 
@@ -61,10 +61,13 @@ def test_samples_deal_the_unseen_cards_differently():
     assert all(None not in h and len(h) == seen["zones"]["hand:1"]["count"] for h in hands)
 
 
-def test_a_view_whose_game_id_is_shadowed_still_names_its_game():
+def test_a_view_names_its_game_by_the_core_field_game():
     state = next(s for s, *_ in playout("bolsas-de-dinero", "base", 2, "named"))
     seen = view(state, 0)
     assert game_of(seen).id == "bolsas-de-dinero"
+    assert seen["game_number"] == 1  # the game's own number of the game in the match
+    with pytest.raises(UnknownGame, match="a view's game is a game id, not 1"):
+        game_of({**seen, "game": 1})
 
 
 @pytest.mark.parametrize(("game", "variant", "players"), CASES, ids=IDS)

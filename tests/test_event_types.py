@@ -17,6 +17,7 @@ from jsonschema import Draft202012Validator
 
 from services.openapi_dump import OPENAPI_DIR
 from shared.engine import legal_actions, new_match, redact, view
+from shared.engine.core import VIEW_FIELDS
 from tests.playouts import playout, variant_cases
 
 VIEW_EVERY = 10  # views are large: one in this many steps is enough to cover every phase
@@ -78,3 +79,8 @@ def test_a_random_match_sends_only_what_the_spec_declares(
                     shapes.add(shape)
                     check("Event", seen, f"{game} event")
     check("Result", state.result, f"{game} result")
+
+
+def test_the_spec_view_declares_exactly_the_core_view_fields():
+    """The names games may not take for their own view fields are the ones the spec reserves."""
+    assert set(components()["schemas"]["View"]["properties"]) == VIEW_FIELDS

@@ -145,6 +145,28 @@ def apply(state: State, seat: int | None, action: Action) -> list[Event]:
     return events
 
 
+VIEW_FIELDS = frozenset(
+    {
+        "game", "variant", "options", "players", "seat", "phase", "to_act", "legal_actions",
+        "zones", "scores", "round", "rounds", "finished", "result", "deadline", "teams",
+    }
+)  # fmt: skip
+"""The fields every view has from the core (``teams`` only in team games). A game's own view
+fields must be named otherwise: one of the same name would silently replace the core's value."""
+
+
+def game_view_fields(game: Game, state: State, seat: int | None) -> dict:
+    """``game``'s own fields of ``seat``'s view; a game field named like a core field is refused."""
+    fields = game.view_fields(state, seat)
+    clash = VIEW_FIELDS.intersection(fields)
+    if clash:
+        raise TypeError(
+            f"{game.id}: its view fields {sorted(clash)} have the names of the core's view fields; "
+            "rename them (the core's fields: " + ", ".join(sorted(VIEW_FIELDS)) + ")"
+        )
+    return fields
+
+
 def view(state: State, seat: int | None) -> dict:
     """What ``seat`` (None: a spectator) may see. Hidden cards are ``None``; nothing else is secret here."""
     check_seat(state, seat, spectator_ok=True)
@@ -178,7 +200,7 @@ def view(state: State, seat: int | None) -> dict:
     }
     if state.teams:
         result["teams"] = [list(t) for t in state.teams]
-    result.update(game.view_fields(state, seat))
+    result.update(game_view_fields(game, state, seat))
     return result
 
 

@@ -9,8 +9,8 @@ other part of the state comes from the view:
 * the generic fields (phase, to act, scores, rounds, teams, deadline...) are copied;
 * zone visibilities come from a state the game deals itself (``new_match``), where the
   zone exists there; otherwise they are read from what the view shows;
-* the game's data starts from that dealt state's data and takes every field the view
-  shows under the same name; a game whose view renames or derives a field it needs to
+* the game's data starts from that dealt state's data and takes every game field of the
+  view (not the core's) of the same name; a game whose view renames or derives a field it needs to
   play on gives it back with the optional hook ``Game.data_from_view(view, data)``;
 * cards the seat knows from its private fields (a sealed bid only it has seen) go back
   into the hidden zones it owns before anything else is dealt.
@@ -29,10 +29,10 @@ from functools import lru_cache
 from typing import Any
 
 from .cards import is_card
-from .core import new_match
+from .core import VIEW_FIELDS, new_match
 from .data import GameData
 from .errors import UnknownGame
-from .game import Game, all_games, get_game
+from .game import Game, get_game
 from .state import HIDDEN, OWNER, PUBLIC, TOP, State, Zone
 
 
@@ -46,15 +46,11 @@ def _template(game_id: str, variant: str, players: int, options_key: str) -> Sta
 
 
 def game_of(view: dict) -> Game:
-    """The view's game. A game's own field named ``game`` shadows the id in its views (Bolsas
-    de Dinero's game number), so the id is then found from the variant and the options."""
+    """The view's game (``UnknownGame`` when it names none)."""
     game_id = view["game"]
-    if isinstance(game_id, str):
-        return get_game(game_id)
-    for game in all_games():
-        if view["variant"] in game.variants and set(game.options) == set(view["options"]):
-            return game
-    raise UnknownGame(f"no game has variant {view['variant']!r} with these options")
+    if not isinstance(game_id, str):
+        raise UnknownGame(f"a view's game is a game id, not {game_id!r}")
+    return get_game(game_id)
 
 
 def template(view: dict) -> State:
@@ -113,11 +109,9 @@ def sample_state(view: dict, rng: random.Random) -> State:
     state.to_act = list(view["to_act"])
     state.round = view["round"]
     state.scores = list(view["scores"])
-    rounds = view["rounds"]  # a game's own field of that name may shadow it in the view
-    state.rounds = [list(r) for r in rounds] if isinstance(rounds, list) else []
+    state.rounds = [list(r) for r in view["rounds"]]
     state.teams = [list(t) for t in view["teams"]] if view.get("teams") else None
-    finished = view["finished"]  # shadowed too where a game has its own "finished"
-    state.finished = finished if isinstance(finished, bool) else view["result"] is not None
+    state.finished = view["finished"]
     state.result = view["result"]
     state.deadline = dict(view["deadline"]) if view["deadline"] else None
     state.moves = known.moves
@@ -157,11 +151,14 @@ def _data(game: Game, view: dict, known: State) -> Any:
     if isinstance(base, GameData):
         doc = base.to_json()
         for name in type(base).field_names():
-            if name in view and _same_kind(doc.get(name), view[name]):
+            if name in view and name not in VIEW_FIELDS and _same_kind(doc.get(name), view[name]):
                 doc[name] = _copy(view[name])
         data: Any = type(base).from_json(doc)
     else:
-        data = {k: _copy(view[k]) if k in view else _copy(v) for k, v in base.items()}
+        data = {
+            k: _copy(view[k]) if k in view and k not in VIEW_FIELDS else _copy(v)
+            for k, v in base.items()
+        }
     hook = getattr(game, "data_from_view", None)
     if hook is not None:
         data = hook(view, data)

@@ -311,9 +311,10 @@ class BolsasDeDinero(Game):
 
     # -- views -------------------------------------------------------------------------
     def data_from_view(self, view: dict, data: BolsasData) -> BolsasData:
-        """The view's names for the turn's points and opened bags (see engine.sampling)."""
+        """The view's names for the turn's points, opened bags and game number (see engine.sampling)."""
         data.points = view["points_left"]
         data.opened = list(view["opened_this_turn"])
+        data.game = view["game_number"]
         return data
 
     def public_fields(self, state: State) -> dict:

@@ -396,10 +396,12 @@ class Presidente(Game):
 
     # -- views -------------------------------------------------------------------------
     def data_from_view(self, view: dict, data: PresidenteData) -> PresidenteData:
-        """The play to meet as a number again (the view labels it; see engine.sampling)."""
+        """The play to meet as a number again (the view labels it) and the seats out under the
+        view's name for them (see engine.sampling)."""
         top = view["top"]
         names = {label(v): v for v in range(1, JOKER_VALUE + 1)}
         data.top = {**top, "value": names[top["value"]]} if top else None
+        data.finished = list(view["went_out"])
         return data
 
     def public_fields(self, state: State) -> dict:

@@ -357,7 +357,7 @@ export class MatchScreen {
   private drawScores(names: string[]): HTMLElement | null {
     const view = this.view;
     if (!view) return null;
-    const rounds = Array.isArray(view.rounds) ? view.rounds : [];
+    const rounds = view.rounds;
     return h("section", { class: "scores", "aria-label": "score sheet" },
       h("h3", null, "Score sheet"),
       h("table", null,

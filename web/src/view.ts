@@ -21,7 +21,7 @@ export interface View {
   zones: Record<string, Zone>;
   scores: number[];
   round: number;
-  rounds: number[][] | number;
+  rounds: number[][];
   finished: boolean;
   result: { winners?: number[]; scores?: number[] } | null;
   deadline: { kind: string; seconds: number } | null;
