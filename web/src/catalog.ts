@@ -1,5 +1,6 @@
 /** The catalog (the rules service's GET /v1/games), fetched once, and each game's rule
  * text: docs/games/<id>.md, bundled at build time so the app shows what the repo says. */
+import type { components as LobbyComponents } from "./api/lobby";
 import { rules } from "./api";
 import type { components } from "./api/rules";
 
@@ -32,4 +33,11 @@ export async function catalogEntry(id: string): Promise<CatalogGame | null> {
 export async function ruleText(id: string): Promise<string | null> {
   const load = RULE_TEXTS[`../../docs/games/${id}.md`];
   return load ? ((await load()) as string) : null;
+}
+
+/** The catalog's id of a game as the lobby's spec types it: both specs list the same
+ * registered games, but the rules spec types the id as a string, so it is narrowed here,
+ * once, for the new-match form. */
+export function lobbyGameId(game: CatalogGame): LobbyComponents["schemas"]["NewMatch"]["game"] {
+  return game.id as LobbyComponents["schemas"]["NewMatch"]["game"];
 }

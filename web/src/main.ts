@@ -4,7 +4,7 @@
  * #/leaderboards[/<game>]. */
 import "./style.css";
 import { history, lobby, me, reason, rememberMe } from "./api";
-import { games, catalogEntry, ruleText, type CatalogGame } from "./catalog";
+import { games, catalogEntry, lobbyGameId, ruleText, type CatalogGame } from "./catalog";
 import { h, mount, notice } from "./dom";
 import { markdown } from "./markdown";
 import { MatchScreen, seatNames } from "./match";
@@ -111,7 +111,7 @@ async function gameScreen(id: string): Promise<void> {
     form.onsubmit = async (event) => {
       event.preventDefault();
       if (!me()) return mount(error, nameForm(() => form.requestSubmit()));
-      const body = { game: id, variant: variant.id!, players: parseInt(players.value, 10), options: readOptions(form, defaults), autostart: true, turn_timeout: null };
+      const body = { game: lobbyGameId(game), variant: variant.id!, players: parseInt(players.value, 10), options: readOptions(form, defaults), autostart: true, turn_timeout: null };
       const created = await lobby.POST("/v1/matches", { body });
       if (created.error || !created.data) return mount(error, notice(reason(created.error), "error"));
       const matchId = created.data.id!;

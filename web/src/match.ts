@@ -176,7 +176,8 @@ export class MatchScreen {
     }
     // Not a legal move: ask the server anyway, so the person reads the rules' own reason.
     const type = this.cardActionType();
-    if (type) void this.act({ type, card: code });
+    // The catalog names the type at run time; a wrong guess is refused with the reason shown.
+    if (type) void this.act({ type, card: code } as Action);
     else this.say(`${cardName(code, this.deck)} cannot be played now`, "error");
   }
 

@@ -1,5 +1,6 @@
 /** The shapes of a seat's view (the rules engine's `view`, shared/engine/core.py) and how
  * the app reads it: zones, legal actions and the cards an action names. */
+import type { components } from "./api/lobby";
 import { cardName, deckOf, isCard, type Deck } from "./cards";
 
 export interface Zone {
@@ -8,7 +9,8 @@ export interface Zone {
   cards: (string | null)[];
 }
 
-export type Action = Record<string, unknown> & { type: string };
+/** A move: one of the spec's action types (a union on `type`, from every game's action table). */
+export type Action = components["schemas"]["Action"];
 
 export interface View {
   game: string;
