@@ -17,12 +17,13 @@ if __name__ == "__main__":  # the process itself, not a test importing ROUTES
 
 import argparse  # noqa: E402
 import mimetypes  # noqa: E402
-import os  # noqa: E402
 import re  # noqa: E402
-from collections.abc import Callable, Iterable, Iterator  # noqa: E402
+from collections.abc import Callable, Iterable, Iterator, Mapping  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import requests  # noqa: E402
+
+from services.settings import Settings  # noqa: E402
 
 # The Ingress's paths and backends, in the order ingress-nginx tries them: longest first.
 ROUTES: tuple[tuple[str, str], ...] = (
@@ -35,12 +36,6 @@ ROUTES: tuple[tuple[str, str], ...] = (
     (r"/v1/matches(/|$)", "lobby"),
 )
 _COMPILED = tuple((re.compile(pattern), backend) for pattern, backend in ROUTES)
-DEFAULT_UPSTREAMS = {
-    "lobby": "http://127.0.0.1:8000",
-    "rules": "http://127.0.0.1:8001",
-    "history": "http://127.0.0.1:8002",
-    "feed": "http://127.0.0.1:8003",
-}
 ROOT = Path(__file__).resolve().parent.parent
 # Hop-by-hop headers belong to one connection and are never forwarded (RFC 9110, 7.6.1).
 HOP_BY_HOP = {
@@ -69,22 +64,11 @@ def backend_for(path: str) -> str | None:
     return None
 
 
-def upstreams_from_env(env: dict[str, str]) -> dict[str, str]:
-    """Each backend's base URL: `<NAME>_URL`, else `<NAME>_PORT` on localhost (the Procfile's)."""
-    found = {}
-    for name, default in DEFAULT_UPSTREAMS.items():
-        port = env.get(f"{name.upper()}_PORT")
-        found[name] = env.get(f"{name.upper()}_URL") or (
-            f"http://127.0.0.1:{port}" if port else default
-        )
-    return found
-
-
 class Gateway:
     """A WSGI app: static files of `static_dir` (index.html for the app's own routes) and
     the API paths proxied to `upstreams`."""
 
-    def __init__(self, static_dir: Path, upstreams: dict[str, str]) -> None:
+    def __init__(self, static_dir: Path, upstreams: Mapping[str, str]) -> None:
         self.static_dir = static_dir.resolve()
         self.upstreams = upstreams
         self.session = requests.Session()
@@ -178,13 +162,14 @@ def _chunks(answer: requests.Response) -> Iterator[bytes]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--host", default=os.environ.get("GATEWAY_HOST", "127.0.0.1"))
-    parser.add_argument("--port", type=int, default=int(os.environ.get("GATEWAY_PORT", "8080")))
+    settings = Settings.from_env()
+    parser.add_argument("--host", default=settings.gateway_host)
+    parser.add_argument("--port", type=int, default=settings.gateway_port)
     parser.add_argument("--static", type=Path, default=ROOT / "web" / "dist")
     args = parser.parse_args()
     from gevent.pywsgi import WSGIServer
 
-    app = Gateway(args.static, upstreams_from_env(dict(os.environ)))
+    app = Gateway(args.static, settings.gateway_upstreams)
     server = WSGIServer((args.host, args.port), app, log=None)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     print(f"Tapete is up: open http://{shown}:{args.port}/ in a browser", flush=True)

@@ -21,6 +21,25 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_RULES_URL = "http://127.0.0.1:8001"
 DEFAULT_LOBBY_URL = "http://127.0.0.1:8000"
 DEFAULT_HISTORY_URL = "http://127.0.0.1:8002"
+GATEWAY_UPSTREAMS = {
+    "lobby": "http://127.0.0.1:8000",
+    "rules": "http://127.0.0.1:8001",
+    "history": "http://127.0.0.1:8002",
+    "feed": "http://127.0.0.1:8003",
+}
+
+
+def upstreams_from_env(env: Mapping[str, str]) -> dict[str, str]:
+    """Each backend's base URL: `<NAME>_URL`, else `<NAME>_PORT` on localhost (the Procfile's)."""
+    found = {}
+    for name, default in GATEWAY_UPSTREAMS.items():
+        port = env.get(f"{name.upper()}_PORT")
+        found[name] = env.get(f"{name.upper()}_URL") or (
+            f"http://127.0.0.1:{port}" if port else default
+        )
+    return found
+
+
 DEFAULT_METRICS_ADDR = "0.0.0.0"
 CLUSTER_FEED_PARTITIONS = 64  # several per shard, so a cluster can spread the matches
 
@@ -90,6 +109,10 @@ class Settings:
     rules_url: str = DEFAULT_RULES_URL  # RULES_URL
     lobby_url: str = DEFAULT_LOBBY_URL  # LOBBY_URL
     history_url: str = DEFAULT_HISTORY_URL  # HISTORY_URL (make demo only)
+    # make run's gateway: where it listens, and each backend (<NAME>_URL, else <NAME>_PORT)
+    gateway_host: str = "127.0.0.1"  # GATEWAY_HOST
+    gateway_port: int = 8080  # GATEWAY_PORT
+    gateway_upstreams: Mapping[str, str] = field(default_factory=lambda: dict(GATEWAY_UPSTREAMS))
     redis_cluster: bool = False  # REDIS_CLUSTER=1: REDIS_URL names a node of a Redis Cluster
     feed_partitions: int = 1  # FEED_PARTITIONS: the same everywhere (cluster: 64)
     durability: Durability = Durability()  # REDIS_ACK_REPLICAS, REDIS_ACK_FSYNC, _TIMEOUT_MS
@@ -180,6 +203,9 @@ class Settings:
             rules_url=env.get("RULES_URL", d.rules_url),
             lobby_url=env.get("LOBBY_URL", d.lobby_url),
             history_url=env.get("HISTORY_URL", d.history_url),
+            gateway_host=env.get("GATEWAY_HOST", d.gateway_host),
+            gateway_port=int(env.get("GATEWAY_PORT", d.gateway_port)),
+            gateway_upstreams=upstreams_from_env(env),
             redis_cluster=cluster,
             feed_partitions=int(env.get("FEED_PARTITIONS", partitions)),
             durability=Durability(

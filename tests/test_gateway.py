@@ -16,7 +16,8 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 import pytest
 import yaml
 
-from services.gateway import ROUTES, Gateway, backend_for, upstreams_from_env
+from services.gateway import ROUTES, Gateway, backend_for
+from services.settings import upstreams_from_env
 from tests.service_fixtures import ROOT
 
 INGRESS_FILES = ("k8s/base/ingress.yaml", "k8s/base/feed.yaml", "k8s/base/web.yaml")
