@@ -31,7 +31,7 @@ class DispatcherSettings(GroupSettings):
 
     block_ms: int = 500
     retry_after_s: float = 10.0  # a job not ended this long after it was due is redone
-    max_attempts: int = 5
+    retry_max_s: float = 60.0  # each redo waits twice as long as the last, up to this
     sweep_every_s: float = 0.5
 
 

@@ -6,7 +6,8 @@ has acted on it, and leaves it pending with ``failed`` otherwise. Notifications 
 pending by a consumer that died, and this consumer's own failures, are taken over with
 XAUTOCLAIM once idle for ``min_idle_ms``; one delivered more than ``max_deliveries``
 times is a poison: it moves to the partition's dead-letter stream, with its last error,
-and is acknowledged in the same MULTI, so it never blocks the group.
+and is acknowledged in the same MULTI, so it never blocks the group, unless the subclass
+says it is ``still_needed`` (the bot dispatcher: dropping it would strand a match).
 
 Replicas of a consumer share the partitions: each says it is alive in the group's member
 set every ``claim_every_s`` and reads (and reclaims) only its share of the partitions, the
@@ -199,16 +200,23 @@ class FeedGroup:
                 )  # fmt: skip
                 retries = []
                 for message_id, fields in messages:
-                    if self.deliveries(stream, message_id) > self.settings.max_deliveries:
-                        self.dead_letter(stream, message_id, fields or {})
+                    fields = fields or {}
+                    too_often = self.deliveries(stream, message_id) > self.settings.max_deliveries
+                    if too_often and not self.still_needed(fields):
+                        self.dead_letter(stream, message_id, fields)
                     else:
-                        retries.append((message_id, fields or {}))
+                        retries.append((message_id, fields))
                 if retries:
                     self.handle(stream, retries, retry=True)
                 handled += len(messages)
                 if cursor in ("0-0", b"0-0"):
                     break
         return handled
+
+    def still_needed(self, fields: dict[str, str]) -> bool:
+        """Whether a notification delivered too often must still be tried rather than
+        dead-lettered: never, here; a subclass that strands a match by dropping one says so."""
+        return False
 
     def ack(self, stream: str, ids: list[str], retry: bool = False) -> None:
         """Done with them; a retried one's earlier error is forgotten."""

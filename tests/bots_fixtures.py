@@ -24,9 +24,11 @@ import pytest
 from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import ROOT, Service
 
-# Lost jobs redone after a second; stale pending notifications taken over after 300 ms.
+# Lost jobs redone after a second, then every two; stale pending notifications taken over
+# after 300 ms.
 TEST_BOTS_ENV = {
     "BOTS_RETRY_AFTER_S": "1",
+    "BOTS_RETRY_MAX_S": "2",
     "BOTS_SWEEP_EVERY_S": "0.1",
     "BOTS_MIN_IDLE_MS": "300",
     "BOTS_CLAIM_EVERY_S": "0.1",

@@ -22,7 +22,7 @@ from rq import Queue
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
-from services.bots.dispatcher import Dispatcher, Notice, plan
+from services.bots.dispatcher import Dispatcher, Notice, dead_key, plan
 from services.bots.jobs import LobbyError, _refused_in_process
 from services.bots.tasks import BOT, QUEUE, TURN, WINDOW, Task
 from services.bots.timers import LEASES_KEY, window_closes_at
@@ -86,7 +86,7 @@ def test_a_malformed_notification_is_refused(bad: dict[str, str]):
 @pytest.fixture
 def dispatcher(redis_client: redis.Redis, redis_url: str) -> Iterator[Dispatcher]:
     rq_connection = redis.Redis.from_url(redis_url)
-    settings = DispatcherSettings(name="test", retry_after_s=0.0, max_attempts=2)
+    settings = DispatcherSettings(name="test", retry_after_s=0.0, retry_max_s=0.0)
     yield Dispatcher(MatchLog(redis_client), Queue(QUEUE, connection=rq_connection), settings)
     rq_connection.close()
 
@@ -128,7 +128,7 @@ def test_a_notification_overtaken_by_a_later_version_asks_for_nothing(dispatcher
     assert dispatcher.queue.job_ids == [] and dispatcher.leases.count() == 0
 
 
-def test_the_watchdog_redoes_a_lost_task_while_its_match_waits(
+def test_the_watchdog_redoes_a_lost_task_for_as_long_as_its_match_waits(
     dispatcher: Dispatcher, redis_client: redis.Redis
 ):
     at_version(redis_client, 7)
@@ -139,10 +139,25 @@ def test_the_watchdog_redoes_a_lost_task_while_its_match_waits(
     [lease] = dispatcher.leases.overdue(time.time() + 1, 10)
     assert lease == task.retry()
 
-    dispatcher.sweep()  # the retry is lost too: the last attempt
-    dispatcher.sweep()  # and then no more
-    assert dispatcher.queue.job_ids == [task.retry().job_id, task.retry().retry().job_id]
-    assert dispatcher.leases.count() == 0
+    attempts = [task.retry()]
+    for _ in range(8):  # every attempt is lost too: never given up while the match waits
+        dispatcher.sweep()
+        attempts.append(attempts[-1].retry())
+    assert dispatcher.queue.job_ids == [attempt.job_id for attempt in attempts]
+    assert dispatcher.leases.overdue(time.time() + 1, 10) == [attempts[-1]]
+
+    at_version(redis_client, 8)  # then someone moved: the task is stale, its lease goes
+    dispatcher.sweep()
+    assert dispatcher.leases.count() == 0 and len(dispatcher.queue.job_ids) == len(attempts)
+
+
+def test_each_attempt_waits_twice_as_long_as_the_last_up_to_the_cap(dispatcher: Dispatcher):
+    settings = DispatcherSettings(name="test", retry_after_s=10.0, retry_max_s=60.0)
+    slow = Dispatcher(dispatcher.log, dispatcher.queue, settings)
+    assert [slow.retry_pause(n) for n in range(6)] == [10.0, 20.0, 40.0, 60.0, 60.0, 60.0]
+    assert slow.retry_pause(10_000) == 60.0
+    capped_below = DispatcherSettings(name="test", retry_after_s=10.0, retry_max_s=5.0)
+    assert Dispatcher(dispatcher.log, dispatcher.queue, capped_below).retry_pause(3) == 10.0
 
 
 def test_the_watchdog_forgets_a_task_whose_match_moved_on(
@@ -158,7 +173,7 @@ def test_settings_come_from_prefixed_variables_else_their_defaults():
     env = {"BOTS_BLOCK_MS": "250", "BOTS_RETRY_AFTER_S": "2.5", "BOTS_DISPATCHER_NAME": "d1"}
     settings = Settings.from_env(env).bots_dispatcher
     assert (settings.name, settings.block_ms, settings.retry_after_s) == ("d1", 250, 2.5)
-    assert (settings.batch, settings.max_attempts, settings.claim_every_s) == (100, 5, 1.0)
+    assert (settings.batch, settings.retry_max_s, settings.claim_every_s) == (100, 60.0, 1.0)
     assert Settings.from_env({}).bots_dispatcher.name.endswith(f"-{os.getpid()}")
 
 
@@ -206,3 +221,28 @@ def test_a_bot_never_reacts_when_it_always_misses_and_a_sealed_commit_is_no_refl
     assert (Task(BOT, MATCH, 7, 1), None) in tasks
     slow = Reflexes(median_s=5.0, fastest_s=4.0, miss=0.0)
     assert slow.delay(random.Random(1), 3.0) is None
+
+
+@pytest.mark.parametrize("moved_on", [False, True], ids=["current", "stale"])
+def test_a_notification_delivered_too_often_is_dead_lettered_only_when_nothing_waits_for_it(
+    dispatcher: Dispatcher, redis_client: redis.Redis, moved_on: bool
+):
+    """Dispatching it failed again and again (the store timing out under load): while its
+    match waits at its version it is tried once more, never dropped; once stale it goes."""
+    settings = DispatcherSettings(name="test", min_idle_ms=0, max_deliveries=1)
+    group = Dispatcher(dispatcher.log, dispatcher.queue, settings)
+    group.ensure_groups()
+    at_version(redis_client, 8 if moved_on else 7)
+    [stream] = group.streams
+    event = {"status": "running", "to_act": [1], "bots": BOT_AT_1}
+    fields = {"match": MATCH, "version": "7", "kind": "action", "event": json.dumps(event)}
+    redis_client.xadd(stream, fields)
+    redis_client.xreadgroup(group.group, "other", {stream: ">"})  # delivered, never acked
+    redis_client.xautoclaim(stream, group.group, "other", 0, "0-0")  # and again
+    group.reclaim()
+    dead = redis_client.xlen(dead_key(0))
+    assert redis_client.xpending(stream, group.group)["pending"] == 0
+    if moved_on:
+        assert dead == 1 and dispatcher.queue.job_ids == []
+    else:
+        assert dead == 0 and dispatcher.queue.job_ids == [Task(BOT, MATCH, 7, 1).job_id]

@@ -281,6 +281,39 @@ def test_a_worker_killed_mid_turn_loses_no_turn_and_doubles_no_move(
         assert not Job.exists(task.retry().job_id, connection=rq_connection)
 
 
+# Longer than five attempts of BOTS_RETRY_AFTER_S (1 s in tests) and their sweeps: past the
+# point where a watchdog with a bounded number of attempts gives a task up.
+STALL_S = 7.5
+
+
+def leases_of(client: redis.Redis, match_id: str) -> list[Task]:
+    return [t for t in map(Task.decode, client.zrange(LEASES_KEY, 0, -1)) if t.match == match_id]
+
+
+def test_a_stalled_worker_pool_slows_a_bot_match_down_but_never_strands_it(
+    lobby: Http, history: Http, workers: Workers, redis_url: str
+):
+    """Workers that get no bot move done (they cannot reach the lobby, as when they are
+    starved under heavy load) for longer than five of the watchdog's attempts: the task is
+    still redone, with growing pauses, so once workers that can play are back the bots'
+    match goes on to a verified end instead of waiting for a move that never comes."""
+    [stalled] = workers.start(1, LOBBY_URL=f"http://127.0.0.1:{free_port()}")
+    host = lobby.player("Host")
+    match = bot_match(lobby, host, "brisca")
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    wait_until(lambda: leases_of(client, match["id"]) != [], what="the first bot task")
+    time.sleep(STALL_S)
+    redone = [t.attempt for t in leases_of(client, match["id"])]
+    assert redone and max(redone) >= 3, f"the bot's task was given up: {redone}"
+    stalled.stop()
+    workers.start(1)
+    entries = follow(lobby, host, match["id"], finished, timeout=20)
+    check_log(lobby.events(host, match["id"]).body["entries"])
+    assert entries[-1]["status"] == "finished"
+    assert history.get(f"/v1/matches/{match['id']}/verify").body["ok"]
+    wait_until(lambda: leases_of(client, match["id"]) == [], what="the match's leases released")
+
+
 def test_a_worker_finishes_the_job_in_hand_on_sigterm(lobby: Http, workers: Workers):
     [worker] = workers.start(1, **{PAUSE_BEFORE_SUBMIT: "1.5"})
     match, ana = person_against_bot(lobby)

@@ -12,7 +12,8 @@ shared consumer-group loop's (``shared/feedgroup.py``), and so is its ``main``
 (``services/consumers.py``).
 
 The watchdog (timers.py) runs here too: a task whose job has not ended by its lease's
-time while the match still waits at that version is enqueued again, as a new attempt.
+time while the match still waits at that version is enqueued again, as a new attempt,
+with a pause that doubles each time (capped), for as long as the match waits for it.
 
     python -m services.bots.dispatcher   # REDIS_URL, RQ_REDIS_URL, FEED_PARTITIONS, BOTS_*
 """
@@ -186,6 +187,19 @@ class Dispatcher(FeedGroup):
             NOTIFICATIONS.labels(outcome).inc(len(ids[match_id]))
             self.ack(stream, ids[match_id], retry)
 
+    def still_needed(self, fields: dict[str, str]) -> bool:
+        """A well-formed notification whose running match still waits at its version is
+        never dead-lettered, however often its dispatch failed (the store timing out under
+        load): dropping it would strand the match. Malformed or stale ones are."""
+        try:
+            notice = Notice.parse("0-0", fields)
+        except (KeyError, ValueError, TypeError):
+            return False
+        return (
+            notice.status == RUNNING
+            and self._snapshots([notice.match])[notice.match][0] == notice.version
+        )
+
     def dispatch(self, notice: Notice, version: int | None, turn_timeout: float | None) -> str:
         """Enqueue what ``notice`` asks for, if its match is still at its version."""
         if version != notice.version:
@@ -202,7 +216,14 @@ class Dispatcher(FeedGroup):
         return "dispatched"
 
     def sweep(self) -> int:
-        """Redo the tasks whose lease ran out while their match still waits at their version."""
+        """Redo the tasks whose lease ran out while their match still waits at their version.
+
+        A task still current is never given up: a slow or stalled worker pool must slow its
+        matches down, not strand them. Each attempt waits twice as long as the one before
+        (``retry_after_s``, doubling, at most ``retry_max_s``), so a pool that is behind is
+        not flooded; an attempt that finally runs after a later one has acted is refused by
+        the lobby (same action id, expected version), so the task still moves at most once.
+        """
         overdue = self.leases.overdue(time.time(), self.settings.batch)
         if not overdue:
             return 0
@@ -211,17 +232,24 @@ class Dispatcher(FeedGroup):
             if current[task.match][0] != task.version:
                 self.leases.release(task)  # done, or overtaken by another move: nothing lost
                 continue
-            if task.attempt >= self.settings.max_attempts:
-                self.leases.release(task)
-                JOBS.labels(task.kind, "abandoned").inc()
-                log.error("task %s abandoned after %d attempts", task.name, task.attempt + 1)
-                continue
             retry = task.retry()
-            self.leases.renew(task, retry, time.time() + self.settings.retry_after_s)
+            pause = self.retry_pause(retry.attempt)
+            self.leases.renew(task, retry, time.time() + pause)
             enqueue(self.queue, retry)
             JOBS.labels(task.kind, "retried").inc()
-            log.warning("task %s not done in time: attempt %d", task.name, retry.attempt)
+            level = logging.ERROR if pause >= self.settings.retry_max_s else logging.WARNING
+            log.log(
+                level, "task %s not done in time: attempt %d, next look in %.1fs",
+                task.name, retry.attempt, pause,
+            )  # fmt: skip
         return len(overdue)
+
+    def retry_pause(self, attempt: int) -> float:
+        """How long attempt ``attempt`` has before the watchdog looks again: the first (0,
+        the dispatch's) has ``retry_after_s``, each later one twice the one before, capped
+        at ``retry_max_s``."""
+        doubled = self.settings.retry_after_s * 2 ** min(attempt, 32)
+        return min(doubled, max(self.settings.retry_max_s, self.settings.retry_after_s))
 
     def end_idle(self) -> int:
         """Hand each match idle for the limit to a worker, to be ended as abandoned."""

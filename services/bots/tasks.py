@@ -45,7 +45,7 @@ JOB_ID_SAFE = re.compile(r"[A-Za-z0-9_-]+")  # what rq accepts in a job id
 
 JOBS = Counter(
     "tapete_bot_jobs_total",
-    "bot and timer jobs by kind: enqueued, duplicate, retried, abandoned (the dispatcher); "
+    "bot and timer jobs by kind: enqueued, duplicate, retried (the dispatcher); "
     "played, stale, dropped, failed (the workers)",
     ["kind", "outcome"],
 )
