@@ -435,7 +435,7 @@ def listing_bench(open_matches: int, requests_each: int) -> int:
                 assert reply.status == 200, reply.body
                 size = len(reply.body.get("matches", ()))
             print(f"  {name:40s} {size:3d} matches   {percentiles(times)}")
-        # the listing's own work, in this process: one index range, one page of documents
+        # the listing's own work, in this process: the index shards' tops, one page of documents
         times = []
         for _ in range(requests_each):
             t0 = time.perf_counter()

@@ -126,6 +126,7 @@ class Settings:
     feed_workers: int = 1  # FEED_WORKERS: gunicorn workers of a feed process
     feed_max_streams: int = 20000  # FEED_MAX_STREAMS: open streams per feed worker
     feed_buffer: int = 256  # FEED_BUFFER: entries a stream may fall behind before it is dropped
+    listing_shards: int = 16  # LISTING_SHARDS: slots each match list index spreads over
     feed_heartbeat_seconds: float = 15.0  # FEED_HEARTBEAT_SECONDS: a comment on idle streams
     # browsers: origins whose pages may call the HTTP services (none: same-origin only)
     cors_origins: tuple[str, ...] = ()  # CORS_ORIGINS, comma-separated; "*" for any
@@ -221,6 +222,7 @@ class Settings:
             feed_workers=int(env.get("FEED_WORKERS", d.feed_workers)),
             feed_max_streams=int(env.get("FEED_MAX_STREAMS", d.feed_max_streams)),
             feed_buffer=int(env.get("FEED_BUFFER", d.feed_buffer)),
+            listing_shards=int(env.get("LISTING_SHARDS", d.listing_shards)),
             feed_heartbeat_seconds=float(
                 env.get("FEED_HEARTBEAT_SECONDS", d.feed_heartbeat_seconds)
             ),

@@ -159,6 +159,11 @@ def _text(value: str | bytes) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+def shard_of(match_id: str, shards: int) -> int:
+    """Which of ``shards`` a match falls in: crc32, stable across processes (unlike ``hash``)."""
+    return zlib.crc32(match_id.encode()) % shards
+
+
 class MatchLog:
     """Append-only match logs with compare-and-append on the match version."""
 
@@ -179,7 +184,7 @@ class MatchLog:
         self._append = client.register_script(APPEND_SCRIPT)
 
     def partition(self, match_id: str) -> int:
-        return zlib.crc32(match_id.encode()) % self.partitions
+        return shard_of(match_id, self.partitions)
 
     def feed_key(self, partition: int) -> str:
         """The notification stream consumers (history, bots) read for one partition."""

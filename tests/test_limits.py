@@ -160,7 +160,8 @@ def test_an_open_match_expires_after_the_idle_time_and_a_started_one_is_kept(
 def test_an_idle_open_match_is_gone_from_reads_lists_and_the_cap(
     redis_client: redis.Redis, redis_url: str, rules_service: Service
 ):
-    http = http_for(make_lobby(redis_url, rules_service, open_idle_s=1, open_per_player=1))
+    lobby = make_lobby(redis_url, rules_service, open_idle_s=1, open_per_player=1)
+    http = http_for(lobby)
     ana = http.player("Ana")
     match = http.match(ana)
     error_of(
@@ -172,7 +173,10 @@ def test_an_idle_open_match_is_gone_from_reads_lists_and_the_cap(
     error_of(http.get(f"/v1/matches/{match['id']}", ana["token"]), 404, "not_found")
     listed = http.get("/v1/matches?status=open", ana["token"]).body["matches"]
     assert match["id"] not in [m["id"] for m in listed]
-    assert redis_client.zscore(listing.key("all", listing.ANY, "open"), match["id"]) is None
+    open_key = listing.key(
+        "all", listing.ANY, "open", listing.shard_of(match["id"], lobby.listing_shards)
+    )
+    assert redis_client.zscore(open_key, match["id"]) is None
     http.match(ana)  # the expired match no longer counts against the cap
 
 

@@ -17,6 +17,7 @@ import pytest
 import redis
 import yaml
 from openapi_spec_validator import validate
+from redis.crc import key_slot
 
 from services.errors import Rejected
 from services.lobby import application as lobby_application
@@ -214,11 +215,61 @@ def test_the_list_index_is_rebuilt_from_the_snapshots(
 ):
     ana = http.player()
     ids = [http.match(ana)["id"] for _ in range(3)]
-    redis_client.delete(*redis_client.keys(listing.PREFIX + ":*"))
+    redis_client.delete(*redis_client.keys(listing.PATTERN))
     assert http.get("/v1/matches", ana["token"]).body["matches"] == []
     assert lobby.rebuild_index() == 3
     listed = [m["id"] for m in http.get("/v1/matches", ana["token"]).body["matches"]]
     assert listed == ids[::-1]
+
+
+def test_each_match_is_filed_in_one_slot_and_the_matches_spread_over_the_shards():
+    ids = [f"{n:016x}" for n in range(64)]
+    shards = {listing.shard_of(match_id, 16) for match_id in ids}
+    assert len(shards) > 8  # the hash spreads them
+    for match_id in ids[:8]:
+        match = {"id": match_id, "game": "brisca", "status": "open", "created": "2026-01-01"}
+        match |= {
+            "seats": [
+                {"seat": 0, "player": "p1", "bot": False},
+                {"seat": 1, "player": None, "bot": False},
+            ]
+        }
+        keys = listing.keys_of(match, 16)
+        assert len(keys) == 12  # (all, p.p1) x (any, brisca) x (any, open, free)
+        shard = listing.shard_of(match_id, 16)
+        assert {key_slot(k.encode()) for k in keys} == {key_slot(f"{{index.{shard}}}".encode())}
+    slots = {key_slot(listing.key("all", "*", "*", shard).encode()) for shard in range(16)}
+    assert len(slots) == 16  # no slot takes every filing
+    assert listing.keys_of(None, 16) == set()
+
+
+@pytest.mark.parametrize("shards", [1, 3])
+def test_paging_merges_the_shards_each_match_once_newest_then_highest_id_first(
+    redis_client: redis.Redis, redis_url: str, rules_service: Service, shards: int
+):
+    """Half the matches are made at one instant (one score), so pages break inside ties too."""
+    instants = iter([1_700_000_000.0] * 6 + [1_700_000_001.0 + n for n in range(5)])
+    lobby = Lobby(
+        lobby_application.redis_client(redis_url), RulesClient(rules_service.url),
+        clock=lambda: next(instants, 1_700_000_100.0), listing_shards=shards,
+    )  # fmt: skip
+    http = Http(create_lobby_app({"TESTING": True}, service=lobby).test_client())
+    made = [http.match(http.player(f"P{n}")) for n in range(11)]
+    viewer = http.player("Viewer")
+    spread = {listing.shard_of(m["id"], shards) for m in made}
+    assert len(spread) == 1 if shards == 1 else len(spread) > 1
+    expected = [m["id"] for m in sorted(made, key=lambda m: (m["created"], m["id"]), reverse=True)]
+    for limit in (1, 2, 4, 11):
+        seen, cursor = [], None
+        while True:
+            query = f"?limit={limit}" + (f"&cursor={cursor}" if cursor else "")
+            page = http.get(f"/v1/matches{query}", viewer["token"]).body
+            assert len(page["matches"]) <= limit
+            seen += [m["id"] for m in page["matches"]]
+            cursor = page["next"]
+            if cursor is None:
+                break
+        assert seen == expected, limit
 
 
 BODIES = {

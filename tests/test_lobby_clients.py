@@ -209,13 +209,17 @@ def test_a_stale_index_member_is_skipped_and_repaired(
 ):
     ana = http.player()
     match = http.match(ana)
-    free = listing.key("all", listing.ANY, listing.FREE)
-    redis_client.zadd(free, {"0123456789abcdef": 9e12})  # a match that is not there
+    ghost = "0123456789abcdef"  # a match that is not there
+    free = listing.key(
+        "all", listing.ANY, listing.FREE, listing.shard_of(ghost, lobby.listing_shards)
+    )
+    redis_client.zadd(free, {ghost: 9e12})
     seated = http.match(ana)
-    redis_client.zadd(listing.key("all", listing.ANY, "running"), {seated["id"]: 9e12})
+    shard = listing.shard_of(seated["id"], lobby.listing_shards)
+    redis_client.zadd(listing.key("all", listing.ANY, "running", shard), {seated["id"]: 9e12})
     got = http.get("/v1/matches?free_seats=true", ana["token"]).body["matches"]
     assert [m["id"] for m in got] == [seated["id"], match["id"]]
-    assert redis_client.zscore(free, "0123456789abcdef") is None
+    assert redis_client.zscore(free, ghost) is None
     assert [
         m["id"] for m in http.get("/v1/matches?status=running", ana["token"]).body["matches"]
     ] == []

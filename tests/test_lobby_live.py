@@ -15,8 +15,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from redis.crc import key_slot
 
+from services.lobby import listing
+from services.lobby.application import Lobby
+from services.lobby.rules_client import RulesClient
+from services.settings import Settings
 from shared.engine import all_games
+from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import Http, Reply, Service, error_of, session
 
 
@@ -185,3 +191,42 @@ def test_a_match_survives_a_restart_of_the_lobby(http: Http, lobby_service: Serv
     assert after == before  # same version, seats, to_act and view: nothing was lost
     finished, _ = fresh.play_to_the_end(after, seated, rng)
     assert finished["status"] == "finished" and finished["result"]
+
+
+@pytest.mark.cluster  # on one Redis and on a Redis Cluster
+def test_a_players_matches_are_filed_across_slots_and_page_back_each_once_in_order(
+    http: Http, redis_store: RedisStore, rules_service: Service
+):
+    """...and come back from the snapshots when the indexes are lost (``rebuild_index``)."""
+    ana = http.player()
+    made = [http.match(ana) for _ in range(8)]
+    for match in made:
+        http.join(ana, match["id"])  # now "mine"
+    newest_first = sorted(made, key=lambda m: (m["created"], m["id"]), reverse=True)
+    seen, cursor = [], None
+    while True:
+        query = "?mine=true&limit=3" + (f"&cursor={cursor}" if cursor else "")
+        page = http.get(f"/v1/matches{query}", ana["token"]).body
+        seen += [m["id"] for m in page["matches"]]
+        if (cursor := page["next"]) is None:
+            break
+    assert seen == [m["id"] for m in newest_first]
+    client = redis_store.client()
+    shards = Settings().listing_shards
+    filed = {
+        m["id"]: listing.key(f"p.{ana['id']}", "*", "*", listing.shard_of(m["id"], shards))
+        for m in made
+    }
+    assert all(client.zscore(key, match_id) is not None for match_id, key in filed.items())
+    assert len({key_slot(key.encode()) for key in filed.values()}) > 1
+
+    def mine() -> list[str]:
+        return [m["id"] for m in http.get("/v1/matches?mine=true", ana["token"]).body["matches"]]
+
+    for key in set(filed.values()):  # lost (one key at a time: they hash apart)
+        client.delete(key)
+    assert mine() == []
+    lobby = Lobby(client, RulesClient(rules_service.url), redis_store.log(client))
+    assert lobby.rebuild_index() >= len(made)  # scans every node of a cluster
+    assert mine() == [m["id"] for m in newest_first]
+    client.close()

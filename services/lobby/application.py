@@ -191,6 +191,7 @@ class Lobby:
         return cls(
             client, rules, log, feed_buffer=settings.feed_buffer,
             bot_token_key=settings.bot_token_key, quotas=Quotas.from_settings(settings),
+            listing_shards=settings.listing_shards,
         )  # fmt: skip
 
     def __init__(
@@ -203,9 +204,11 @@ class Lobby:
         feed_buffer: int = 256,
         bot_token_key: str | None = None,
         quotas: Quotas = DEFAULT_QUOTAS,
+        listing_shards: int = Settings.listing_shards,
     ) -> None:
         """``new_seed`` draws each match's secret seed at its start (tests may rig a deal);
-        ``quotas`` bound the open matches and the store's memory (quotas.py)."""
+        ``quotas`` bound the open matches and the store's memory (quotas.py);
+        ``listing_shards`` is how many slots each match list index spreads over (listing.py)."""
         self.client = client
         self.rules = rules
         self.log = log or MatchLog(client)
@@ -217,6 +220,9 @@ class Lobby:
         self.hub = feed.Hub(self.log, feed_buffer)
         self.quotas = quotas
         self.open_matches = OpenMatches(client, quotas)
+        if listing_shards < 1:
+            raise ValueError("listing_shards must be at least 1")
+        self.listing_shards = listing_shards
 
     # -- players ---------------------------------------------------------------------------
     def register(self, name: str) -> tuple[Player, str]:
@@ -263,27 +269,28 @@ class Lobby:
     ) -> dict[str, Any]:
         """One page of matches passing the filters, newest first, and the next page's cursor.
 
-        Reads one range of one index (``listing.py``) and the page's match documents only.
+        Reads the top of each shard of one index (``listing.py``), then the page's match
+        documents only.
         """
         if free_seats and status not in (None, OPEN):
             raise BadRequest("free_seats lists open matches only", code="bad_filter")
-        index = listing.key(
-            listing.scope_of(player.id if mine else None),
-            game or listing.ANY,
-            listing.FREE if free_seats else status or listing.ANY,
-        )
-        ids, following = listing.page_ids(self.client, index, limit, cursor)
+        scope = listing.scope_of(player.id if mine else None)
+        index = (scope, game or listing.ANY, listing.FREE if free_seats else status or listing.ANY)
+        shards = range(self.listing_shards)
+        keys = [listing.key(*index, shard) for shard in shards]
+        ids, following = listing.page_ids(self.client, keys, limit, cursor)
         pipe = self.client.pipeline(transaction=False)
         for match_id in ids:
             pipe.hget(self.log.keys(match_id).snapshot, "match")
         found = []
         for match_id, raw in zip(ids, pipe.execute(), strict=True):
             doc = json.loads(raw) if raw else None
-            if doc is None or index not in listing.keys_of(doc):
+            filed = keys[listing.shard_of(match_id, self.listing_shards)]
+            if doc is None or filed not in listing.keys_of(doc, self.listing_shards):
                 # the index lagged behind the log: repair it now
-                listing.unfile(self.client, {index}, match_id)
+                listing.unfile(self.client, filed, match_id)
                 if doc is not None:
-                    listing.refile(self.client, None, doc)
+                    listing.refile(self.client, None, doc, self.listing_shards)
                 continue
             found.append(doc)
         return {"matches": found, "next": following}
@@ -648,7 +655,7 @@ class Lobby:
         )  # fmt: skip
         if result.duplicate:
             raise _Duplicate(result.answer or {}, result.fingerprint)
-        listing.refile(self.client, before.match if before else None, match)
+        listing.refile(self.client, before.match if before else None, match, self.listing_shards)
         if match["status"] == OPEN or (before is not None and before.match["status"] == OPEN):
             self.open_matches.keep(self._match_keys(match["id"]), match["status"] == OPEN)
         if match["status"] == FINISHED and (before is None or before.match["status"] != FINISHED):
@@ -768,7 +775,7 @@ class Lobby:
     # -- the list indexes (derivable from the snapshots) -------------------------------------
     def rebuild_index(self) -> int:
         """Re-file every match from its snapshot (after a crash between append and filing)."""
-        return listing.rebuild(self.client, SNAPSHOT_PATTERN)
+        return listing.rebuild(self.client, SNAPSHOT_PATTERN, self.listing_shards)
 
     def ready(self) -> bool:
         try:
