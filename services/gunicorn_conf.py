@@ -12,7 +12,9 @@ graceful_timeout = _settings.gunicorn_graceful_timeout
 keepalive = 5
 # What one request may make a worker read before it is refused (431, 400); the proxy in front
 # (deploy/nginx) bounds how slowly it may arrive, which gunicorn's threads cannot.
-limit_request_line = 4094  # bytes of the request line
+limit_request_line = (
+    8190  # bytes of the request line (gunicorn's maximum; nginx in front allows 8 KB too)
+)
 limit_request_fields = 50  # header fields (gunicorn's default: 100)
 limit_request_field_size = 8190  # bytes of one header field
 accesslog = None  # the apps log each request as JSON themselves

@@ -494,7 +494,7 @@ def bot_matches(
 
     def play(match_id: str) -> list[Entry]:
         own = Http(session(), lobby_service.url)
-        return follow(own, host, match_id, finished, timeout=180)
+        return follow(own, host, match_id, finished, timeout=300)
 
     try:
         with ThreadPoolExecutor(len(matches)) as pool:
