@@ -189,6 +189,7 @@ GAME_EVENTS: dict[str, tuple[dict[str, Schema], tuple[str, ...]]] = {
     "took_pile": ({"cards": array(HIDDEN_CARD), "reason": STR, "seat": INT, "shown": array(CARD), "taken": INT, "top": CARD, "visible_to": array(INT)}, ("seat",)),
     "total": ({"total": INT}, ("total",)),
     "trick_won": ({"cards": array(CARD), "points": INT, "seat": INT}, ("cards", "points", "seat")),
+    "trio": ({"cards": array(CARD), "seat": INT}, ("cards", "seat")),
     "turn": ({"points": INT, "seat": INT}, ("seat",)),
     "turned_up": ({"card": CARD, "cells": array(obj({"card": CARD, "column": INT, "row": INT}, required=("card", "column", "row")))}, ()),
     "went_out": ({"place": INT, "seat": INT}, ("place", "seat")),

@@ -26,6 +26,7 @@ from services.gateway import backend_for
 from shared.redis_server import free_port
 from tests.bots_fixtures import BotProcesses
 from tests.history_fixtures import ConsumerProcess
+from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import ROOT, Service, stop_process
 
 WEB = ROOT / "web"
@@ -78,7 +79,7 @@ class Gateway:
 @pytest.fixture(scope="module")
 def platform(
     browser_ready: None,
-    redis_url: str,
+    redis_store: RedisStore,
     rules_service: Service,
     lobby_service: Service,
     feed_service: Service,
@@ -86,11 +87,11 @@ def platform(
 ) -> Iterator[Gateway]:
     """Everything a person's browser reaches, on one origin: the gateway in front of the
     services, with bots playing and the history consumer verifying."""
-    bots = BotProcesses(redis_url, lobby_service, rules_service)
+    bots = BotProcesses(redis_store, lobby_service, rules_service)
     bots.dispatcher()
     bots.worker("web-worker-1")
     bots.worker("web-worker-2")
-    consumer = ConsumerProcess("web-history", redis_url, {})
+    consumer = ConsumerProcess("web-history", redis_store, {})
     gateway = Gateway(
         {
             "lobby": lobby_service.url,
