@@ -10,7 +10,7 @@ offers; ``choose`` refuses a strategy the game does not have instead of playing 
 
 from __future__ import annotations
 
-from . import brisca, levels, random_play  # noqa: F401  (each module registers its strategies)
+from . import brisca, chinchon, levels, raj, random_play, truco  # noqa: F401  (each module registers its strategies)
 from .registry import (
     ANY_GAME,
     Strategy,

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -39,7 +40,11 @@ from shared.engine.sampling import game_of, sample_state
 
 TIMEOUT: Action = {"type": "timeout"}
 WAIT = "wait"  # a seat lets a window run out (no action)
-DIRECTION_STEPS = 600  # the longest random match score_direction plays out
+DIRECTION_STEPS = 600  # the longest random match a game's profile plays out
+SHORT_MATCH = 40  # random matches this short (in actions) are played out to their end
+RESULT = 0.8  # the share of a finished match's reward that its result makes
+PRIOR = 1.0  # the bonus of the rollout policy's own pick at a node, divided by its visits + 1
+ALIKE = 0.03  # root mean rewards this close are alike: the heuristic's pick is played
 
 #: A rollout policy: (state, its legal (seat, action) options, generator) -> the pick.
 RolloutPolicy = Callable[[State, list[tuple[int | None, Action]], random.Random], tuple]
@@ -88,23 +93,44 @@ def _options(state: State, seat: int) -> list[tuple[str, Action | None]]:
     return options
 
 
+def _preferred(
+    state: State, seat: int, options: list[tuple[str, Action | None]], rng: random.Random
+) -> str:
+    """The key of the action the game's rollout policy would play here ('' without one)."""
+    policy = POLICIES.get(state.game)
+    actions: list[tuple[int | None, Action]] = [(seat, a) for _k, a in options if a is not None]
+    if policy is None or len(actions) < 2:
+        return ""
+    return _key(policy(state, actions, rng)[1])
+
+
 def _pick(
-    node: Node, seat: int, options: list[tuple[str, Action | None]], c: float, rng: random.Random
+    node: Node,
+    seat: int,
+    options: list[tuple[str, Action | None]],
+    c: float,
+    rng: random.Random,
+    preferred: str = "",
 ) -> tuple[str, Action | None, bool]:
-    """UCT among the options available now; an untried one first. (key, action, new?)"""
+    """UCT among the options available now; an untried one first (the ``preferred`` one
+    first of all), then a bonus for ``preferred`` that fades with its visits (a prior: of
+    actions that look alike, the one the game's heuristic plays). (key, action, new?)"""
     stats = node.stats.setdefault(seat, {})
     untried = [o for o in options if o[0] not in stats]
     for k, _ in options:
         if k in stats:
             stats[k][2] += 1
     if untried:
-        k, a = rng.choice(untried)
+        first = [o for o in untried if o[0] == preferred]
+        k, a = first[0] if first else rng.choice(untried)
         stats[k] = [0.0, 0.0, 1.0]
         return k, a, True
     best, best_value = options[0], -1.0
     for option in options:
         n, w, avail = stats[option[0]]
         value = w / n + c * math.sqrt(math.log(avail) / n) if n else math.inf
+        if option[0] == preferred:
+            value += PRIOR / (n + 1)
         if value > best_value:
             best, best_value = option, value
     return best[0], best[1], False
@@ -123,19 +149,34 @@ def _apply_visible(state: State, seat: int | None, action: Action) -> str | None
     return f"sealed:{action['type']}" if private else _key(action)
 
 
+@dataclass(frozen=True)
+class Profile:
+    """What a game's random matches say about reading a playout's end, learnt once per game.
+
+    ``direction``: +1 where winners end with more points, -1 with fewer (penalty points), 0
+    where points tell nothing. ``scale``: a typical round's points margin between seats
+    (the 90th percentile), the one yardstick every playout's margin is measured with, so
+    that a hand won by 4 counts more than one won by 1. ``whole``: matches so short that
+    a playout goes on to the end (what a bid keeps for later rounds counts)."""
+
+    direction: int = 1
+    scale: float = 1.0
+    whole: bool = False
+
+
 @lru_cache(maxsize=512)
-def score_direction(game_id: str, variant: str, players: int) -> int:
-    """+1 where the winners of random matches end with more points than the others, -1 where
-    with fewer (penalty points), 0 where points tell nothing: learnt once per game from a
-    few random matches, so that a rollout may stop at a round's end and read the points.
-    A game too long for that to be cheap counts as +1, the common case."""
-    votes, finished = 0, 0
+def profile(game_id: str, variant: str, players: int) -> Profile:
+    """Learnt from four random matches of at most ``DIRECTION_STEPS`` actions (a game too
+    long for that to be cheap keeps the common case: points are good, rounds are read)."""
+    votes, finished, lengths, margins = 0, 0, [], []
     for k in range(4):
         state, _ = new_match(game_id, variant, players, seed=f"direction:{k}")
         rollout(state, random.Random(k), DIRECTION_STEPS)
+        margins += [max(r) - min(r) for r in state.rounds if max(r) != min(r)]
         if not state.finished:
             continue
         finished += 1
+        lengths.append(state.moves)
         winners = (state.result or {}).get("winners") or []
         others = [s for s in range(players) if s not in winners]
         if not winners or not others:
@@ -143,31 +184,45 @@ def score_direction(game_id: str, variant: str, players: int) -> int:
         won = sum(state.scores[s] for s in winners) / len(winners)
         lost = sum(state.scores[s] for s in others) / len(others)
         votes += (won > lost) - (won < lost)
+    margins.sort()
+    scale = float(margins[(9 * len(margins)) // 10]) if margins else 1.0
     if not finished:
-        return 1
-    return (votes > 0) - (votes < 0) if abs(votes) >= 2 else 0
+        return Profile(1, scale, False)
+    direction = (votes > 0) - (votes < 0) if abs(votes) >= 2 else 0
+    whole = finished == 4 and sum(lengths) / 4 <= SHORT_MATCH
+    return Profile(direction, scale, whole)
 
 
-def rewards(state: State, origin: list[int], direction: int) -> list[float]:
-    """Each seat's reward in [0, 1]: a win (shared on a tie of everyone); in a match not yet
-    over, its margin in the points scored since the search began (``origin``), as a share
-    of the largest gain, and ½ for all where points tell nothing."""
+def score_direction(game_id: str, variant: str, players: int) -> int:
+    """+1 where points are good, -1 where they are penalties, 0 where they tell nothing."""
+    return profile(game_id, variant, players).direction
+
+
+def rewards(
+    state: State, origin: list[int], direction: int, scale: float | None = None
+) -> list[float]:
+    """Each seat's reward in [0, 1]. Its margin in the points scored since the search began
+    (``origin``) over the seats' average, measured against ``scale`` (default: the largest
+    gain of this playout); ½ for all where points tell nothing. A finished match counts
+    mostly its result (a win, shared on a tie of everyone), the margin breaking even ones."""
     n = state.players
+    gains = [(now - then) * direction for now, then in zip(state.scores, origin, strict=True)]
+    yardstick = scale or max((abs(g) for g in gains), default=0)
+    if n == 1 or not yardstick:
+        margins = [0.5] * n
+    else:
+        margins = []
+        for s in range(n):
+            margin = gains[s] - sum(gains[o] for o in range(n) if o != s) / (n - 1)
+            margins.append(min(1.0, max(0.0, 0.5 + margin / (2 * yardstick))))
     if state.finished and state.result is not None:
         winners = state.result.get("winners") or []
         if n == 1:
             return [1.0 if winners else 0.0]
         everyone = len(winners) == n
-        return [0.5 if everyone else 1.0 if s in winners else 0.0 for s in range(n)]
-    gains = [(now - then) * direction for now, then in zip(state.scores, origin, strict=True)]
-    scale = max((abs(g) for g in gains), default=0)
-    if n == 1 or not scale:
-        return [0.5] * n
-    out = []
-    for s in range(n):
-        margin = gains[s] - sum(gains[o] for o in range(n) if o != s) / (n - 1)
-        out.append(min(1.0, max(0.0, 0.5 + margin / (2 * scale))))
-    return out
+        results = [0.5 if everyone else 1.0 if s in winners else 0.0 for s in range(n)]
+        return [RESULT * r + (1 - RESULT) * m for r, m in zip(results, margins, strict=True)]
+    return margins
 
 
 def rollout(
@@ -209,10 +264,11 @@ def _iterate(
     me: int,
     allowed: set[str],
     stop: float,
-) -> None:
-    node, path = root, []
+) -> str:
+    """One iteration; returns the key the game's heuristic prefers for ``me`` at the root."""
+    node, path, liked = root, [], ""
     origin = list(state.scores)
-    direction = score_direction(state.game, state.variant, state.players)
+    learnt = profile(state.game, state.variant, state.players)
     while not state.finished:
         actors = list(state.to_act)
         if not actors:
@@ -228,7 +284,10 @@ def _iterate(
                 options = [o for o in options if o[0] in allowed]
             if not options:
                 continue
-            k, a, new = _pick(node, seat, options, budget.exploration, rng)
+            preferred = _preferred(state, seat, options, rng)
+            if node is root and seat == me:
+                liked = preferred
+            k, a, new = _pick(node, seat, options, budget.exploration, rng, preferred)
             picks.append((seat, k, a))
             grew = grew or new
         if not picks:
@@ -248,17 +307,22 @@ def _iterate(
         node = node.children.setdefault(tuple(seen), Node())
         if grew:
             break
-    rollout(state, rng, budget.rollout_steps, stop, scored=direction != 0)
-    values = rewards(state, origin, direction)
+    scored = learnt.direction != 0 and not learnt.whole
+    rollout(state, rng, budget.rollout_steps, stop, scored=scored)
+    values = rewards(state, origin, learnt.direction, learnt.scale)
     for at, picks in path:
         for seat, k, _a in picks:
             entry = at.stats[seat][k]
             entry[0] += 1
             entry[1] += values[seat]
+    return liked
 
 
 def search(view: dict, rng: random.Random, budget: Budget) -> Action:
-    """The action with the most visits at the root after the budget's iterations or time."""
+    """The action with the most visits at the root after the budget's iterations or time;
+    but the game's heuristic's own pick where its mean reward is as good within ``ALIKE``
+    (an action a later turn could also make, such as a song, otherwise loses such ties to
+    the plain moves, whose values are not diluted by the choices after them)."""
     actions = view["legal_actions"]
     if len(actions) == 1:
         return actions[0]
@@ -267,6 +331,7 @@ def search(view: dict, rng: random.Random, budget: Budget) -> Action:
     root = Node()
     by_key = {_key(a): a for a in actions}
     allowed = set(by_key)
+    liked: Counter[str] = Counter()
     stop = time.perf_counter() + budget.millis / 1000
     for i in range(budget.iterations):
         if i and time.perf_counter() > stop:
@@ -274,9 +339,15 @@ def search(view: dict, rng: random.Random, budget: Budget) -> Action:
         state = sample_state(view, rng)
         state.to_act = [seat] + [s for s in state.to_act if s != seat]
         try:
-            _iterate(root, state, budget, rng, seat, allowed, stop)
+            liked[_iterate(root, state, budget, rng, seat, allowed, stop)] += 1
         except Exception:  # noqa: BLE001, S112 - a sampled deal the rules cannot list: next deal
             continue
     stats = root.stats.get(seat, {})
     ranked = sorted(by_key, key=lambda k: (stats.get(k, [0.0, 0.0])[0], stats.get(k, [0, 0.0])[1]))
-    return by_key[ranked[-1]]
+    best = ranked[-1]
+    favourite = liked.most_common(1)[0][0] if liked else ""
+    if favourite in stats and best in stats and stats[favourite][0]:
+        mean = lambda k: stats[k][1] / stats[k][0]  # noqa: E731
+        if mean(favourite) >= mean(best) - ALIKE:
+            best = favourite
+    return by_key[best]
