@@ -166,7 +166,7 @@ def levels(strategy: str, decisions: int) -> int:
     import lobby as lobby_bench
 
     from shared.bots import choose
-    from shared.bots.search import score_direction
+    from shared.bots.search import profile
     from shared.engine import all_games, apply, new_match, view
 
     busy = lobby_bench.background_load()
@@ -177,7 +177,7 @@ def levels(strategy: str, decisions: int) -> int:
     for game in all_games():
         low, high = game.player_range("base")
         players = 2 if low <= 2 <= high else low
-        score_direction(game.id, "base", players)  # learnt once per game (a worker at its start)
+        profile(game.id, "base", players)  # learnt once per game (a worker at its first move)
         times: list[float] = []
         match = 0
         while len(times) < decisions:

@@ -15,7 +15,9 @@ tree learns it before the game shows it. Where the server's timer may close a wi
 each seat may also wait; when every seat waits, the window times out.
 
 The search never names a game: a game may add a cheap rollout policy with
-``rollout_policy`` (see ``POLICIES``), nothing else.
+``rollout_policy`` (see ``POLICIES``), nothing else; the same function is the tree's prior
+(its pick is tried first and wins ties at the root). What a playout's end is worth is read
+with the game's ``profile``, learnt from a few matches.
 """
 
 from __future__ import annotations
@@ -191,11 +193,6 @@ def profile(game_id: str, variant: str, players: int) -> Profile:
     direction = (votes > 0) - (votes < 0) if abs(votes) >= 2 else 0
     whole = finished == 4 and sum(lengths) / 4 <= SHORT_MATCH
     return Profile(direction, scale, whole)
-
-
-def score_direction(game_id: str, variant: str, players: int) -> int:
-    """+1 where points are good, -1 where they are penalties, 0 where they tell nothing."""
-    return profile(game_id, variant, players).direction
 
 
 def rewards(
