@@ -163,9 +163,10 @@ def main() -> None:
     parser.add_argument("-b", default="random")
     parser.add_argument("-n", type=int, default=40)
     parser.add_argument("--processes", type=int, default=None)
+    parser.add_argument("--tag", default="tournament", help="names the deals: another, others")
     args = parser.parse_args()
     result = tournament(
-        args.game, args.variant, args.a, args.b, args.n, args.players, args.processes
+        args.game, args.variant, args.a, args.b, args.n, args.players, args.processes, args.tag
     )
     print(json.dumps(result))
 
