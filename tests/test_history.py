@@ -28,6 +28,7 @@ from services.history.app import create_history_app
 from services.history.application import History
 from services.history.consumer import GROUP, Consumer, dead_key, plan
 from services.history.replay import public_log
+from services.history.store import leaderboard_key, player_key, ratings_key
 from services.history.verify import engine_state_hash, verify
 from services.lobby import application as lobby_application
 from services.lobby.application import Lobby
@@ -37,7 +38,7 @@ from services.openapi_dump import OPENAPI_DIR, generated_spec
 from shared.engine import State, apply, get_game, new_match
 from shared.eventstore import MatchLog
 from shared.feedgroup import GroupSettings
-from tests.history_fixtures import read_models
+from tests.history_fixtures import forget_read_models, read_models
 from tests.service_fixtures import Http, Service, error_of
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -492,7 +493,8 @@ def test_a_redelivered_notification_changes_nothing_and_rates_once(lobby: Lobby,
     match_id = play(lobby, [ana, ben])
     consume(history)
     before = read_models(history.client)
-    rating = json.loads(cast(str, history.client.hget("tapete:{history}:ratings:brisca", ana.id)))
+    rating = history.models.rating("brisca", ana.id)
+    assert rating is not None
     assert rating["matches"] == 1
     # The same notifications again, as after a crash before XACK, and a direct catch-up.
     feed = history.log.feed_key(0)
@@ -501,6 +503,89 @@ def test_a_redelivered_notification_changes_nothing_and_rates_once(lobby: Lobby,
     consume(history)
     assert history.models.catch_up(match_id) is None
     assert read_models(history.client) == before
+
+
+CRASH_POINTS = {  # where a consumer dies in the middle of an update: the steps it did
+    "before any step": [],
+    "after the players' indexes": ["index_players"],
+    "after the ratings": ["index_players", "rate"],
+}
+
+
+@pytest.mark.parametrize("crash", list(CRASH_POINTS))
+def test_a_consumer_that_crashed_between_steps_leaves_the_read_models_of_a_clean_run(
+    lobby: Lobby, history: History, crash: str
+):
+    ana, ben = seat_players(lobby, 2)
+    first = play(lobby, [ana, ben], seed="first")
+    consume(history)  # the first match in the ratings: a second rating of it would show
+    second = play(lobby, [ben, ana], seed="second")
+    models = history.models
+    plan = models.plan(second)  # the whole match in one update: players, finish, ratings
+    assert plan is not None and plan.finished and plan.before == 0
+    for step in CRASH_POINTS[crash]:
+        assert getattr(models, step)(plan)  # each step did something the first time
+    assert models.summary(second) is None  # the crash: no summary, nothing acknowledged
+
+    consume(history)  # the notifications come again; each step finds its marker
+    survived = read_models(history.client)
+    assert models.rate(plan) is False  # rated once, whichever run did it
+    models.index_players(plan)
+    assert models.commit(plan) is False  # the summary moved on: this plan is stale
+    assert models.catch_up(second) is None
+    assert read_models(history.client) == survived
+    ratings = {p.id: models.rating("brisca", p.id) for p in (ana, ben)}
+    assert all(r is not None and r["matches"] == 2 for r in ratings.values())
+    listed = [m["id"] for m in history.player_matches(ana.id, 10, None)["matches"]]
+    assert listed == [second, first]
+
+    forget_read_models(history.client)  # the same feed again, by a consumer that never crashes
+    consume(history)
+    assert read_models(history.client) == survived
+
+
+def test_a_stale_update_cannot_put_back_a_player_a_newer_one_took_out(
+    lobby: Lobby, history: History, http: Http
+):
+    ana, ben, cai = seat_players(lobby, 3)
+    match = lobby.create_match(ana, "brisca", "base", 2, {}, autostart=False)
+    lobby.join(ana, match["id"], 0)
+    lobby.join(cai, match["id"], 1)
+    stale = history.models.plan(match["id"])  # a consumer that stalls with Cai seated
+    assert stale is not None and cai.id in stale.update.joined
+    lobby.leave(cai, match["id"])
+    lobby.join(ben, match["id"], 1)
+    consume(history)  # another consumer takes the notifications over and applies them all
+    assert http.get(f"/v1/players/{cai.id}/matches").body["matches"] == []
+
+    assert history.models.index_players(stale) == 0  # the stalled one wakes up: no effect
+    assert history.models.commit(stale) is False
+    assert http.get(f"/v1/players/{cai.id}/matches").body["matches"] == []
+    [shown] = http.get(f"/v1/players/{ben.id}/matches").body["matches"]
+    assert shown["seat"] == 1
+
+
+def test_each_read_model_is_in_the_slot_of_what_it_is_about(lobby: Lobby, history: History):
+    """A match's summary and sheet beside its log, a player's index in the player's slot, a
+    game's ratings in the game's: no slot takes every update."""
+    players = seat_players(lobby, 4)
+    matches = [play(lobby, players[:2], seed="one"), play(lobby, players[2:], "escoba")]
+    consume(history)
+    models = history.models
+
+    def slot(key: str) -> int:
+        return int(history.client.execute_command("CLUSTER KEYSLOT", key))
+
+    for match_id in matches:
+        beside = slot(history.log.keys(match_id).log)
+        assert slot(models.summary_key(match_id)) == slot(models.sheet_key(match_id)) == beside
+    of_players = {slot(player_key(p.id)) for p in players}
+    of_games = {slot(ratings_key(g)) for g in ("brisca", "escoba")}
+    assert len(of_players) == 4 and len(of_games) == 2
+    assert {slot(leaderboard_key(g)) for g in ("brisca", "escoba")} == of_games
+    assert set(map(slot, read_models(history.client))) == (
+        {slot(history.log.feed_key(0))} | of_players | of_games
+    )
 
 
 def test_a_player_who_leaves_before_the_start_loses_the_match_from_their_history(

@@ -20,7 +20,7 @@ import pytest
 import redis
 
 from services.history.consumer import GROUP, dead_key
-from services.history.store import JOURNAL_KEY
+from services.history.store import ReadModels, ratings_key
 from shared.eventstore import MatchLog
 from tests.history_fixtures import (
     Consumers,
@@ -124,7 +124,7 @@ def test_a_consumer_killed_mid_stream_and_replaced_leaves_the_same_read_models(
     deadline = time.monotonic() + 60
     while True:  # kill it while it holds notifications it has read but not acknowledged
         assert time.monotonic() < deadline, doomed.log_tail()
-        if cast(int, redis_client.xlen(JOURNAL_KEY)) >= 10:
+        if ReadModels(redis_client, log).journal_length() >= 10:
             doomed.pause()
             held = {c["name"]: c["pending"] for c in redis_client.xinfo_consumers(feed, GROUP)}
             if held["doomed"] > 0:
@@ -132,7 +132,7 @@ def test_a_consumer_killed_mid_stream_and_replaced_leaves_the_same_read_models(
                 break
             doomed.resume()
         time.sleep(0.001)
-    behind = [m for m in first if applied_version(redis_client, m) < len(log.entries(m))]
+    behind = [m for m in first if applied_version(log, m) < len(log.entries(m))]
     assert behind, "the first consumer had applied everything: nothing was mid-stream"
 
     time.sleep(0.5)  # past HISTORY_MIN_IDLE_MS: the pending notifications are up for grabs
@@ -149,7 +149,7 @@ def test_a_consumer_killed_mid_stream_and_replaced_leaves_the_same_read_models(
     clean = consumers.start("clean")
     wait_applied(log, first + more, consumer=clean)
     assert read_models(redis_client) == survived
-    ratings = survived["tapete:{history}:ratings:brisca"]
+    ratings = survived[ratings_key("brisca")]
     assert sum(r["matches"] for r in ratings.values()) == 2 * len(first + more)  # once each
 
 
