@@ -26,7 +26,7 @@ from rq.job import Job
 from services.bots.dispatcher import GROUP, dead_key
 from services.bots.jobs import PAUSE_AFTER_SUBMIT, PAUSE_BEFORE_SUBMIT
 from services.bots.tasks import BOT, Task
-from services.bots.timers import LEASES_KEY
+from services.bots.timers import Leases
 from services.lobby.application import Lobby, redis_client
 from services.lobby.rules_client import RulesClient
 from shared.engine import all_games, apply, new_match
@@ -251,7 +251,7 @@ def job_result(connection: redis.Redis, job_id: str, timeout: float = 10.0) -> A
     "pause", [PAUSE_BEFORE_SUBMIT, PAUSE_AFTER_SUBMIT], ids=["before-its-move", "after-its-move"]
 )
 def test_a_worker_killed_mid_turn_loses_no_turn_and_doubles_no_move(
-    lobby: Http, workers: Workers, rq_connection: redis.Redis, pause: str
+    lobby: Http, workers: Workers, rq_connection: redis.Redis, leases: Leases, pause: str
 ):
     """The killed job's lease runs out (1 s here), the dispatcher's watchdog enqueues its
     next attempt, and a new worker plays the turn, or finds it played and drops it."""
@@ -277,7 +277,7 @@ def test_a_worker_killed_mid_turn_loses_no_turn_and_doubles_no_move(
     if pause == PAUSE_BEFORE_SUBMIT:  # the watchdog's second attempt played the turn
         assert job_result(rq_connection, task.retry().job_id) == "played"
     else:  # the watchdog found the turn played, and let the lost job go
-        wait_until(lambda: rq_connection.zscore(LEASES_KEY, task.encode()) is None)
+        wait_until(lambda: task not in leases.of_match(task.match))
         assert not Job.exists(task.retry().job_id, connection=rq_connection)
 
 
@@ -286,12 +286,16 @@ def test_a_worker_killed_mid_turn_loses_no_turn_and_doubles_no_move(
 STALL_S = 7.5
 
 
-def leases_of(client: redis.Redis, match_id: str) -> list[Task]:
-    return [t for t in map(Task.decode, client.zrange(LEASES_KEY, 0, -1)) if t.match == match_id]
+@pytest.fixture
+def leases(redis_store: RedisStore) -> Iterator[Leases]:
+    """The watchdog's leases in the match store, as the dispatcher and workers see them."""
+    client = redis_store.client()
+    yield Leases(redis_store.log(client))
+    client.close()
 
 
 def test_a_stalled_worker_pool_slows_a_bot_match_down_but_never_strands_it(
-    lobby: Http, history: Http, workers: Workers, redis_url: str
+    lobby: Http, history: Http, workers: Workers, leases: Leases
 ):
     """Workers that get no bot move done (they cannot reach the lobby, as when they are
     starved under heavy load) for longer than five of the watchdog's attempts: the task is
@@ -300,10 +304,9 @@ def test_a_stalled_worker_pool_slows_a_bot_match_down_but_never_strands_it(
     [stalled] = workers.start(1, LOBBY_URL=f"http://127.0.0.1:{free_port()}")
     host = lobby.player("Host")
     match = bot_match(lobby, host, "brisca")
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
-    wait_until(lambda: leases_of(client, match["id"]) != [], what="the first bot task")
+    wait_until(lambda: leases.of_match(match["id"]) != [], what="the first bot task")
     time.sleep(STALL_S)
-    redone = [t.attempt for t in leases_of(client, match["id"])]
+    redone = [t.attempt for t in leases.of_match(match["id"])]
     assert redone and max(redone) >= 3, f"the bot's task was given up: {redone}"
     stalled.stop()
     workers.start(1)
@@ -311,7 +314,7 @@ def test_a_stalled_worker_pool_slows_a_bot_match_down_but_never_strands_it(
     check_log(lobby.events(host, match["id"]).body["entries"])
     assert entries[-1]["status"] == "finished"
     assert history.get(f"/v1/matches/{match['id']}/verify").body["ok"]
-    wait_until(lambda: leases_of(client, match["id"]) == [], what="the match's leases released")
+    wait_until(lambda: leases.of_match(match["id"]) == [], what="the match's leases released")
 
 
 def test_a_worker_finishes_the_job_in_hand_on_sigterm(lobby: Http, workers: Workers):

@@ -146,8 +146,8 @@ class Dispatcher(FeedGroup):
         self.reflexes = reflexes
         super().__init__(log, settings, NOTIFICATIONS, logging.getLogger("tapete.bots.dispatcher"))
         self.queue = queue
-        self.leases = Leases(log.client)
-        self.idle = IdleMatches(log.client)
+        self.leases = Leases(log)
+        self.idle = IdleMatches(log)
         self.idle_limit_s = idle_limit_s
         self._last_sweep = float("-inf")
 
@@ -224,7 +224,7 @@ class Dispatcher(FeedGroup):
         not flooded; an attempt that finally runs after a later one has acted is refused by
         the lobby (same action id, expected version), so the task still moves at most once.
         """
-        overdue = self.leases.overdue(time.time(), self.settings.batch)
+        overdue = self.leases.overdue(time.time(), self.settings.batch, self.partitions())
         if not overdue:
             return 0
         current = self._snapshots(list({task.match for task in overdue}))
@@ -254,7 +254,7 @@ class Dispatcher(FeedGroup):
     def end_idle(self) -> int:
         """Hand each match idle for the limit to a worker, to be ended as abandoned."""
         now = time.time()
-        idle = self.idle.idle_since(now - self.idle_limit_s, self.settings.batch)
+        idle = self.idle.idle_since(now - self.idle_limit_s, self.settings.batch, self.partitions())
         if not idle:
             return 0
         current = self._snapshots(idle)
@@ -268,6 +268,10 @@ class Dispatcher(FeedGroup):
             JOBS.labels(IDLE, "enqueued" if new else "duplicate").inc()
         self.idle.rearm(idle, now)
         return len(idle)
+
+    def partitions(self) -> list[int]:
+        """The partitions this replica reads now: it sweeps their leases and idle matches."""
+        return [self.streams[stream] for stream in self.owned]
 
     def _snapshots(self, match_ids: list[str]) -> dict[str, tuple[int | None, float | None]]:
         """Each match's current version and turn timeout, in one round trip."""
