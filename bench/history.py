@@ -124,7 +124,7 @@ def main() -> int:
             stop(consumer)
 
             total = cast(int, client.xlen(MatchLog(client).feed_key(0)))
-            for key in cast(list[str], client.keys(PATTERN)):
+            for key in list(client.scan_iter(match=PATTERN, count=500)):
                 client.delete(key)
             client.xgroup_destroy(MatchLog(client).feed_key(0), GROUP)
             started = time.perf_counter()

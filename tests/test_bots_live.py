@@ -5,7 +5,9 @@ A person plays a bot that answers every turn; bots play a match of every registe
 variant to its end, and each verifies; a worker killed with SIGKILL in the middle of a
 bot's turn (before its move, and after it) loses no turn and duplicates no move; a turn
 timeout plays for an absent person; the rules' windows (Raj's sealed bids, Nervioso's
-reaction) are closed by the timers; a poison notification is dead-lettered.
+reaction) are closed by the timers; a poison notification is dead-lettered. Every test
+runs on one Redis and on a Redis Cluster, with rq on a plain Redis of its own there
+(tests/redis_fixtures.py).
 """
 
 from __future__ import annotations
@@ -27,13 +29,15 @@ from services.bots.dispatcher import GROUP, dead_key
 from services.bots.jobs import PAUSE_AFTER_SUBMIT, PAUSE_BEFORE_SUBMIT
 from services.bots.tasks import BOT, Task
 from services.bots.timers import Leases
-from services.lobby.application import Lobby, redis_client
+from services.lobby.application import Lobby
 from services.lobby.rules_client import RulesClient
 from shared.engine import all_games, apply, new_match
 from shared.redis_server import free_port
 from tests.bots_fixtures import BotProcess, BotProcesses
 from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import Http, Service, session, wait_until
+
+pytestmark = pytest.mark.cluster  # on one Redis and on a Redis Cluster (rq on its own)
 
 Entry = dict[str, Any]
 
@@ -157,7 +161,6 @@ def check_log(entries: list[Entry]) -> None:
 
 
 # -- a person against a bot --------------------------------------------------------------------
-@pytest.mark.cluster  # on one Redis and on a Redis Cluster (rq on its own)
 def test_a_bot_answers_every_turn_of_a_person(
     lobby: Http, history: Http, workers: Workers, dispatcher: BotProcess
 ):
@@ -310,7 +313,7 @@ def test_a_stalled_worker_pool_slows_a_bot_match_down_but_never_strands_it(
     assert redone and max(redone) >= 3, f"the bot's task was given up: {redone}"
     stalled.stop()
     workers.start(1)
-    entries = follow(lobby, host, match["id"], finished, timeout=20)
+    entries = follow(lobby, host, match["id"], finished, timeout=60)
     check_log(lobby.events(host, match["id"]).body["entries"])
     assert entries[-1]["status"] == "finished"
     assert history.get(f"/v1/matches/{match['id']}/verify").body["ok"]
@@ -338,7 +341,6 @@ def parse_time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-@pytest.mark.cluster  # on one Redis and on a Redis Cluster (rq on its own)
 def test_a_turn_timeout_plays_for_an_absent_person(lobby: Http, workers: Workers):
     workers.start(1)
     match, seated = lobby.seated_match(game="brisca", players=2, turn_timeout=1.0)
@@ -375,7 +377,6 @@ def test_a_turn_timeout_out_of_range_is_refused(lobby: Http):
         assert reply.status == 400, (bad, reply.body)
 
 
-@pytest.mark.cluster  # on one Redis and on a Redis Cluster (rq on its own)
 def test_the_timer_closes_rajs_sealed_bids(lobby: Http, workers: Workers):
     workers.start(1)
     match, seated = lobby.seated_match(game="raj", players=3, options={"bid_seconds": 1.0})
@@ -405,7 +406,7 @@ def seed_opening_a_window_at_once() -> str:
 
 
 def test_the_timer_closes_a_nervioso_reaction_window(
-    lobby: Http, workers: Workers, redis_url: str, rules_service: Service
+    lobby: Http, workers: Workers, redis_store: RedisStore, rules_service: Service
 ):
     workers.start(1)
     players = [lobby.player(f"P{i}") for i in range(2)]
@@ -415,7 +416,9 @@ def test_the_timer_closes_a_nervioso_reaction_window(
     # The deal is rigged: this match is started through the lobby's application layer (on
     # the same Redis and rules service as the live lobby) with a seed that opens a window.
     seed = seed_opening_a_window_at_once()
-    rigged = Lobby(redis_client(redis_url), RulesClient(rules_service.url), new_seed=lambda: seed)
+    client = redis_store.client()
+    rules = RulesClient(rules_service.url)
+    rigged = Lobby(client, rules, redis_store.log(client), new_seed=lambda: seed)
     started = rigged.start(rigged.authenticate(players[0]["token"]), match["id"])
     [seat] = started["to_act"]
     reply = lobby.act(players[seat], match["id"], {"type": "play"}, started["version"])
@@ -431,9 +434,10 @@ def test_the_timer_closes_a_nervioso_reaction_window(
 
 
 # -- the feed ----------------------------------------------------------------------------------
-def test_a_poison_notification_is_dead_lettered(redis_url: str, dispatcher: BotProcess):
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
-    poison = client.xadd("tapete:{p0}:feed", {"match": "no such match!", "version": "x"})
+def test_a_poison_notification_is_dead_lettered(redis_store: RedisStore, dispatcher: BotProcess):
+    client = redis_store.client()
+    feed = redis_store.log(client).feed_key(0)
+    poison = client.xadd(feed, {"match": "no such match!", "version": "x"})
     deadline = time.monotonic() + 15
 
     def letters() -> list[dict[str, str]]:  # other tests' dead letters may be there too
@@ -445,7 +449,7 @@ def test_a_poison_notification_is_dead_lettered(redis_url: str, dispatcher: BotP
     [record] = letters()
     assert record["match"] == "no such match!" and int(record["deliveries"]) > 3
     assert record["error"] == "KeyError('event')"  # the notification has no event
-    assert client.xpending("tapete:{p0}:feed", GROUP)["pending"] == 0
+    assert client.xpending(feed, GROUP)["pending"] == 0
 
 
 def test_the_dispatcher_stops_on_sigterm(bot_processes: BotProcesses):

@@ -33,7 +33,6 @@ from .store import ReadModels
 from .verify import verify
 
 POINTER_SUFFIX = "archived"
-DUE_NAME = "archive:due"
 MATCH_KEY_SUFFIXES = ("log", "snapshot", "actions", "bots")  # every key of a match
 FORMAT = 1
 
@@ -57,17 +56,10 @@ class Archive:
         self.after_s = after_s
 
     def due_key(self, partition: int) -> str:
-        return self.log.partition_key(partition, DUE_NAME)
+        """Where the history's last step files a finish (``ReadModels.commit``)."""
+        return self.models.archive_due_key(partition)
 
     # -- writing -------------------------------------------------------------------------------
-    def schedule(self, match_id: str, finished_at: float | None = None) -> None:
-        """Archive the match ``after_s`` from now (a finish just applied)."""
-        if self.after_s is None:
-            return
-        when = (finished_at or time.time()) + self.after_s
-        key = self.due_key(self.log.partition(match_id))
-        self.client.zadd(key, {match_id: when}, nx=True)
-
     def due(self, partition: int, now: float | None = None, limit: int = 100) -> list[str]:
         rows: Any = self.client.zrangebyscore(
             self.due_key(partition), "-inf", now or time.time(), start=0, num=limit

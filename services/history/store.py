@@ -25,7 +25,8 @@ idempotent by a marker in that slot, the summary last:
 2. ``rate`` (a finish only): WATCH/MULTI on the game's slot; a match already in ``rated``
    is skipped, so a redelivered finish never rates twice;
 3. ``commit``: WATCH the summary, and in one MULTI write it, the sheet and the journal
-   entry, if it is still the summary the plan started from.
+   entry (and a finish's time to be archived, ``archive.py``), if it is still the summary
+   the plan started from.
 
 A consumer that crashes between steps leaves the summary behind, so the notification is
 redelivered, planned again from the same summary and entries, and the steps already done
@@ -53,6 +54,7 @@ PATTERN = f"{KEY_PREFIX}:*:{HISTORY}:*"  # every history key (and the consumer g
 JOURNAL_NAME = f"{HISTORY}:journal"
 MARKS_NAME = f"{HISTORY}:marks"
 JOURNAL_MAXLEN = 100_000  # across all partitions, each keeping its share (at least 1,000)
+ARCHIVE_DUE_NAME = "archive:due"  # a partition's finished matches -> when to archive them
 
 # One player's index in one step: add or remove the match unless a later version did already.
 INDEX_SCRIPT = """
@@ -121,9 +123,14 @@ class Plan:
 
 
 class ReadModels:
-    def __init__(self, client: redis.Redis, log: MatchLog) -> None:
+    def __init__(
+        self, client: redis.Redis, log: MatchLog, archive_after_s: float | None = None
+    ) -> None:
+        """``archive_after_s``: how long after its finish a match is due to be archived
+        (None: never)."""
         self.client = client
         self.log = log
+        self.archive_after_s = archive_after_s
         self._index = client.register_script(INDEX_SCRIPT)
 
     # -- keys of a match's slot -----------------------------------------------------------
@@ -135,6 +142,9 @@ class ReadModels:
 
     def journal_key(self, partition: int) -> str:
         return self.log.partition_key(partition, JOURNAL_NAME)
+
+    def archive_due_key(self, partition: int) -> str:
+        return self.log.partition_key(partition, ARCHIVE_DUE_NAME)
 
     # -- writing -------------------------------------------------------------------------------
     def catch_up(self, match_id: str, upto: int | None = None, feed_id: str = "") -> Applied | None:
@@ -227,6 +237,9 @@ class ReadModels:
                 if plan.teams is not None:
                     sheet = projections.final_sheet(summary, plan.teams)
                     pipe.set(self.sheet_key(plan.match), _dump(sheet))
+                    if self.archive_after_s is not None:  # with the finish: never forgotten
+                        due = {plan.match: time.time() + self.archive_after_s}
+                        pipe.zadd(self.archive_due_key(partition), due, nx=True)
                 journal: dict[Any, Any] = {
                     "match": plan.match,
                     "from": plan.before,
