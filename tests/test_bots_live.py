@@ -323,10 +323,10 @@ def test_a_stalled_worker_pool_slows_a_bot_match_down_but_never_strands_it(
 def test_a_worker_finishes_the_job_in_hand_on_sigterm(lobby: Http, workers: Workers):
     [worker] = workers.start(1, **{PAUSE_BEFORE_SUBMIT: "1.5"})
     match, ana = person_against_bot(lobby)
+    version = match["version"]  # the bot's turn: at once, or after the person's move
     if 0 in match["to_act"]:
-        play_once(lobby, ana, match["id"], random.Random(4))
-    worker.wait_for_log("pausing")
-    version = lobby.view(ana, match["id"])["version"]
+        version = play_once(lobby, ana, match["id"], random.Random(4))
+    worker.wait_for_log("pausing")  # the bot's job in hand, 1.5 s before its move
     assert worker.terminate() == 0
     after = lobby.events(ana, match["id"], after=version).body["entries"]
     assert [(e["version"], e["actor"]["seat"]) for e in after] == [(version + 1, 1)]
@@ -518,6 +518,9 @@ def bot_matches(
     return logs
 
 
+@pytest.mark.one_node(  # measured: ~5 min a topology on 2 busy cores, past the CI budget
+    "the dispatcher, workers and timers on a cluster are the other tests' of this module"
+)
 @pytest.mark.parametrize("setup", every_variant(), ids=lambda s: f"{s[0]}/{s[1]}")
 def test_bots_play_every_variant_to_a_verified_end(
     bot_matches: dict[tuple[str, str, int], list[Entry]], history: Http, setup: tuple[str, str, int]
