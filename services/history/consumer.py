@@ -1,9 +1,9 @@
 """The history consumer: reads every feed partition with the consumer group "history".
 
 Delivery is at least once, the effect exactly once: a notification is acknowledged only
-after ``ReadModels.catch_up`` has written its match's update (atomically with the last
-version applied), so a crash before the XACK redelivers it and the redelivery finds
-nothing left to do. The feed only says "match M reached version V"; the entries
+after ``ReadModels.catch_up`` has written its match's update (in steps each idempotent by
+its own marker, the summary with the last version applied last), so a crash before the
+XACK redelivers it and the redelivery finds nothing left to do. The feed only says "match M reached version V"; the entries
 themselves always come from the match log.
 
 Taking over a dead consumer's notifications, retries and dead letters are the shared
