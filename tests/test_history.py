@@ -96,6 +96,14 @@ def play(
     return str(match["id"])
 
 
+def open_match(lobby: Lobby, seated: list[Player]) -> dict[str, Any]:
+    """A Brisca match not started yet, with ``seated`` in its seats (seat i = seated[i])."""
+    match = lobby.create_match(seated[0], "brisca", "base", len(seated), {}, autostart=False)
+    for seat, player in enumerate(seated):
+        lobby.join(player, match["id"], seat)
+    return match
+
+
 def consume(history: History, **settings: Any) -> Consumer:
     """Run an in-process consumer until the feed has nothing new for it."""
     group = GroupSettings(name="test", block_ms=1, **settings)
@@ -553,9 +561,7 @@ def test_a_stale_update_cannot_put_back_a_player_a_newer_one_took_out(
     lobby: Lobby, history: History, http: Http
 ):
     ana, ben, cai = seat_players(lobby, 3)
-    match = lobby.create_match(ana, "brisca", "base", 2, {}, autostart=False)
-    lobby.join(ana, match["id"], 0)
-    lobby.join(cai, match["id"], 1)
+    match = open_match(lobby, [ana, cai])
     stale = history.models.plan(match["id"])  # a consumer that stalls with Cai seated
     assert stale is not None and cai.id in stale.update.joined
     lobby.leave(cai, match["id"])
@@ -597,9 +603,7 @@ def test_a_player_who_leaves_before_the_start_loses_the_match_from_their_history
     lobby: Lobby, history: History, http: Http
 ):
     ana, ben, cai = seat_players(lobby, 3)
-    match = lobby.create_match(ana, "brisca", "base", 2, {}, autostart=False)
-    lobby.join(ana, match["id"], 0)
-    lobby.join(cai, match["id"], 1)
+    match = open_match(lobby, [ana, cai])
     lobby.leave(cai, match["id"])
     lobby.join(ben, match["id"], 1)
     consume(history)
