@@ -29,11 +29,6 @@ from tests.history_fixtures import ConsumerProcess
 from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import ROOT, Service, stop_process
 
-# The merged platform (cluster-aware fixtures, dispatcher retry policy, typed specs) has not
-# yet passed this suite: in the last run the Brisca scenario waited 30 s for a bot's move that
-# never showed. Skipped until that is diagnosed, rather than failing every CI run.
-pytestmark = pytest.mark.skip(reason="browser suite not yet passing on the merged platform")
-
 WEB = ROOT / "web"
 ARTIFACTS = ROOT / "var" / "artifacts" / "web"
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))

@@ -95,7 +95,16 @@ export class MatchScreen {
     this.setMatch(data as MatchOut);
   }
 
+  /** The version on screen: an answer about an older one is not shown. */
+  private get shown(): number {
+    return this.match?.version ?? -1;
+  }
+
+  /** A read of the match, unless the screen already shows a newer state: reads, a move's
+   * answer and the feed's entries race (a bot answers before the move's own answer is in),
+   * and the last to arrive is not always the newest. */
   private setMatch(match: MatchOut): void {
+    if ((match.version ?? 0) < this.shown) return;
     this.match = match;
     const view = (match.view ?? null) as View | null;
     this.setView(view);
@@ -158,9 +167,11 @@ export class MatchScreen {
       return;
     }
     this.message = null;
-    this.match = { ...this.match, version: data.version };
-    this.setView(data.view as View);
-    if (this.view?.finished) await this.refresh();
+    if (data.version >= this.shown) {
+      this.match = { ...this.match, version: data.version };
+      this.setView(data.view as View);
+      if (this.view?.finished) await this.refresh();
+    }
     this.render();
   }
 
