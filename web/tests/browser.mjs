@@ -111,6 +111,7 @@ async function clickMove(page, prefer = null, choose = null) {
         await page.click("details.all-moves summary", { timeout: 2000 });
         target = page.locator("details.all-moves button.move").first();
       }
+      page.lastClicked = { call: await target.evaluate((el) => el.matches(".calls button.move")), text: (await target.textContent()).trim() };
       await target.click({ timeout: 2000 });
       if (await page.locator(".choice button.move").count()) {
         const pick = choose && (await page.locator(`.choice button.move${choose}`).count()) ? `.choice button.move${choose}` : ".choice button.move";
@@ -183,7 +184,8 @@ const scenarios = {
     return { match: id, moves: counts.moved, refused: counts.refused, result, rematch, resigned };
   },
 
-  /** Truco with calls: every time a call is offered (truco, envido, quiero...), click it. */
+  /** Truco with calls: every time a call is offered (envido, truco, quiero...), click it;
+   * the calls clicked, by their buttons' words. */
   async truco(browser) {
     const page = await newPage(browser, "Beto");
     const id = await createMatch(page, "truco", "base", 2);
@@ -191,18 +193,16 @@ const scenarios = {
     const calls = [];
     const counts = { moved: 0 };
     for (let i = 0; i < 600; i++) {
-      const callable = page.locator(".calls button.move");
-      const before = (await callable.count()) ? await callable.first().textContent() : null;
       const outcome = await clickMove(page, ".calls button.move");
       if (outcome === "finished") break;
       if (outcome === "moved") counts.moved += 1;
-      if (before && outcome === "moved") calls.push(before);
+      if (outcome === "moved" && page.lastClicked.call) calls.push(page.lastClicked.text);
       if (i === 599) fail("the truco did not finish");
     }
     if (!calls.length) fail("no call was ever offered");
     const result = await verified(page);
     checkConsole(page);
-    return { match: id, moves: counts.moved, calls: calls.length, first_calls: calls.slice(0, 5), result };
+    return { match: id, moves: counts.moved, calls, result };
   },
 
   /** Every game and variant of the catalog: it opens, deals, and takes three clicked moves. */
@@ -217,20 +217,26 @@ const scenarios = {
         const { game, variant } = job;
         const strategy = (game.strategies ?? []).includes("greedy") ? "greedy" : "random";
         const started = Date.now();
-        const id = await apiMatch(page, game.id, variant.id, variant.players.min, strategy);
-        await page.waitForSelector(".table", { timeout: MOVE_TIMEOUT });
+        const matches = [];
         let moved = 0;
+        let cards = 0;
         const refusals = [];
-        let outcome = null;
+        // A match that ends before three clicked moves (a short deal) is followed by another.
         for (let tries = 0; moved < 3 && tries < 12; tries++) {
-          outcome = await clickMove(page);
-          if (outcome === "finished") break;
+          if (!matches.length || (await status(page)) === "finished") {
+            if (matches.length >= 3) break;
+            matches.push(await apiMatch(page, game.id, variant.id, variant.players.min, strategy));
+            await page.waitForSelector(".table", { timeout: MOVE_TIMEOUT });
+            cards = Math.max(cards, await page.locator(".table .card").count()); // dealt: cards on the table
+          }
+          const outcome = await clickMove(page);
           if (outcome === "moved") moved += 1;
-          else refusals.push(outcome);
+          else if (outcome !== "finished") refusals.push(outcome);
         }
-        if (moved < 3 && outcome !== "finished") fail(`${game.id}/${variant.id}: ${moved} moves; refusals: ${refusals.join(" | ")}`);
+        if (moved < 3) fail(`${game.id}/${variant.id}: ${moved} moves in ${matches.length} matches; refusals: ${refusals.join(" | ")}`);
+        if (!cards) fail(`${game.id}/${variant.id}: no card on the table after the deal`);
         console.error(`${game.id}/${variant.id}: ${moved} moves in ${(Date.now() - started) / 1000} s${refusals.length ? `; refused: ${refusals.join(" | ")}` : ""}`);
-        results.push({ game: game.id, variant: variant.id, match: id, moved, finished: outcome === "finished", seconds: (Date.now() - started) / 1000 });
+        results.push({ game: game.id, variant: variant.id, matches, moved, cards, seconds: (Date.now() - started) / 1000 });
       }
     };
     await Promise.all(pages.map(next));
@@ -249,16 +255,17 @@ const scenarios = {
     await ana.waitForSelector(".table");
     await beto.waitForSelector(".table");
     const everPublic = new Set();
-    const handOf = (page) => page.locator(".mine [data-zone^='hand'] [data-card]").evaluateAll((els) => els.map((e) => e.dataset.card));
+    // Each card of a hand: its code and its name as the page says it ("Rey de oros").
+    const handOf = (page) => page.locator(".mine [data-zone^='hand'] [data-card]").evaluateAll((els) => els.map((e) => ({ code: e.dataset.card, name: e.getAttribute("aria-label").replace(/: playable$/, "") })));
     const publicOf = (page) => page.locator(".center [data-card]").evaluateAll((els) => els.map((e) => e.dataset.card));
     let checks = 0;
     const check = async () => {
       for (const page of [ana, beto]) for (const code of await publicOf(page)) everPublic.add(code);
       for (const [mine, other] of [[ana, beto], [beto, ana]]) {
-        const secret = (await handOf(mine)).filter((code) => !everPublic.has(code));
+        const secret = (await handOf(mine)).filter(({ code }) => !everPublic.has(code));
         const html = await other.content();
-        for (const code of secret) {
-          if (html.includes(`data-card="${code}"`)) fail(`the other page holds ${code}, hidden in a hand`);
+        for (const { code, name } of secret) {
+          if (html.includes(`data-card="${code}"`) || html.includes(name)) fail(`the other page holds ${name} (${code}), hidden in a hand`);
           checks += 1;
         }
       }
@@ -293,12 +300,15 @@ const scenarios = {
     const page = await newPage(browser, "Elena");
     await page.goto(`${BASE}/#/match/${id}`);
     await page.waitForSelector(".match[data-status=finished] .table");
-    const zones = (p) => p.locator(".table [data-zone]").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.zone, e.querySelector("h4 .muted")?.textContent])));
+    // Every zone: its count and the cards it shows face up.
+    const zones = (p) => p.locator(".table [data-zone]").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.zone, { count: e.querySelector("h4 .muted")?.textContent, cards: [...e.querySelectorAll("[data-card]")].map((c) => c.dataset.card) }])));
     const scoresOf = (p) => p.locator(".table .seat").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.seat, e.querySelector(".score")?.textContent])));
     const final = { zones: await zones(page), scores: await scoresOf(page) };
+    const finalVersion = Number(await page.getAttribute(".match", "data-version"));
     await page.goto(`${BASE}/#/replay/${id}`);
     await page.waitForSelector(".replay .replay-step");
     const last = Number(await page.getAttribute(".scrub", "max"));
+    if (last !== finalVersion) fail(`the replay has ${last} versions, the match ${finalVersion}`);
     const at = async () => Number(await page.getAttribute(".replay-step", "data-version"));
     const wait = (v) => page.waitForSelector(`.replay-step[data-version="${v}"]`);
     await page.click("button.back");
@@ -320,7 +330,8 @@ const scenarios = {
     const sha = await page.locator(".seed-sha").textContent();
     await page.screenshot({ path: `${ARTIFACTS}/replay-desktop.png`, fullPage: true });
     checkConsole(page);
-    return { match: id, versions: last, at: await at(), seed_sha256: sha, zones: Object.keys(final.zones).length };
+    const shown = Object.values(final.zones).reduce((n, zone) => n + zone.cards.length, 0);
+    return { match: id, versions: last, at: await at(), seed_sha256: sha, zones: Object.keys(final.zones).length, cards: shown };
   },
 };
 
