@@ -1,8 +1,11 @@
 // Browser scenarios of the web client, driven by playwright-core in Debian's Chromium
 // (never a downloaded browser). tests/test_web.py starts the platform and the gateway and
-// runs one scenario per call:  node browser.mjs <scenario> [args...]
+// runs them all at once in one browser, each in contexts of its own:
+//   node browser.mjs all | <scenario>[,<scenario>...] [args...]
+// (`replay` follows `brisca` and replays its match; alone, it takes a match id.)
 // Env: TAPETE_URL (the gateway), CHROMIUM (the browser), TAPETE_ARTIFACTS (screenshots).
-// The last line printed is the scenario's result as JSON; any failure exits non-zero.
+// The last line printed is JSON: for each scenario {ok, seconds, result | error}; a failed
+// scenario leaves screenshots of its pages (<scenario>-failed-<n>.png) and exits non-zero.
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
 
@@ -15,8 +18,9 @@ function fail(message) {
 }
 
 // -- pages --------------------------------------------------------------------------------
-async function newPage(browser, name, viewport = { width: 1280, height: 900 }) {
-  const context = await browser.newContext({ viewport });
+/** A person's page in a browser context of its own, kept in the scenario's `scope`. */
+async function newPage(scope, name, viewport = { width: 1280, height: 900 }) {
+  const context = await scope.browser.newContext({ viewport });
   const page = await context.newPage();
   page.consoleErrors = [];
   page.on("console", (message) => {
@@ -27,6 +31,7 @@ async function newPage(browser, name, viewport = { width: 1280, height: 900 }) {
     }
   });
   page.on("pageerror", (error) => page.consoleErrors.push(String(error)));
+  scope.pages.push(page);
   await page.goto(`${BASE}/#/`);
   await page.fill("#name", name);
   await page.click(".name-form button[type=submit]");
@@ -84,6 +89,29 @@ async function apiMatch(page, game, variant, players, strategy) {
   return id;
 }
 
+/** When a wait times out: what the page shows against what the server says, so a page left
+ * behind is told apart from a match that did not move. */
+async function diagnose(page) {
+  return page.evaluate(async () => {
+    const shown = document.querySelector(".match");
+    const id = shown?.dataset.id;
+    if (!id) return `no match on the page (${location.hash})`;
+    const { token } = JSON.parse(localStorage.getItem("tapete.player"));
+    const served = await (await fetch(`/v1/matches/${id}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+    return `match ${id}: the page shows version ${shown.dataset.version} (${shown.dataset.status}), the server ${served.version} (${served.status}, to act ${JSON.stringify(served.to_act)})`;
+  });
+}
+
+/** page.waitForFunction, failing with the diagnosis on a timeout. */
+async function waitOn(page, fn, arg, what) {
+  try {
+    await page.waitForFunction(fn, arg, { timeout: MOVE_TIMEOUT });
+  } catch (error) {
+    if (!/Timeout/.test(String(error))) throw error;
+    fail(`${what} in ${MOVE_TIMEOUT / 1000} s: ${await diagnose(page).catch((e) => String(e))}`);
+  }
+}
+
 async function status(page) {
   return page.getAttribute(".match", "data-status");
 }
@@ -93,10 +121,10 @@ async function status(page) {
  * the refusal shown. */
 async function clickMove(page, prefer = null, choose = null) {
   for (let attempt = 0; attempt < 20; attempt++) {
-    await page.waitForFunction(() => {
+    await waitOn(page, () => {
       const match = document.querySelector(".match");
       return match && (match.dataset.status === "finished" || document.querySelector(".moves"));
-    }, null, { timeout: MOVE_TIMEOUT });
+    }, null, "no move of this seat shown");
     if ((await status(page)) === "finished") return "finished";
     const version = await page.getAttribute(".match", "data-version");
     let target = null;
@@ -120,10 +148,10 @@ async function clickMove(page, prefer = null, choose = null) {
     } catch {
       continue; // the screen changed under the click (a bot moved, a window closed): look again
     }
-    await page.waitForFunction((v) => {
+    await waitOn(page, (v) => {
       const match = document.querySelector(".match");
       return !match || match.dataset.version !== v || document.querySelector(".notice.error");
-    }, version, { timeout: MOVE_TIMEOUT });
+    }, version, "the move was not answered");
     const refusal = await page.evaluate(() => document.querySelector(".notice.error")?.textContent ?? null);
     return refusal ? `refused: ${refusal}` : "moved";
   }
@@ -150,8 +178,8 @@ async function verified(page) {
 // -- scenarios --------------------------------------------------------------------------
 const scenarios = {
   /** A person plays a complete Brisca against a bot by clicking; screenshots on the way. */
-  async brisca(browser) {
-    const page = await newPage(browser, "Ana");
+  async brisca(scope) {
+    const page = await newPage(scope, "Ana");
     const id = await createMatch(page, "brisca", "base", 2, { deals: 1 });
     await addBots(page);
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -186,8 +214,8 @@ const scenarios = {
 
   /** Truco with calls: every time a call is offered (envido, truco, quiero...), click it;
    * the calls clicked, by their buttons' words. */
-  async truco(browser) {
-    const page = await newPage(browser, "Beto");
+  async truco(scope) {
+    const page = await newPage(scope, "Beto");
     const id = await createMatch(page, "truco", "base", 2);
     await addBots(page);
     const calls = [];
@@ -206,12 +234,12 @@ const scenarios = {
   },
 
   /** Every game and variant of the catalog: it opens, deals, and takes three clicked moves. */
-  async catalog(browser, only) {
+  async catalog(scope, only) {
     const catalog = await (await fetch(`${BASE}/v1/games`)).json();
     const jobs = catalog.games.flatMap((g) => g.variants.filter((v) => !only || only.split(",").includes(g.id)).map((v) => ({ game: g, variant: v })));
     const results = [];
     const workers = Number(process.env.TAPETE_BROWSER_WORKERS ?? 3);
-    const pages = await Promise.all([...Array(workers).keys()].map((i) => newPage(browser, `Tester ${i + 1}`)));
+    const pages = await Promise.all([...Array(workers).keys()].map((i) => newPage(scope, `Tester ${i + 1}`)));
     const next = async (page) => {
       for (let job = jobs.shift(); job; job = jobs.shift()) {
         const { game, variant } = job;
@@ -229,7 +257,7 @@ const scenarios = {
             await page.waitForSelector(".table", { timeout: MOVE_TIMEOUT });
             cards = Math.max(cards, await page.locator(".table .card").count()); // dealt: cards on the table
           }
-          const outcome = await clickMove(page);
+          const outcome = await clickMove(page).catch((error) => fail(`${game.id}/${variant.id}: ${error.message}`));
           if (outcome === "moved") moved += 1;
           else if (outcome !== "finished") refusals.push(outcome);
         }
@@ -246,9 +274,9 @@ const scenarios = {
 
   /** Two people in two browser contexts play one Brisca; neither page ever holds a card that
    * is hidden in the other's hand. */
-  async duel(browser) {
-    const ana = await newPage(browser, "Carmen");
-    const beto = await newPage(browser, "Diego", { width: 390, height: 844 });
+  async duel(scope) {
+    const ana = await newPage(scope, "Carmen");
+    const beto = await newPage(scope, "Diego", { width: 390, height: 844 });
     const id = await createMatch(ana, "brisca", "base", 2, { deals: 1 });
     await beto.goto(`${BASE}/#/match/${id}`);
     await beto.click(".seats li[data-seat='1'] button");
@@ -296,8 +324,8 @@ const scenarios = {
 
   /** The replay of a finished match: back, forward, the slider; it ends on the match's final
    * state (every zone's count and the scores). */
-  async replay(browser, id) {
-    const page = await newPage(browser, "Elena");
+  async replay(scope, id) {
+    const page = await newPage(scope, "Elena");
     await page.goto(`${BASE}/#/match/${id}`);
     await page.waitForSelector(".match[data-status=finished] .table");
     // Every zone: its count and the cards it shows face up.
@@ -335,20 +363,46 @@ const scenarios = {
   },
 };
 
-const [name, ...args] = process.argv.slice(2);
-if (!scenarios[name]) {
-  console.error(`usage: node browser.mjs ${Object.keys(scenarios).join("|")} [args]`);
+/** One scenario in its own scope (its pages); its outcome, never a throw. */
+async function run(browser, name, ...args) {
+  const scope = { browser, pages: [] };
+  const started = Date.now();
+  const seconds = () => (Date.now() - started) / 1000;
+  try {
+    const result = await scenarios[name](scope, ...args);
+    console.error(`${name}: passed in ${seconds()} s`);
+    return { ok: true, seconds: seconds(), result };
+  } catch (error) {
+    console.error(`${name}: FAILED in ${seconds()} s\n${error.stack ?? error}`);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await Promise.all(scope.pages.map((page, i) => page.screenshot({ path: `${ARTIFACTS}/${name}-failed-${i}.png`, fullPage: true }).catch(() => null)));
+    return { ok: false, seconds: seconds(), error: String(error.stack ?? error) };
+  } finally {
+    await Promise.all(scope.pages.map((page) => page.context().close().catch(() => null)));
+  }
+}
+
+const [list, ...args] = process.argv.slice(2);
+const names = list === "all" ? Object.keys(scenarios) : (list ?? "").split(",");
+if (!names.every((name) => scenarios[name])) {
+  console.error(`usage: node browser.mjs all | ${Object.keys(scenarios).join("|")}[,...] [args]`);
   process.exit(2);
 }
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
-let code = 0;
+const outcomes = {};
 try {
-  const result = await scenarios[name](browser, ...args);
-  console.log(JSON.stringify(result));
-} catch (error) {
-  console.error(error.stack ?? String(error));
-  code = 1;
+  // Concurrently: the scenarios share the platform and the browser, not their pages.
+  await Promise.all(
+    names.filter((name) => name !== "replay" || !names.includes("brisca")).map(async (name) => {
+      outcomes[name] = await run(browser, name, ...args);
+      if (name === "brisca" && names.includes("replay")) {
+        const played = outcomes.brisca.ok ? outcomes.brisca.result.match : null;
+        outcomes.replay = played ? await run(browser, "replay", played) : { ok: false, seconds: 0, error: "no Brisca was played to replay" };
+      }
+    }),
+  );
 } finally {
   await browser.close();
 }
-process.exit(code);
+console.log(JSON.stringify(outcomes));
+process.exit(Object.values(outcomes).every((o) => o.ok) ? 0 : 1);
