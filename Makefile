@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=30  # the slowest tests, to keep CI's time in view
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -41,7 +41,7 @@ def worker(root: str, cases: list[list], matches: int) -> None:
         rng = random.Random(f"{game}/{variant}/{players}")
         actions = 0
         start = time.process_time()
-        for _ in range(matches):
+        for _ in range(matches):  # the same seeded matches in both trees
             actions += bench.one_match(game, variant, players, rng)
         out.append([game, variant, players, actions, time.process_time() - start])
     print(json.dumps(out))
@@ -69,7 +69,12 @@ def main() -> int:
     parser.add_argument("--base", help="the other tree (a git checkout of this project)")
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     parser.add_argument("--repeats", type=int, default=5, help="alternating runs per tree")
-    parser.add_argument("--matches", type=int, default=40, help="seeded matches per case and run")
+    parser.add_argument(
+        "--matches",
+        type=int,
+        default=300,
+        help="seeded matches per case and run (short games' 40 matches took ~30 ms: noise)",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--cases", help=argparse.SUPPRESS)
     args = parser.parse_args()
