@@ -140,16 +140,36 @@ def test_the_watchdog_redoes_a_lost_task_for_as_long_as_its_match_waits(
     [lease] = dispatcher.leases.overdue(time.time() + 1, 10)
     assert lease == task.retry()
 
-    attempts = [task.retry()]
+    attempt = task.retry()
     for _ in range(8):  # every attempt is lost too: never given up while the match waits
+        dispatcher.queue.empty()  # the rq Redis lost its queue
         dispatcher.sweep()
-        attempts.append(attempts[-1].retry())
-    assert dispatcher.queue.job_ids == [attempt.job_id for attempt in attempts]
-    assert dispatcher.leases.overdue(time.time() + 1, 10) == [attempts[-1]]
+        attempt = attempt.retry()
+        assert dispatcher.queue.job_ids == [attempt.job_id]
+    assert dispatcher.leases.overdue(time.time() + 1, 10) == [attempt]
 
     at_version(redis_client, 8)  # then someone moved: the task is stale, its lease goes
     dispatcher.sweep()
-    assert dispatcher.leases.count() == 0 and len(dispatcher.queue.job_ids) == len(attempts)
+    assert dispatcher.leases.count() == 0 and dispatcher.queue.job_ids == [attempt.job_id]
+
+
+def test_a_task_whose_job_still_waits_in_the_queue_is_not_redone(
+    dispatcher: Dispatcher, redis_client: redis.Redis
+):
+    """Workers behind on their queue are slow, not lost: a second attempt would only wait in
+    the same line and make it longer (under load the line then grows faster than it is
+    served), so the lease is renewed instead; once the job is gone it is redone."""
+    at_version(redis_client, 7)
+    task = Task(BOT, MATCH, 7, 1)
+    assert dispatcher.dispatch(notice(to_act=[1], bots=BOT_AT_1), 7, None) == "dispatched"
+    for _ in range(5):  # its lease runs out (retry_after_s is 0 here) while the job waits
+        assert dispatcher.sweep() == 1
+        assert dispatcher.queue.job_ids == [task.job_id]
+        assert dispatcher.leases.overdue(time.time() + 1, 10) == [task]
+
+    Job.fetch(task.job_id, connection=dispatcher.queue.connection).delete()  # lost after all
+    dispatcher.sweep()
+    assert dispatcher.queue.job_ids == [task.retry().job_id]
 
 
 def test_leases_and_idle_matches_spread_over_the_partitions_and_each_replica_sweeps_its_own(

@@ -32,6 +32,7 @@ from typing import Any
 import redis
 from prometheus_client import Counter, Histogram
 from rq import Queue
+from rq.job import Job, JobStatus
 
 from services.consumers import consumer_store, run_group
 from services.settings import DispatcherSettings, Settings
@@ -228,9 +229,15 @@ class Dispatcher(FeedGroup):
         if not overdue:
             return 0
         current = self._snapshots(list({task.match for task in overdue}))
+        waiting = self._queued([t for t in overdue if current[t.match][0] == t.version])
         for task in overdue:
             if current[task.match][0] != task.version:
                 self.leases.release(task)  # done, or overtaken by another move: nothing lost
+                continue
+            if task in waiting:  # not lost, only behind other jobs: a second attempt would
+                # join the same line and make it longer, so its lease is renewed instead
+                self.leases.extend(task, time.time() + self.retry_pause(task.attempt))
+                JOBS.labels(task.kind, "waiting").inc()
                 continue
             retry = task.retry()
             pause = self.retry_pause(retry.attempt)
@@ -243,6 +250,19 @@ class Dispatcher(FeedGroup):
                 task.name, retry.attempt, pause,
             )  # fmt: skip
         return len(overdue)
+
+    def _queued(self, tasks: list[Task]) -> set[Task]:
+        """The tasks whose job still waits in the rq queue (rq's own status): a worker will
+        take it in its turn. A job started, failed, finished or gone is not waiting: a
+        started one may belong to a worker that was killed, so only the queue counts."""
+        if not tasks:
+            return set()
+        jobs = Job.fetch_many([t.job_id for t in tasks], connection=self.queue.connection)
+        return {
+            task
+            for task, job in zip(tasks, jobs, strict=True)
+            if job is not None and job.get_status(refresh=False) == JobStatus.QUEUED
+        }
 
     def retry_pause(self, attempt: int) -> float:
         """How long attempt ``attempt`` has before the watchdog looks again: the first (0,

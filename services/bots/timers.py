@@ -139,6 +139,10 @@ class Leases:
         """Lease ``task`` until ``due``; an existing lease keeps its earlier time."""
         self.client.zadd(self.key(task), {task.encode(): due}, nx=True)
 
+    def extend(self, task: Task, due: float) -> None:
+        """Move ``task``'s lease to ``due`` (its job is still waiting in the queue)."""
+        self.client.zadd(self.key(task), {task.encode(): due}, xx=True)
+
     def release(self, task: Task) -> None:
         self.client.zrem(self.key(task), task.encode())
 
