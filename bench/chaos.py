@@ -47,6 +47,7 @@ import redis  # noqa: E402
 import requests  # noqa: E402
 
 from services.history.store import ReadModels  # noqa: E402
+from services.settings import LOAD_TOOL_LIMITS  # noqa: E402
 from shared.eventstore import MatchLog  # noqa: E402
 from shared.redis_server import free_port  # noqa: E402
 from tests.service_fixtures import children_of  # noqa: E402
@@ -83,7 +84,12 @@ class Platform:
         self.ports = {name: free_port() for name in names}
         env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
         env.update({f"{name}_PORT": str(port) for name, port in self.ports.items()})
-        env.update(QUICK, TAPETE_DEV="1", LOG_LEVEL="WARNING", REDIS_DATA=str(folder / "redis"))
+        env.update(
+            {**QUICK, **LOAD_TOOL_LIMITS},
+            TAPETE_DEV="1",
+            LOG_LEVEL="WARNING",
+            REDIS_DATA=str(folder / "redis"),
+        )
         env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
         self.log_path = folder / "supervisor.log"
         with self.log_path.open("wb") as out:
@@ -206,8 +212,8 @@ def client(api: Api, load: Load, seed: int) -> None:
     """Play 2-player Brisca matches, both seats, until asked to stop, then finish the match."""
     rng = random.Random(seed)
     try:
+        seated = [api.player(f"C{seed}-{seat}") for seat in range(2)]  # once, as a client does
         while not load.stopping.is_set():
-            seated = [api.player(f"C{seed}-{seat}") for seat in range(2)]
             match = api.lobby("POST", "/v1/matches", seated[0]["token"], MATCH)
             for seat, player in enumerate(seated):
                 join(api, match["id"], player, seat)
