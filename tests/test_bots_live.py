@@ -505,7 +505,9 @@ def bot_matches(
 
     def play(match_id: str) -> list[Entry]:
         own = Http(session(), lobby_service.url)
-        return follow(own, host, match_id, finished, timeout=300)
+        # all 61 at once share the workers and two cores: at a load of 10 the last ends near
+        # 210 s (the reflex games wait a human reaction time per window, whatever the load)
+        return follow(own, host, match_id, finished, timeout=480)
 
     try:
         with ThreadPoolExecutor(len(matches)) as pool:
