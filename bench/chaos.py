@@ -46,7 +46,8 @@ sys.path.insert(0, str(ROOT))
 import redis  # noqa: E402
 import requests  # noqa: E402
 
-from services.history.store import summary_key  # noqa: E402
+from services.history.store import ReadModels  # noqa: E402
+from services.settings import LOAD_TOOL_LIMITS  # noqa: E402
 from shared.eventstore import MatchLog  # noqa: E402
 from shared.redis_server import free_port  # noqa: E402
 from tests.service_fixtures import children_of  # noqa: E402
@@ -83,7 +84,12 @@ class Platform:
         self.ports = {name: free_port() for name in names}
         env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
         env.update({f"{name}_PORT": str(port) for name, port in self.ports.items()})
-        env.update(QUICK, TAPETE_DEV="1", LOG_LEVEL="WARNING", REDIS_DATA=str(folder / "redis"))
+        env.update(
+            {**QUICK, **LOAD_TOOL_LIMITS},
+            TAPETE_DEV="1",
+            LOG_LEVEL="WARNING",
+            REDIS_DATA=str(folder / "redis"),
+        )
         env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
         self.log_path = folder / "supervisor.log"
         with self.log_path.open("wb") as out:
@@ -206,8 +212,8 @@ def client(api: Api, load: Load, seed: int) -> None:
     """Play 2-player Brisca matches, both seats, until asked to stop, then finish the match."""
     rng = random.Random(seed)
     try:
+        seated = [api.player(f"C{seed}-{seat}") for seat in range(2)]  # once, as a client does
         while not load.stopping.is_set():
-            seated = [api.player(f"C{seed}-{seat}") for seat in range(2)]
             match = api.lobby("POST", "/v1/matches", seated[0]["token"], MATCH)
             for seat, player in enumerate(seated):
                 join(api, match["id"], player, seat)
@@ -318,9 +324,10 @@ def progress(platform: Platform, load: Load, kind: str) -> Callable[[], Any]:
         return sum(int(v or 0) for v in pipe.execute())
 
     def applied() -> int:
+        models = ReadModels(store, MatchLog(store))
         pipe = store.pipeline(transaction=False)
         for match_id in load.bot_matches + load.client_matches:
-            pipe.get(summary_key(match_id))
+            pipe.get(models.summary_key(match_id))
         return sum(json.loads(raw)["version"] for raw in pipe.execute() if raw)
 
     if kind in ("worker", "dispatcher"):
@@ -453,10 +460,11 @@ def check(platform: Platform, api: Api, load: Load, faults: list[Fault], seconds
         status, report = api.call("GET", f"{platform.history}/v1/matches/{match_id}/verify")
         verified += status == 200 and bool(report.get("ok"))
     caught_up = False
+    models = ReadModels(store, log)
     while time.monotonic() < deadline + 60 and not caught_up:
-        raw = {m: store.get(summary_key(m)) for m in matches}
+        summaries = {m: models.summary(m) for m in matches}
         caught_up = all(
-            raw[m] and json.loads(raw[m])["version"] == logs[m][-1]["version"]
+            summaries[m] and summaries[m]["version"] == logs[m][-1]["version"]
             for m in matches
             if logs[m]
         )

@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 import redis  # noqa: E402
 
 from services.history.consumer import GROUP  # noqa: E402
-from services.history.store import JOURNAL_KEY  # noqa: E402
+from services.history.store import PATTERN, ReadModels  # noqa: E402
 from shared.eventstore import MatchLog  # noqa: E402
 
 TARGET_P50_MS = 50.0
@@ -73,10 +73,10 @@ def wait_caught_up(client: Any, timeout: float = 120.0) -> None:
 def lags_ms(client: Any, since_ms: int) -> list[float]:
     """Per feed notification since ``since_ms``: ms until a read-model update included it."""
     applied: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
-    for entry_id, fields in client.xrange(JOURNAL_KEY, min=f"{since_ms}-0"):
-        versions, times = applied[fields["match"]]
-        versions.append(int(fields["to"]))
-        times.append(_ms(entry_id))
+    for row in ReadModels(client, MatchLog(client)).journal(since_ms):
+        versions, times = applied[row["match"]]
+        versions.append(int(row["to"]))
+        times.append(_ms(row["id"]))
     lags = []
     for entry_id, fields in client.xrange(MatchLog(client).feed_key(0), min=f"{since_ms}-0"):
         versions, times = applied[fields["match"]]
@@ -124,7 +124,7 @@ def main() -> int:
             stop(consumer)
 
             total = cast(int, client.xlen(MatchLog(client).feed_key(0)))
-            for key in cast(list[str], client.keys("tapete:{history}:*")):
+            for key in list(client.scan_iter(match=PATTERN, count=500)):
                 client.delete(key)
             client.xgroup_destroy(MatchLog(client).feed_key(0), GROUP)
             started = time.perf_counter()

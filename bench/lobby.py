@@ -59,9 +59,12 @@ from typing import Any
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from services.settings import LOAD_TOOL_LIMITS  # noqa: E402
+
 GUNICORN_ENV = {
     "GUNICORN_WORKERS": os.environ.get("GUNICORN_WORKERS", "2"),
     "GUNICORN_THREADS": os.environ.get("GUNICORN_THREADS", "16"),
+    **LOAD_TOOL_LIMITS,  # one load tool plays every match
 }  # the Procfile's lobby
 TARGET_SHARE, TARGET_P99_MS = 0.25, 25.0
 

@@ -46,12 +46,13 @@ KINDS = [  # (kind, key pattern); the first that matches names a key's kind
     ("snapshot (hash)", r"tapete:\{p\d+\}:match:[^:]+:snapshot"),
     ("action-id answers (hash)", r"tapete:\{p\d+\}:match:[^:]+:actions"),
     ("feed (capped stream)", r"tapete:\{p\d+\}:feed"),
-    ("list indexes (sorted sets)", r"tapete:\{index\}:.*"),
+    ("list indexes (sorted sets)", r"tapete:\{index[^}]*\}:.*"),
     ("player tokens (strings)", r"tapete:token:.*"),
-    ("history summaries and score sheets", r"tapete:\{history\}:(match|scores):.*"),
-    ("history per player (sorted sets)", r"tapete:\{history\}:player:.*"),
-    ("history ratings and leaderboards", r"tapete:\{history\}:(ratings|leaderboard):.*"),
-    ("history journal (capped stream)", r"tapete:\{history\}:journal"),
+    ("history summaries and score sheets", r"tapete:\{p\d+\}:history:(match|scores):.*"),
+    ("history per player (sorted sets)", r"tapete:\{player\.[^}]+\}:history:matches"),
+    ("history per player marks (hashes)", r"tapete:\{player\.[^}]+\}:history:marks"),
+    ("history ratings and leaderboards", r"tapete:\{game\.[^}]+\}:history:.*"),
+    ("history journal (capped stream)", r"tapete:\{p\d+\}:history:journal"),
 ]
 
 

@@ -44,6 +44,17 @@ DEFAULT_METRICS_ADDR = "0.0.0.0"
 CLUSTER_FEED_PARTITIONS = 64  # several per shard, so a cluster can spread the matches
 
 
+# A load tool (the test suites, the benches, the chaos drill) plays from one address with a few
+# players, far past what one client may do: it runs the services with the per-client limits
+# raised out of the way (the limits at their defaults are tested in process, test_limits.py).
+LOAD_TOOL_LIMITS = {
+    "LIMIT_REGISTER": "1000000/minute",
+    "LIMIT_NEW_MATCHES": "1000000/minute",
+    "LIMIT_MOVES": "1000000/minute",
+    "OPEN_MATCHES_PER_PLAYER": "1000000",
+}
+
+
 @dataclass(frozen=True)
 class DispatcherSettings(GroupSettings):
     """The bot dispatcher's consumer-group settings (``BOTS_*``), plus its watchdog's."""

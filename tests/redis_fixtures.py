@@ -3,7 +3,8 @@
 `redis_store` is the match store the session's services and tests share, in one of two
 topologies: "single" (one server) and "cluster" (a Redis Cluster of three primaries and
 three replicas, with rq on a plain server of its own, as deployed). A test module marked
-`pytestmark = pytest.mark.cluster` runs on both; every other test on "single" only. With
+`pytestmark = pytest.mark.cluster` runs on both (one cluster for the whole session); every
+other test, and a test of such a module marked `one_node` (with the reason), on "single" only. With
 REDIS_URL set, "single" is that server (FLUSHALLed before each test!); otherwise one embedded
 server runs for the whole session on a free port, and the cluster is started on first use.
 """
@@ -58,11 +59,14 @@ class RedisStore:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "cluster: run on a single Redis and on a Redis Cluster")
+    config.addinivalue_line("markers", "one_node(reason): in a cluster module, one node only")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "redis_store" in metafunc.fixturenames:
-        both = metafunc.definition.get_closest_marker("cluster") is not None
+        definition = metafunc.definition
+        both = definition.get_closest_marker("cluster") is not None
+        both = both and definition.get_closest_marker("one_node") is None
         topologies = TOPOLOGIES if both else TOPOLOGIES[:1]
         metafunc.parametrize("redis_store", topologies, indirect=True, scope="session")
 

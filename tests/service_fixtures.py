@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 import requests
 
+from services.settings import LOAD_TOOL_LIMITS
 from shared.redis_server import free_port
 from tests.redis_fixtures import RedisStore
 
@@ -34,15 +35,6 @@ FEED_CONF = ROOT / "services" / "gunicorn_feed_conf.py"
 START_TIMEOUT_SECONDS = 30.0
 STOP_TIMEOUT_SECONDS = 15.0
 TEST_STATE_KEY = "tapete-test-state-key"
-# The live services serve whole suites and benches from one address and a few players, far
-# past what one client may do: their per-client limits are raised out of the way. The limits
-# at their defaults are tested in process (test_limits.py).
-BULK_LIMITS = {
-    "LIMIT_REGISTER": "1000000/minute",
-    "LIMIT_NEW_MATCHES": "1000000/minute",
-    "LIMIT_MOVES": "1000000/minute",
-    "OPEN_MATCHES_PER_PLAYER": "1000000",
-}
 
 
 def stop_process(process: subprocess.Popen, timeout: float = STOP_TIMEOUT_SECONDS) -> None:
@@ -88,7 +80,7 @@ class Service:
         self.name, self.app, self.config = name, app, config
         self.port = free_port()
         self.env = {
-            **os.environ, "GUNICORN_WORKERS": "2", "GUNICORN_THREADS": "16", **BULK_LIMITS, **env
+            **os.environ, "GUNICORN_WORKERS": "2", "GUNICORN_THREADS": "16", **LOAD_TOOL_LIMITS, **env
         }  # fmt: skip
         self.log_path = Path(tempfile.mkstemp(prefix=f"tapete-{name}-", suffix=".log")[1])
         self.process: subprocess.Popen[bytes] | None = None

@@ -96,7 +96,8 @@ def test_an_archived_match_reads_and_verifies_as_before_and_its_keys_leave_redis
 
     assert history.archive.archive_due([0]) == 1  # the finished one only, due at once
     assert match_keys(redis_client, match_id) == [f"tapete:{{p0}}:match:{match_id}:archived"]
-    assert redis_client.get(f"tapete:{{history}}:match:{match_id}") is None
+    assert history.models.summary(match_id) is None
+    assert history.models.sheet(match_id) is None
     assert history.log.entries(running) != []  # a running match stays
 
     after = {p: http.get(f"/v1/matches/{match_id}/{p}") for p in paths}

@@ -18,14 +18,15 @@ from datetime import UTC, datetime
 
 import pytest
 import redis
+from redis.crc import key_slot
 from rq import Queue
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
 from services.bots.dispatcher import Dispatcher, Notice, dead_key, plan
 from services.bots.jobs import LobbyError, _refused_in_process
-from services.bots.tasks import BOT, QUEUE, TURN, WINDOW, Task
-from services.bots.timers import LEASES_KEY, window_closes_at
+from services.bots.tasks import BOT, IDLE, QUEUE, TURN, WINDOW, Task
+from services.bots.timers import window_closes_at
 from services.errors import Conflict, Forbidden, NotFound, Rejected, Unavailable
 from services.settings import DispatcherSettings, Settings
 from shared.bots.reflexes import Reflexes
@@ -139,16 +140,70 @@ def test_the_watchdog_redoes_a_lost_task_for_as_long_as_its_match_waits(
     [lease] = dispatcher.leases.overdue(time.time() + 1, 10)
     assert lease == task.retry()
 
-    attempts = [task.retry()]
+    attempt = task.retry()
     for _ in range(8):  # every attempt is lost too: never given up while the match waits
+        dispatcher.queue.empty()  # the rq Redis lost its queue
         dispatcher.sweep()
-        attempts.append(attempts[-1].retry())
-    assert dispatcher.queue.job_ids == [attempt.job_id for attempt in attempts]
-    assert dispatcher.leases.overdue(time.time() + 1, 10) == [attempts[-1]]
+        attempt = attempt.retry()
+        assert dispatcher.queue.job_ids == [attempt.job_id]
+    assert dispatcher.leases.overdue(time.time() + 1, 10) == [attempt]
 
     at_version(redis_client, 8)  # then someone moved: the task is stale, its lease goes
     dispatcher.sweep()
-    assert dispatcher.leases.count() == 0 and len(dispatcher.queue.job_ids) == len(attempts)
+    assert dispatcher.leases.count() == 0 and dispatcher.queue.job_ids == [attempt.job_id]
+
+
+def test_a_task_whose_job_still_waits_in_the_queue_is_not_redone(
+    dispatcher: Dispatcher, redis_client: redis.Redis
+):
+    """Workers behind on their queue are slow, not lost: a second attempt would only wait in
+    the same line and make it longer (under load the line then grows faster than it is
+    served), so the lease is renewed instead; once the job is gone it is redone."""
+    at_version(redis_client, 7)
+    task = Task(BOT, MATCH, 7, 1)
+    assert dispatcher.dispatch(notice(to_act=[1], bots=BOT_AT_1), 7, None) == "dispatched"
+    for _ in range(5):  # its lease runs out (retry_after_s is 0 here) while the job waits
+        assert dispatcher.sweep() == 1
+        assert dispatcher.queue.job_ids == [task.job_id]
+        assert dispatcher.leases.overdue(time.time() + 1, 10) == [task]
+
+    Job.fetch(task.job_id, connection=dispatcher.queue.connection).delete()  # lost after all
+    dispatcher.sweep()
+    assert dispatcher.queue.job_ids == [task.retry().job_id]
+
+
+def test_leases_and_idle_matches_spread_over_the_partitions_and_each_replica_sweeps_its_own(
+    dispatcher: Dispatcher, redis_client: redis.Redis
+):
+    """On four partitions, each match's lease and idle time sit in its partition's slot; a
+    replica reading two of the partitions redoes the lost tasks and ends the idle matches of
+    those two only, and one reading all of them finds every one."""
+    log = MatchLog(redis_client, partitions=4)
+    by_partition: dict[int, str] = {}
+    for n in range(64):
+        by_partition.setdefault(log.partition(f"{n:016x}"), f"{n:016x}")
+    assert sorted(by_partition) == [0, 1, 2, 3]
+    settings = DispatcherSettings(name="test", retry_after_s=0.0, retry_max_s=0.0)
+    spread = Dispatcher(log, dispatcher.queue, settings, idle_limit_s=60)
+    for match_id in by_partition.values():
+        snapshot = log.keys(match_id).snapshot
+        redis_client.hset(snapshot, mapping={"version": 7, "match": json.dumps({})})
+        spread.leases.take(Task(BOT, match_id, 7, 1), time.time() - 1)
+    spread.idle.seen({m: time.time() - 120 for m in by_partition.values()}, [])
+    keys = [spread.leases.key(Task(BOT, m, 7, 1)) for m in by_partition.values()]
+    slots = {key_slot(key.encode()) for key in keys}
+    assert len(slots) == 4 and spread.leases.count() == 4
+
+    spread.owned = [log.feed_key(0), log.feed_key(2)]  # its share of the partitions
+    assert spread.sweep() == 2 and spread.end_idle() == 2
+    mine = [by_partition[0], by_partition[2]]
+    assert set(dispatcher.queue.job_ids) == {Task(BOT, m, 7, 1).retry().job_id for m in mine} | {
+        Task(IDLE, m, 7).job_id for m in mine
+    }
+    spread.owned = list(spread.streams)  # alone: every partition
+    overdue = spread.leases.overdue(time.time() + 1, 100)
+    assert {task.match for task in overdue} == set(by_partition.values())
+    assert spread.end_idle() == 2  # the other two: the first two were filed again at hand-over
 
 
 def test_each_attempt_waits_twice_as_long_as_the_last_up_to_the_cap(dispatcher: Dispatcher):
@@ -166,7 +221,7 @@ def test_the_watchdog_forgets_a_task_whose_match_moved_on(
     at_version(redis_client, 8)
     dispatcher.leases.take(Task(BOT, MATCH, 7, 1), time.time() - 1)
     dispatcher.sweep()
-    assert dispatcher.queue.job_ids == [] and redis_client.zcard(LEASES_KEY) == 0
+    assert dispatcher.queue.job_ids == [] and dispatcher.leases.count() == 0
 
 
 def test_settings_come_from_prefixed_variables_else_their_defaults():

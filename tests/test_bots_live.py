@@ -5,7 +5,9 @@ A person plays a bot that answers every turn; bots play a match of every registe
 variant to its end, and each verifies; a worker killed with SIGKILL in the middle of a
 bot's turn (before its move, and after it) loses no turn and duplicates no move; a turn
 timeout plays for an absent person; the rules' windows (Raj's sealed bids, Nervioso's
-reaction) are closed by the timers; a poison notification is dead-lettered.
+reaction) are closed by the timers; a poison notification is dead-lettered. Every test
+runs on one Redis and on a Redis Cluster, with rq on a plain Redis of its own there
+(tests/redis_fixtures.py).
 """
 
 from __future__ import annotations
@@ -26,14 +28,16 @@ from rq.job import Job
 from services.bots.dispatcher import GROUP, dead_key
 from services.bots.jobs import PAUSE_AFTER_SUBMIT, PAUSE_BEFORE_SUBMIT
 from services.bots.tasks import BOT, Task
-from services.bots.timers import LEASES_KEY
-from services.lobby.application import Lobby, redis_client
+from services.bots.timers import Leases
+from services.lobby.application import Lobby
 from services.lobby.rules_client import RulesClient
 from shared.engine import all_games, apply, new_match
 from shared.redis_server import free_port
 from tests.bots_fixtures import BotProcess, BotProcesses
 from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import Http, Service, session, wait_until
+
+pytestmark = pytest.mark.cluster  # on one Redis and on a Redis Cluster (rq on its own)
 
 Entry = dict[str, Any]
 
@@ -157,7 +161,6 @@ def check_log(entries: list[Entry]) -> None:
 
 
 # -- a person against a bot --------------------------------------------------------------------
-@pytest.mark.cluster  # on one Redis and on a Redis Cluster (rq on its own)
 def test_a_bot_answers_every_turn_of_a_person(
     lobby: Http, history: Http, workers: Workers, dispatcher: BotProcess
 ):
@@ -251,7 +254,7 @@ def job_result(connection: redis.Redis, job_id: str, timeout: float = 10.0) -> A
     "pause", [PAUSE_BEFORE_SUBMIT, PAUSE_AFTER_SUBMIT], ids=["before-its-move", "after-its-move"]
 )
 def test_a_worker_killed_mid_turn_loses_no_turn_and_doubles_no_move(
-    lobby: Http, workers: Workers, rq_connection: redis.Redis, pause: str
+    lobby: Http, workers: Workers, rq_connection: redis.Redis, leases: Leases, pause: str
 ):
     """The killed job's lease runs out (1 s here), the dispatcher's watchdog enqueues its
     next attempt, and a new worker plays the turn, or finds it played and drops it."""
@@ -277,7 +280,7 @@ def test_a_worker_killed_mid_turn_loses_no_turn_and_doubles_no_move(
     if pause == PAUSE_BEFORE_SUBMIT:  # the watchdog's second attempt played the turn
         assert job_result(rq_connection, task.retry().job_id) == "played"
     else:  # the watchdog found the turn played, and let the lost job go
-        wait_until(lambda: rq_connection.zscore(LEASES_KEY, task.encode()) is None)
+        wait_until(lambda: task not in leases.of_match(task.match))
         assert not Job.exists(task.retry().job_id, connection=rq_connection)
 
 
@@ -286,12 +289,16 @@ def test_a_worker_killed_mid_turn_loses_no_turn_and_doubles_no_move(
 STALL_S = 7.5
 
 
-def leases_of(client: redis.Redis, match_id: str) -> list[Task]:
-    return [t for t in map(Task.decode, client.zrange(LEASES_KEY, 0, -1)) if t.match == match_id]
+@pytest.fixture
+def leases(redis_store: RedisStore) -> Iterator[Leases]:
+    """The watchdog's leases in the match store, as the dispatcher and workers see them."""
+    client = redis_store.client()
+    yield Leases(redis_store.log(client))
+    client.close()
 
 
 def test_a_stalled_worker_pool_slows_a_bot_match_down_but_never_strands_it(
-    lobby: Http, history: Http, workers: Workers, redis_url: str
+    lobby: Http, history: Http, workers: Workers, leases: Leases
 ):
     """Workers that get no bot move done (they cannot reach the lobby, as when they are
     starved under heavy load) for longer than five of the watchdog's attempts: the task is
@@ -300,27 +307,26 @@ def test_a_stalled_worker_pool_slows_a_bot_match_down_but_never_strands_it(
     [stalled] = workers.start(1, LOBBY_URL=f"http://127.0.0.1:{free_port()}")
     host = lobby.player("Host")
     match = bot_match(lobby, host, "brisca")
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
-    wait_until(lambda: leases_of(client, match["id"]) != [], what="the first bot task")
+    wait_until(lambda: leases.of_match(match["id"]) != [], what="the first bot task")
     time.sleep(STALL_S)
-    redone = [t.attempt for t in leases_of(client, match["id"])]
+    redone = [t.attempt for t in leases.of_match(match["id"])]
     assert redone and max(redone) >= 3, f"the bot's task was given up: {redone}"
     stalled.stop()
     workers.start(1)
-    entries = follow(lobby, host, match["id"], finished, timeout=20)
+    entries = follow(lobby, host, match["id"], finished, timeout=60)
     check_log(lobby.events(host, match["id"]).body["entries"])
     assert entries[-1]["status"] == "finished"
     assert history.get(f"/v1/matches/{match['id']}/verify").body["ok"]
-    wait_until(lambda: leases_of(client, match["id"]) == [], what="the match's leases released")
+    wait_until(lambda: leases.of_match(match["id"]) == [], what="the match's leases released")
 
 
 def test_a_worker_finishes_the_job_in_hand_on_sigterm(lobby: Http, workers: Workers):
     [worker] = workers.start(1, **{PAUSE_BEFORE_SUBMIT: "1.5"})
     match, ana = person_against_bot(lobby)
+    version = match["version"]  # the bot's turn: at once, or after the person's move
     if 0 in match["to_act"]:
-        play_once(lobby, ana, match["id"], random.Random(4))
-    worker.wait_for_log("pausing")
-    version = lobby.view(ana, match["id"])["version"]
+        version = play_once(lobby, ana, match["id"], random.Random(4))
+    worker.wait_for_log("pausing")  # the bot's job in hand, 1.5 s before its move
     assert worker.terminate() == 0
     after = lobby.events(ana, match["id"], after=version).body["entries"]
     assert [(e["version"], e["actor"]["seat"]) for e in after] == [(version + 1, 1)]
@@ -335,7 +341,6 @@ def parse_time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-@pytest.mark.cluster  # on one Redis and on a Redis Cluster (rq on its own)
 def test_a_turn_timeout_plays_for_an_absent_person(lobby: Http, workers: Workers):
     workers.start(1)
     match, seated = lobby.seated_match(game="brisca", players=2, turn_timeout=1.0)
@@ -372,7 +377,6 @@ def test_a_turn_timeout_out_of_range_is_refused(lobby: Http):
         assert reply.status == 400, (bad, reply.body)
 
 
-@pytest.mark.cluster  # on one Redis and on a Redis Cluster (rq on its own)
 def test_the_timer_closes_rajs_sealed_bids(lobby: Http, workers: Workers):
     workers.start(1)
     match, seated = lobby.seated_match(game="raj", players=3, options={"bid_seconds": 1.0})
@@ -402,7 +406,7 @@ def seed_opening_a_window_at_once() -> str:
 
 
 def test_the_timer_closes_a_nervioso_reaction_window(
-    lobby: Http, workers: Workers, redis_url: str, rules_service: Service
+    lobby: Http, workers: Workers, redis_store: RedisStore, rules_service: Service
 ):
     workers.start(1)
     players = [lobby.player(f"P{i}") for i in range(2)]
@@ -412,7 +416,9 @@ def test_the_timer_closes_a_nervioso_reaction_window(
     # The deal is rigged: this match is started through the lobby's application layer (on
     # the same Redis and rules service as the live lobby) with a seed that opens a window.
     seed = seed_opening_a_window_at_once()
-    rigged = Lobby(redis_client(redis_url), RulesClient(rules_service.url), new_seed=lambda: seed)
+    client = redis_store.client()
+    rules = RulesClient(rules_service.url)
+    rigged = Lobby(client, rules, redis_store.log(client), new_seed=lambda: seed)
     started = rigged.start(rigged.authenticate(players[0]["token"]), match["id"])
     [seat] = started["to_act"]
     reply = lobby.act(players[seat], match["id"], {"type": "play"}, started["version"])
@@ -428,9 +434,10 @@ def test_the_timer_closes_a_nervioso_reaction_window(
 
 
 # -- the feed ----------------------------------------------------------------------------------
-def test_a_poison_notification_is_dead_lettered(redis_url: str, dispatcher: BotProcess):
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
-    poison = client.xadd("tapete:{p0}:feed", {"match": "no such match!", "version": "x"})
+def test_a_poison_notification_is_dead_lettered(redis_store: RedisStore, dispatcher: BotProcess):
+    client = redis_store.client()
+    feed = redis_store.log(client).feed_key(0)
+    poison = client.xadd(feed, {"match": "no such match!", "version": "x"})
     deadline = time.monotonic() + 15
 
     def letters() -> list[dict[str, str]]:  # other tests' dead letters may be there too
@@ -442,7 +449,7 @@ def test_a_poison_notification_is_dead_lettered(redis_url: str, dispatcher: BotP
     [record] = letters()
     assert record["match"] == "no such match!" and int(record["deliveries"]) > 3
     assert record["error"] == "KeyError('event')"  # the notification has no event
-    assert client.xpending("tapete:{p0}:feed", GROUP)["pending"] == 0
+    assert client.xpending(feed, GROUP)["pending"] == 0
 
 
 def test_the_dispatcher_stops_on_sigterm(bot_processes: BotProcesses):
@@ -498,7 +505,9 @@ def bot_matches(
 
     def play(match_id: str) -> list[Entry]:
         own = Http(session(), lobby_service.url)
-        return follow(own, host, match_id, finished, timeout=300)
+        # all 61 at once share the workers and two cores: at a load of 10 the last ends near
+        # 210 s (the reflex games wait a human reaction time per window, whatever the load)
+        return follow(own, host, match_id, finished, timeout=480)
 
     try:
         with ThreadPoolExecutor(len(matches)) as pool:
@@ -511,6 +520,9 @@ def bot_matches(
     return logs
 
 
+@pytest.mark.one_node(  # measured: ~5 min a topology on 2 busy cores, past the CI budget
+    "the dispatcher, workers and timers on a cluster are the other tests' of this module"
+)
 @pytest.mark.parametrize("setup", every_variant(), ids=lambda s: f"{s[0]}/{s[1]}")
 def test_bots_play_every_variant_to_a_verified_end(
     bot_matches: dict[tuple[str, str, int], list[Entry]], history: Http, setup: tuple[str, str, int]

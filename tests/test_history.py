@@ -22,12 +22,14 @@ import pytest
 import redis
 import yaml
 from openapi_spec_validator import validate
+from redis.crc import key_slot
 
 from services.history import projections
 from services.history.app import create_history_app
 from services.history.application import History
 from services.history.consumer import GROUP, Consumer, dead_key, plan
 from services.history.replay import public_log
+from services.history.store import leaderboard_key, player_key, ratings_key
 from services.history.verify import engine_state_hash, verify
 from services.lobby import application as lobby_application
 from services.lobby.application import Lobby
@@ -37,20 +39,23 @@ from services.openapi_dump import OPENAPI_DIR, generated_spec
 from shared.engine import State, apply, get_game, new_match
 from shared.eventstore import MatchLog
 from shared.feedgroup import GroupSettings
-from tests.history_fixtures import read_models
+from tests.history_fixtures import forget_read_models, read_models
+from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import Http, Service, error_of
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
 
 @pytest.fixture
-def lobby(redis_client: redis.Redis, redis_url: str, rules_service: Service) -> Lobby:
-    return Lobby(lobby_application.redis_client(redis_url), RulesClient(rules_service.url))
+def lobby(redis_client: redis.Redis, redis_store: RedisStore, rules_service: Service) -> Lobby:
+    client = lobby_application.redis_client(redis_store.url, redis_store.settings.redis_cluster)
+    return Lobby(client, RulesClient(rules_service.url), redis_store.log(client))
 
 
 @pytest.fixture
-def history(redis_client: redis.Redis) -> History:
-    return History(redis_client, MatchLog(redis_client))
+def history(redis_client: redis.Redis, store_log: MatchLog) -> History:
+    """On the session's store: its partitions (several on the cluster), as the services."""
+    return History(redis_client, store_log)
 
 
 @pytest.fixture
@@ -89,6 +94,14 @@ def play(
         lobby.submit_action(match["id"], seated[seat], rng.choice(legal), snap.version)
         played += 1
     return str(match["id"])
+
+
+def open_match(lobby: Lobby, seated: list[Player]) -> dict[str, Any]:
+    """A Brisca match not started yet, with ``seated`` in its seats (seat i = seated[i])."""
+    match = lobby.create_match(seated[0], "brisca", "base", len(seated), {}, autostart=False)
+    for seat, player in enumerate(seated):
+        lobby.join(player, match["id"], seat)
+    return match
 
 
 def consume(history: History, **settings: Any) -> Consumer:
@@ -492,7 +505,8 @@ def test_a_redelivered_notification_changes_nothing_and_rates_once(lobby: Lobby,
     match_id = play(lobby, [ana, ben])
     consume(history)
     before = read_models(history.client)
-    rating = json.loads(cast(str, history.client.hget("tapete:{history}:ratings:brisca", ana.id)))
+    rating = history.models.rating("brisca", ana.id)
+    assert rating is not None
     assert rating["matches"] == 1
     # The same notifications again, as after a crash before XACK, and a direct catch-up.
     feed = history.log.feed_key(0)
@@ -503,13 +517,93 @@ def test_a_redelivered_notification_changes_nothing_and_rates_once(lobby: Lobby,
     assert read_models(history.client) == before
 
 
+CRASH_POINTS = {  # where a consumer dies in the middle of an update: the steps it did
+    "before any step": [],
+    "after the players' indexes": ["index_players"],
+    "after the ratings": ["index_players", "rate"],
+}
+
+
+@pytest.mark.cluster  # each step in its own slot of a real cluster, too
+@pytest.mark.parametrize("crash", list(CRASH_POINTS))
+def test_a_consumer_that_crashed_between_steps_leaves_the_read_models_of_a_clean_run(
+    lobby: Lobby, history: History, crash: str
+):
+    ana, ben = seat_players(lobby, 2)
+    match_id = play(lobby, [ana, ben])
+    models = history.models
+    plan = models.plan(match_id)  # the whole match in one update: players, finish, ratings
+    assert plan is not None and plan.finished and plan.before == 0
+    for step in CRASH_POINTS[crash]:
+        assert getattr(models, step)(plan)  # each step did something the first time
+    assert models.summary(match_id) is None  # the crash: no summary, nothing acknowledged
+
+    consume(history)  # the notifications come again; each step finds its marker
+    survived = read_models(history.client)
+    assert models.rate(plan) is False  # rated once, whichever run did it
+    models.index_players(plan)
+    assert models.commit(plan) is False  # the summary moved on: this plan is stale
+    assert models.catch_up(match_id) is None
+    assert read_models(history.client) == survived
+    ratings = [models.rating("brisca", p.id) for p in (ana, ben)]
+    assert [r and r["matches"] for r in ratings] == [1, 1]  # twice would say 2
+    for player in (ana, ben):
+        listed = history.player_matches(player.id, 10, None)["matches"]
+        assert [m["id"] for m in listed] == [match_id]
+
+    forget_read_models(history.log)  # the same feed again, by a consumer that never crashes
+    consume(history)
+    assert read_models(history.client) == survived
+
+
+@pytest.mark.cluster
+def test_a_stale_update_cannot_put_back_a_player_a_newer_one_took_out(
+    lobby: Lobby, history: History, http: Http
+):
+    ana, ben, cai = seat_players(lobby, 3)
+    match = open_match(lobby, [ana, cai])
+    stale = history.models.plan(match["id"])  # a consumer that stalls with Cai seated
+    assert stale is not None and cai.id in stale.update.joined
+    lobby.leave(cai, match["id"])
+    lobby.join(ben, match["id"], 1)
+    consume(history)  # another consumer takes the notifications over and applies them all
+    assert http.get(f"/v1/players/{cai.id}/matches").body["matches"] == []
+
+    assert history.models.index_players(stale) == 0  # the stalled one wakes up: no effect
+    assert history.models.commit(stale) is False
+    assert http.get(f"/v1/players/{cai.id}/matches").body["matches"] == []
+    [shown] = http.get(f"/v1/players/{ben.id}/matches").body["matches"]
+    assert shown["seat"] == 1
+
+
+@pytest.mark.cluster
+def test_each_read_model_is_in_the_slot_of_what_it_is_about(lobby: Lobby, history: History):
+    """A match's summary and sheet beside its log, a player's index in the player's slot, a
+    game's ratings in the game's: no slot takes every update."""
+    players = seat_players(lobby, 4)
+    matches = [play(lobby, players[:2], seed="one"), play(lobby, players[2:], "escoba")]
+    consume(history)
+    models = history.models
+
+    def slot(key: str) -> int:
+        return int(key_slot(key.encode()))
+
+    for match_id in matches:
+        beside = slot(history.log.keys(match_id).log)
+        assert slot(models.summary_key(match_id)) == slot(models.sheet_key(match_id)) == beside
+    of_players = {slot(player_key(p.id)) for p in players}
+    of_games = {slot(ratings_key(g)) for g in ("brisca", "escoba")}
+    assert len(of_players) == 4 and len(of_games) == 2
+    assert {slot(leaderboard_key(g)) for g in ("brisca", "escoba")} == of_games
+    of_matches = {slot(history.log.feed_key(history.log.partition(m))) for m in matches}
+    assert set(map(slot, read_models(history.client))) == of_matches | of_players | of_games
+
+
 def test_a_player_who_leaves_before_the_start_loses_the_match_from_their_history(
     lobby: Lobby, history: History, http: Http
 ):
     ana, ben, cai = seat_players(lobby, 3)
-    match = lobby.create_match(ana, "brisca", "base", 2, {}, autostart=False)
-    lobby.join(ana, match["id"], 0)
-    lobby.join(cai, match["id"], 1)
+    match = open_match(lobby, [ana, cai])
     lobby.leave(cai, match["id"])
     lobby.join(ben, match["id"], 1)
     consume(history)

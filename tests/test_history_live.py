@@ -5,7 +5,8 @@ Matches played through the lobby's HTTP API build every read model; a consumer k
 with SIGKILL mid-stream and replaced leaves the same read models as a run without a
 crash; a poison notification is dead-lettered without blocking the group; a running
 match's log hides every hidden card, a finished one reveals everything and verifies, and
-a log edited in Redis fails verification with a report of where.
+a log edited in Redis fails verification with a report of where. Every test runs on one
+Redis and on a Redis Cluster (tests/redis_fixtures.py).
 """
 
 from __future__ import annotations
@@ -20,16 +21,19 @@ import pytest
 import redis
 
 from services.history.consumer import GROUP, dead_key
-from services.history.store import JOURNAL_KEY
+from services.history.store import ReadModels, ratings_key
 from shared.eventstore import MatchLog
 from tests.history_fixtures import (
     Consumers,
     applied_version,
     forget_read_models,
     read_models,
+    same_up_to_rating_order,
     wait_applied,
 )
 from tests.service_fixtures import Http, Service, session
+
+pytestmark = pytest.mark.cluster  # on one Redis and on a Redis Cluster
 
 
 @pytest.fixture
@@ -75,7 +79,6 @@ def play_many(lobby: Http, tables: list[tuple[list[dict], str]], tag: str) -> li
         return list(pool.map(one, enumerate(tables)))
 
 
-@pytest.mark.cluster
 def test_matches_played_through_the_lobby_build_every_read_model(
     lobby: Http, history: Http, consumers: Consumers, store_log: MatchLog
 ):
@@ -111,83 +114,98 @@ def test_matches_played_through_the_lobby_build_every_read_model(
     assert len(raj) == 3 and all(row["matches"] == 1 for row in raj)
 
 
+def pending(log: MatchLog) -> dict[str, int]:
+    """Consumer name -> the notifications it holds unacknowledged, over every partition."""
+    held: dict[str, int] = {}
+    for partition in range(log.partitions):
+        feed = log.feed_key(partition)
+        if not log.client.exists(feed):
+            continue
+        for row in cast(list, log.client.xinfo_consumers(feed, GROUP)):
+            held[row["name"]] = held.get(row["name"], 0) + int(row["pending"])
+    return held
+
+
 def test_a_consumer_killed_mid_stream_and_replaced_leaves_the_same_read_models(
-    lobby: Http, consumers: Consumers, redis_client: redis.Redis
+    lobby: Http, consumers: Consumers, store_log: MatchLog
 ):
     players = [lobby.player(f"K{i}") for i in range(4)]
     tables = [([players[i % 4], players[(i + 1) % 4]], "brisca") for i in range(8)]
     first = play_many(lobby, tables, "backlog")  # a backlog for the first consumer
-    log = MatchLog(redis_client)
+    log, client = store_log, store_log.client
 
     doomed = consumers.start("doomed", HISTORY_BATCH="50")
-    feed = log.feed_key(0)
     deadline = time.monotonic() + 60
     while True:  # kill it while it holds notifications it has read but not acknowledged
         assert time.monotonic() < deadline, doomed.log_tail()
-        if cast(int, redis_client.xlen(JOURNAL_KEY)) >= 10:
+        if ReadModels(client, log).journal_length() >= 10:
             doomed.pause()
-            held = {c["name"]: c["pending"] for c in redis_client.xinfo_consumers(feed, GROUP)}
-            if held["doomed"] > 0:
+            if pending(log).get("doomed", 0) > 0:
                 doomed.kill()
                 break
             doomed.resume()
         time.sleep(0.001)
-    behind = [m for m in first if applied_version(redis_client, m) < len(log.entries(m))]
+    behind = [m for m in first if applied_version(log, m) < len(log.entries(m))]
     assert behind, "the first consumer had applied everything: nothing was mid-stream"
 
     time.sleep(0.5)  # past HISTORY_MIN_IDLE_MS: the pending notifications are up for grabs
     heir = consumers.start("heir")
     more = play_many(lobby, tables[:3], "after-the-crash")  # the stream goes on meanwhile
     wait_applied(log, first + more, consumer=heir)
-    taken = {c["name"]: c for c in redis_client.xinfo_consumers(feed, GROUP)}
-    assert taken["doomed"]["pending"] == 0
-    assert redis_client.xpending(feed, GROUP)["pending"] == 0
-    survived = read_models(redis_client)
+    assert not any(pending(log).values())  # the heir took the dead one's over, and acked
+    survived = read_models(client)
     heir.stop()
 
-    forget_read_models(redis_client)  # the same feed again, by a consumer that never crashes
+    forget_read_models(log)  # the same feed again, by a consumer that never crashes
     clean = consumers.start("clean")
     wait_applied(log, first + more, consumer=clean)
-    assert read_models(redis_client) == survived
-    ratings = survived["tapete:{history}:ratings:brisca"]
+    assert same_up_to_rating_order(log, read_models(client), survived)
+    ratings = survived[ratings_key("brisca")]
     assert sum(r["matches"] for r in ratings.values()) == 2 * len(first + more)  # once each
 
 
 def test_a_poison_notification_lands_in_the_dead_letters_and_the_group_moves_on(
-    lobby: Http, consumers: Consumers, redis_client: redis.Redis
+    lobby: Http, consumers: Consumers, store_log: MatchLog
 ):
-    log = MatchLog(redis_client)
-    feed = log.feed_key(0)
+    log, client = store_log, store_log.client
     consumer = consumers.start("poisoned")
-    redis_client.xadd(feed, {"match": "ghost", "version": "2", "kind": "action"})
+    client.xadd(log.keys("ghost").feed, {"match": "ghost", "version": "2", "kind": "action"})
     broken = log.keys("broken")
-    redis_client.xadd(broken.log, {"entry": "{not json", "kind": "match.created"}, id="0-1")
-    redis_client.xadd(feed, {"match": "broken", "version": "1", "kind": "match.created"})
+    client.xadd(broken.log, {"entry": "{not json", "kind": "match.created"}, id="0-1")
+    client.xadd(broken.feed, {"match": "broken", "version": "1", "kind": "match.created"})
     ana, ben = lobby.player("Ana"), lobby.player("Ben")
     match_id = play_match(lobby.base_url, [ana, ben], "brisca", "after-poison", moves=4)
-    wait_applied(MatchLog(redis_client), [match_id], consumer=consumer)
+    wait_applied(log, [match_id], consumer=consumer)
+
+    def dead_letters() -> dict[str, dict[str, str]]:
+        pipe = client.pipeline(transaction=False)
+        for partition in range(log.partitions):
+            pipe.xrange(dead_key(partition))
+        return {f["match"]: f for rows in pipe.execute() for _, f in rows}
 
     deadline = time.monotonic() + 20
-    while cast(int, redis_client.xlen(dead_key(0))) < 2:
+    while len(dead_letters()) < 2:
         assert time.monotonic() < deadline, consumer.log_tail()
         time.sleep(0.05)
-    dead = {f["match"]: f for _, f in cast(list, redis_client.xrange(dead_key(0)))}
+    dead = dead_letters()
     assert set(dead) == {"ghost", "broken"}
     assert "NoSuchMatch" in dead["ghost"]["error"] and "JSONDecodeError" in dead["broken"]["error"]
-    assert all(int(f["deliveries"]) == 4 and f["feed"] == feed for f in dead.values())
-    assert redis_client.xpending(feed, GROUP)["pending"] == 0
+    assert all(int(f["deliveries"]) == 4 for f in dead.values())
+    assert all(f["feed"] == log.keys(match).feed for match, f in dead.items())
+    assert not any(pending(log).values())
     assert consumer.process.poll() is None  # still consuming
 
 
 def test_the_log_hides_while_running_reveals_after_and_a_tampered_log_fails_verify(
-    lobby: Http, history: Http, redis_client: redis.Redis
+    lobby: Http, history: Http, store_log: MatchLog
 ):
+    redis_client = store_log.client
     ana, ben = lobby.player("Ana"), lobby.player("Ben")
     match = lobby.match(ana, game="brisca", players=2)
     lobby.join(ana, match["id"], seat=0)
     match = lobby.join(ben, match["id"], seat=1)
     match_id = match["id"]
-    seed = MatchLog(redis_client).snapshot(match_id)["seed"]  # type: ignore[index]
+    seed = store_log.snapshot(match_id)["seed"]  # type: ignore[index]
     running = history.get(f"/v1/matches/{match_id}/log").body
     text = json.dumps(running)
     hands = [
@@ -207,7 +225,7 @@ def test_the_log_hides_while_running_reveals_after_and_a_tampered_log_fails_veri
     assert all(f'"{card}"' in revealed for hand in hands for card in hand)
     assert history.get(f"/v1/matches/{match_id}/verify").body["ok"] is True
 
-    key = MatchLog(redis_client).keys(match_id).log
+    key = store_log.keys(match_id).log
     rows = cast(list, redis_client.xrange(key))
     redis_client.delete(key)
     version = len(rows) // 2

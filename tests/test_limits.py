@@ -3,7 +3,7 @@ registrations per address, matches created and moves per player, open matches pe
 idle open matches expiring, and new matches refused before moves when Redis fills up.
 
 In process (Flask's test client) on the session's real Redis and rules service; the live
-services the other suites share run with these limits raised (service_fixtures.BULK_LIMITS).
+services the other suites share run with these limits raised (services.settings.LOAD_TOOL_LIMITS).
 """
 
 from __future__ import annotations

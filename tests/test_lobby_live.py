@@ -2,6 +2,7 @@
 
 Whole matches of every registered variant, concurrent submitters, the long-poll's
 promptness, secrets kept from the wrong token, and a match surviving a lobby restart.
+Every test runs on one Redis and on a Redis Cluster (tests/redis_fixtures.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from services.settings import Settings
 from shared.engine import all_games
 from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import Http, Reply, Service, error_of, session
+
+pytestmark = pytest.mark.cluster  # on one Redis and on a Redis Cluster
 
 
 @pytest.fixture
@@ -77,7 +80,6 @@ def test_every_variant_plays_to_a_result_through_the_lobby(
     assert hashlib.sha256(finished["seed"].encode()).hexdigest() == finished["seed_sha256"]
 
 
-@pytest.mark.cluster  # on one Redis and on a Redis Cluster
 @pytest.mark.parametrize("game, variant, players", [("brisca", "base", 2), ("raj", "base", 3)])
 def test_eight_clients_on_one_version_make_exactly_one_move(
     http: Http, game: str, variant: str, players: int
@@ -108,7 +110,6 @@ def test_eight_clients_on_one_version_make_exactly_one_move(
     assert [e["version"] for e in feed] == [version + 1]
 
 
-@pytest.mark.cluster  # on one Redis and on a Redis Cluster
 def test_a_token_cannot_act_for_another_seat_nor_see_its_hand(http: Http):
     match, (ana, beto) = http.seated_match()
     seats = {ana["id"]: 0, beto["id"]: 1}
@@ -138,7 +139,6 @@ def test_a_token_cannot_act_for_another_seat_nor_see_its_hand(http: Http):
         assert mine != theirs
 
 
-@pytest.mark.cluster  # on one Redis and on a Redis Cluster
 def test_the_long_poll_returns_promptly_after_a_move(http: Http):
     match, seated = http.seated_match()
     seat = match["to_act"][0]
@@ -170,7 +170,6 @@ def test_the_long_poll_returns_promptly_after_a_move(http: Http):
     assert idle.body["entries"] == [] and 0.9 <= time.monotonic() - started < 2.5
 
 
-@pytest.mark.cluster  # on one Redis and on a Redis Cluster
 def test_a_match_survives_a_restart_of_the_lobby(http: Http, lobby_service: Service):
     match, seated = http.seated_match()
     rng = random.Random(5)
@@ -193,7 +192,6 @@ def test_a_match_survives_a_restart_of_the_lobby(http: Http, lobby_service: Serv
     assert finished["status"] == "finished" and finished["result"]
 
 
-@pytest.mark.cluster  # on one Redis and on a Redis Cluster
 def test_a_players_matches_are_filed_across_slots_and_page_back_each_once_in_order(
     http: Http, redis_store: RedisStore, rules_service: Service
 ):

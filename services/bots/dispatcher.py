@@ -32,6 +32,7 @@ from typing import Any
 import redis
 from prometheus_client import Counter, Histogram
 from rq import Queue
+from rq.job import Job, JobStatus
 
 from services.consumers import consumer_store, run_group
 from services.settings import DispatcherSettings, Settings
@@ -146,8 +147,8 @@ class Dispatcher(FeedGroup):
         self.reflexes = reflexes
         super().__init__(log, settings, NOTIFICATIONS, logging.getLogger("tapete.bots.dispatcher"))
         self.queue = queue
-        self.leases = Leases(log.client)
-        self.idle = IdleMatches(log.client)
+        self.leases = Leases(log)
+        self.idle = IdleMatches(log)
         self.idle_limit_s = idle_limit_s
         self._last_sweep = float("-inf")
 
@@ -224,13 +225,19 @@ class Dispatcher(FeedGroup):
         not flooded; an attempt that finally runs after a later one has acted is refused by
         the lobby (same action id, expected version), so the task still moves at most once.
         """
-        overdue = self.leases.overdue(time.time(), self.settings.batch)
+        overdue = self.leases.overdue(time.time(), self.settings.batch, self.partitions())
         if not overdue:
             return 0
         current = self._snapshots(list({task.match for task in overdue}))
+        waiting = self._queued([t for t in overdue if current[t.match][0] == t.version])
         for task in overdue:
             if current[task.match][0] != task.version:
                 self.leases.release(task)  # done, or overtaken by another move: nothing lost
+                continue
+            if task in waiting:  # not lost, only behind other jobs: a second attempt would
+                # join the same line and make it longer, so its lease is renewed instead
+                self.leases.extend(task, time.time() + self.retry_pause(task.attempt))
+                JOBS.labels(task.kind, "waiting").inc()
                 continue
             retry = task.retry()
             pause = self.retry_pause(retry.attempt)
@@ -244,6 +251,19 @@ class Dispatcher(FeedGroup):
             )  # fmt: skip
         return len(overdue)
 
+    def _queued(self, tasks: list[Task]) -> set[Task]:
+        """The tasks whose job still waits in the rq queue (rq's own status): a worker will
+        take it in its turn. A job started, failed, finished or gone is not waiting: a
+        started one may belong to a worker that was killed, so only the queue counts."""
+        if not tasks:
+            return set()
+        jobs = Job.fetch_many([t.job_id for t in tasks], connection=self.queue.connection)
+        return {
+            task
+            for task, job in zip(tasks, jobs, strict=True)
+            if job is not None and job.get_status(refresh=False) == JobStatus.QUEUED
+        }
+
     def retry_pause(self, attempt: int) -> float:
         """How long attempt ``attempt`` has before the watchdog looks again: the first (0,
         the dispatch's) has ``retry_after_s``, each later one twice the one before, capped
@@ -254,7 +274,7 @@ class Dispatcher(FeedGroup):
     def end_idle(self) -> int:
         """Hand each match idle for the limit to a worker, to be ended as abandoned."""
         now = time.time()
-        idle = self.idle.idle_since(now - self.idle_limit_s, self.settings.batch)
+        idle = self.idle.idle_since(now - self.idle_limit_s, self.settings.batch, self.partitions())
         if not idle:
             return 0
         current = self._snapshots(idle)
@@ -268,6 +288,10 @@ class Dispatcher(FeedGroup):
             JOBS.labels(IDLE, "enqueued" if new else "duplicate").inc()
         self.idle.rearm(idle, now)
         return len(idle)
+
+    def partitions(self) -> list[int]:
+        """The partitions this replica reads now: it sweeps their leases and idle matches."""
+        return [self.streams[stream] for stream in self.owned]
 
     def _snapshots(self, match_ids: list[str]) -> dict[str, tuple[int | None, float | None]]:
         """Each match's current version and turn timeout, in one round trip."""

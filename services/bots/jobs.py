@@ -86,7 +86,7 @@ class Context:
         lobby = Lobby.from_settings(settings)
         return cls(
             lobby=lobby,
-            leases=Leases(lobby.client),
+            leases=Leases(lobby.log),
             http=http_session(),
             lobby_url=settings.lobby_url.rstrip("/"),
             pauses={

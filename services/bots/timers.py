@@ -14,19 +14,29 @@ lost its queue, or the job failed. If the match is still at that version the dis
 enqueues the task again as its next attempt (rq alone notices a dead worker's job only a
 minute after the job's timeout). The leases live in the match store, beside the logs, so
 they outlive the rq Redis, which keeps nothing that cannot be lost.
+
+Both sorted sets are split by the match's feed partition, each part in that partition's
+slot (``{p<P>}``, beside the match's log and snapshot), so on a Redis Cluster they spread
+as the matches do; the dispatcher sweeps the partitions it reads:
+
+    tapete:{p<P>}:bots:leases    Task.encode() -> the time by which it should be done (epoch)
+    tapete:{p<P>}:bots:idle      running match id -> the time of its last entry (epoch)
 """
 
 from __future__ import annotations
 
+import heapq
+from collections import defaultdict
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-import redis
+from shared.eventstore import MatchLog
 
 from .tasks import Task
 
-LEASES_KEY = "tapete:{bots}:leases"  # sorted set in the match store: Task.encode() -> due (epoch)
-IDLE_KEY = "tapete:{bots}:idle"  # sorted set: running match id -> its last entry's time (epoch)
+LEASES_NAME = "bots:leases"
+IDLE_NAME = "bots:idle"
 
 
 def window_closes_at(deadline: dict[str, Any], notified: float) -> float:
@@ -45,56 +55,117 @@ def turn_times_out_at(turn_timeout: float, notified: float, turn_deadline: str |
     return notified + turn_timeout
 
 
+class PartitionedSet:
+    """A sorted set of match-keyed members, split by the match's feed partition."""
+
+    def __init__(self, log: MatchLog, name: str) -> None:
+        self.log = log
+        self.client: Any = log.client
+        self.name = name
+
+    def key(self, partition: int) -> str:
+        return self.log.partition_key(partition, self.name)
+
+    def key_of(self, match_id: str) -> str:
+        return self.key(self.log.partition(match_id))
+
+    def partitions(self, only: Iterable[int] | None) -> list[int]:
+        return list(range(self.log.partitions)) if only is None else list(only)
+
+    def earliest(self, before: float, limit: int, only: Iterable[int] | None) -> list[str]:
+        """Up to ``limit`` members scored at most ``before``, earliest first, from the
+        partitions ``only`` (None: all), in one pipeline (one round trip per node)."""
+        partitions = self.partitions(only)
+        pipe = self.client.pipeline(transaction=False)
+        for partition in partitions:
+            pipe.zrangebyscore(self.key(partition), "-inf", before, 0, limit, withscores=True)
+        parts = [[(score, _text(m)) for m, score in rows] for rows in pipe.execute()]
+        return [member for _, member in heapq.merge(*parts)][:limit]
+
+    def count(self) -> int:
+        pipe = self.client.pipeline(transaction=False)
+        for partition in self.partitions(None):
+            pipe.zcard(self.key(partition))
+        return sum(int(n) for n in pipe.execute())
+
+
 class IdleMatches:
-    """The running matches by the time of their last entry: the idle limit's sorted set.
+    """The running matches by the time of their last entry: the idle limit's sorted sets.
 
     The dispatcher files each running match at every notification and drops it at the end;
     a match whose time is older than the idle limit is handed to a worker to be ended as
     abandoned, and filed again at the hand-over time, so it is looked at once per limit.
     """
 
-    def __init__(self, client: redis.Redis) -> None:
-        self.client = client
+    def __init__(self, log: MatchLog) -> None:
+        self.sets = PartitionedSet(log, IDLE_NAME)
 
     def seen(self, running: dict[str, float], ended: list[str]) -> None:
-        pipe = self.client.pipeline(transaction=False)
-        if running:
-            pipe.zadd(IDLE_KEY, running, gt=True)  # never back in time: notices come unordered
-        if ended:
-            pipe.zrem(IDLE_KEY, *ended)
+        filed: dict[str, dict[str, float]] = defaultdict(dict)
+        for match_id, at in running.items():
+            filed[self.sets.key_of(match_id)][match_id] = at
+        dropped: dict[str, list[str]] = defaultdict(list)
+        for match_id in ended:
+            dropped[self.sets.key_of(match_id)].append(match_id)
+        if not filed and not dropped:
+            return
+        pipe = self.sets.client.pipeline(transaction=False)
+        for key, times in filed.items():
+            pipe.zadd(key, times, gt=True)  # never back in time: notices come unordered
+        for key, match_ids in dropped.items():
+            pipe.zrem(key, *match_ids)
         pipe.execute()
 
-    def idle_since(self, before: float, limit: int) -> list[str]:
-        rows: Any = self.client.zrangebyscore(IDLE_KEY, "-inf", before, start=0, num=limit)
-        return [row.decode() if isinstance(row, bytes) else row for row in rows]
+    def idle_since(
+        self, before: float, limit: int, partitions: Iterable[int] | None = None
+    ) -> list[str]:
+        return self.sets.earliest(before, limit, partitions)
 
     def rearm(self, match_ids: list[str], now: float) -> None:
-        self.client.zadd(IDLE_KEY, dict.fromkeys(match_ids, now), gt=True)
+        self.seen(dict.fromkeys(match_ids, now), [])
 
 
 class Leases:
-    """The watchdog's sorted set: which tasks should be done by when."""
+    """The watchdog's sorted sets: which tasks should be done by when."""
 
-    def __init__(self, client: redis.Redis) -> None:
-        self.client = client
+    def __init__(self, log: MatchLog) -> None:
+        self.sets = PartitionedSet(log, LEASES_NAME)
+        self.client = self.sets.client
+
+    def key(self, task: Task) -> str:
+        return self.sets.key_of(task.match)
 
     def take(self, task: Task, due: float) -> None:
         """Lease ``task`` until ``due``; an existing lease keeps its earlier time."""
-        self.client.zadd(LEASES_KEY, {task.encode(): due}, nx=True)
+        self.client.zadd(self.key(task), {task.encode(): due}, nx=True)
+
+    def extend(self, task: Task, due: float) -> None:
+        """Move ``task``'s lease to ``due`` (its job is still waiting in the queue)."""
+        self.client.zadd(self.key(task), {task.encode(): due}, xx=True)
 
     def release(self, task: Task) -> None:
-        self.client.zrem(LEASES_KEY, task.encode())
+        self.client.zrem(self.key(task), task.encode())
 
     def renew(self, old: Task, new: Task, due: float) -> None:
-        """Hand a lease over to the task's next attempt, in one step."""
+        """Hand a lease over to the task's next attempt, in one step (one match: one slot)."""
         pipe = self.client.pipeline(transaction=True)
-        pipe.zadd(LEASES_KEY, {new.encode(): due})
-        pipe.zrem(LEASES_KEY, old.encode())
+        pipe.zadd(self.key(new), {new.encode(): due})
+        pipe.zrem(self.key(old), old.encode())
         pipe.execute()
 
-    def overdue(self, now: float, limit: int) -> list[Task]:
-        rows: Any = self.client.zrangebyscore(LEASES_KEY, "-inf", now, start=0, num=limit)
-        return [Task.decode(row) for row in rows]
+    def overdue(
+        self, now: float, limit: int, partitions: Iterable[int] | None = None
+    ) -> list[Task]:
+        """The earliest leases run out by ``now``, of ``partitions`` (None: every one)."""
+        return [Task.decode(row) for row in self.sets.earliest(now, limit, partitions)]
+
+    def of_match(self, match_id: str) -> list[Task]:
+        rows: Any = self.client.zrange(self.sets.key_of(match_id), 0, -1)
+        return [task for task in map(Task.decode, map(_text, rows)) if task.match == match_id]
 
     def count(self) -> int:
-        return int(self.client.zcard(LEASES_KEY))  # type: ignore[arg-type]
+        return self.sets.count()
+
+
+def _text(member: Any) -> str:
+    return member.decode() if isinstance(member, bytes) else member

@@ -46,7 +46,7 @@ class History:
         """``cold``: where archived matches are (None: a directory store nobody archives to)."""
         self.client = client
         self.log = log
-        self.models = ReadModels(client, log)
+        self.models = ReadModels(client, log, archive_after_s)
         self.archive = Archive(self.models, cold or DirectoryStore("var/archive"), archive_after_s)
 
     @classmethod

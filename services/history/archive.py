@@ -8,7 +8,8 @@ whole log, the summary, the score sheet and the verification report — to the c
     tapete:{p<P>}:match:<id>:archived    the document's address (SHA-256 hex)
     tapete:{p<P>}:archive:due            sorted set: finished match -> when to archive it
 
-The pointer is written and the keys deleted in one MULTI on the match's slot, after the
+The pointer is written and the keys deleted (the log's, and the summary and score sheet the
+history keeps beside it) in one MULTI on the match's slot, after the
 document is safely stored, so a crash at any point leaves the match either whole in Redis
 or archived, never neither; archiving again is harmless (same document, same address).
 The history service reads an archived match's log, replays, verification and scores from
@@ -28,11 +29,10 @@ from shared.coldstore import ColdStore, DirectoryStore, S3Store
 from shared.eventstore import MatchLog
 
 from .replay import is_finished
-from .store import ReadModels, sheet_key, summary_key
+from .store import ReadModels
 from .verify import verify
 
 POINTER_SUFFIX = "archived"
-DUE_NAME = "archive:due"
 MATCH_KEY_SUFFIXES = ("log", "snapshot", "actions", "bots")  # every key of a match
 FORMAT = 1
 
@@ -56,17 +56,10 @@ class Archive:
         self.after_s = after_s
 
     def due_key(self, partition: int) -> str:
-        return self.log.partition_key(partition, DUE_NAME)
+        """Where the history's last step files a finish (``ReadModels.commit``)."""
+        return self.models.archive_due_key(partition)
 
     # -- writing -------------------------------------------------------------------------------
-    def schedule(self, match_id: str, finished_at: float | None = None) -> None:
-        """Archive the match ``after_s`` from now (a finish just applied)."""
-        if self.after_s is None:
-            return
-        when = (finished_at or time.time()) + self.after_s
-        key = self.due_key(self.log.partition(match_id))
-        self.client.zadd(key, {match_id: when}, nx=True)
-
     def due(self, partition: int, now: float | None = None, limit: int = 100) -> list[str]:
         rows: Any = self.client.zrangebyscore(
             self.due_key(partition), "-inf", now or time.time(), start=0, num=limit
@@ -97,12 +90,11 @@ class Archive:
                 pipe.multi()
                 pipe.set(self.log.key(match_id, POINTER_SUFFIX), address)
                 pipe.delete(*(self.log.key(match_id, s) for s in MATCH_KEY_SUFFIXES))
+                pipe.delete(self.models.summary_key(match_id), self.models.sheet_key(match_id))
                 pipe.zrem(self.due_key(self.log.partition(match_id)), match_id)
                 pipe.execute()
             except redis.WatchError:
                 return None
-        # the read models live under another hash tag: a second step (the document has them)
-        self.client.delete(summary_key(match_id), sheet_key(match_id))
         return address
 
     def archive_due(self, partitions: list[int], limit: int = 100) -> int:

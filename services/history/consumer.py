@@ -1,9 +1,9 @@
 """The history consumer: reads every feed partition with the consumer group "history".
 
 Delivery is at least once, the effect exactly once: a notification is acknowledged only
-after ``ReadModels.catch_up`` has written its match's update (atomically with the last
-version applied), so a crash before the XACK redelivers it and the redelivery finds
-nothing left to do. The feed only says "match M reached version V"; the entries
+after ``ReadModels.catch_up`` has written its match's update (in steps each idempotent by
+its own marker, the summary with the last version applied last), so a crash before the
+XACK redelivers it and the redelivery finds nothing left to do. The feed only says "match M reached version V"; the entries
 themselves always come from the match log.
 
 Taking over a dead consumer's notifications, retries and dead letters are the shared
@@ -105,8 +105,6 @@ class Consumer(FeedGroup):
             except Exception as exc:  # any failure is retried, and after a few, dead-lettered
                 self.failed(stream, ids, exc)
                 continue
-            if applied is not None and applied.finished and self.archive is not None:
-                self.archive.schedule(match_id)
             if applied is not None:
                 now = time.time()
                 for message_id in ids:
@@ -118,7 +116,7 @@ class Consumer(FeedGroup):
 def build(settings: Settings) -> Consumer:
     """The consumer on the store ``settings`` names, with its ``HISTORY_*`` settings."""
     log = consumer_store(settings)
-    models = ReadModels(log.client, log)
+    models = ReadModels(log.client, log, settings.archive_after_s)
     archive = Archive(models, cold_store(settings), settings.archive_after_s)
     return Consumer(models, settings.history_consumer, archive)
 

@@ -33,14 +33,15 @@ function nameForm(then: () => void): HTMLElement {
     h("label", { for: "name" }, "Your name"), input, h("button", { type: "submit" }, "Play"), error);
 }
 
-async function home(): Promise<void> {
+async function home(screen: HTMLElement): Promise<void> {
   const player = me();
   if (!player) {
-    mount(app, h("section", { class: "welcome" }, h("h2", null, "Traditional card games, against people or bots"), nameForm(() => void route())));
+    mount(screen, h("section", { class: "welcome" }, h("h2", null, "Traditional card games, against people or bots"), nameForm(() => void route())));
     return;
   }
-  mount(app, h("h2", null, `Hello, ${player.name}`), h("p", null, h("a", { href: "#/games", class: "button" }, "Start a new match"), " ", h("a", { href: "#/mine", class: "button" }, "My matches")), h("div", { id: "open" }, notice("Loading open matches…")));
-  await matchList(document.getElementById("open")!, "open", "Open matches to join");
+  const open = h("div", { id: "open" }, notice("Loading open matches…"));
+  mount(screen, h("h2", null, `Hello, ${player.name}`), h("p", null, h("a", { href: "#/games", class: "button" }, "Start a new match"), " ", h("a", { href: "#/mine", class: "button" }, "My matches")), open);
+  await matchList(open, "open", "Open matches to join");
 }
 
 async function matchList(into: HTMLElement, status: "open" | "running" | "finished", title: string): Promise<void> {
@@ -51,10 +52,10 @@ async function matchList(into: HTMLElement, status: "open" | "running" | "finish
     h("li", null, h("a", { href: status === "finished" ? `#/replay/${m.id}` : `#/match/${m.id}` }, `${m.game} · ${m.variant}`), " — ", seatNames(m.seats, m.players ?? 0).join(", ")))) : h("p", { class: "muted" }, "None right now."));
 }
 
-async function catalogScreen(): Promise<void> {
+async function catalogScreen(screen: HTMLElement): Promise<void> {
   const all = await games();
   const variants = all.reduce((n, g) => n + (g.variants?.length ?? 0), 0);
-  mount(app, h("h2", null, `Games (${all.length} games, ${variants} variants)`),
+  mount(screen, h("h2", null, `Games (${all.length} games, ${variants} variants)`),
     h("ul", { class: "catalog" }, all.map((g) => h("li", { "data-game": g.id },
       h("a", { href: `#/games/${g.id}` }, h("strong", null, g.name)),
       h("span", { class: "muted" }, ` ${g.players?.min}–${g.players?.max} players`),
@@ -88,9 +89,9 @@ function readOptions(form: HTMLElement, defaults: Record<string, unknown>): Reco
   return options;
 }
 
-async function gameScreen(id: string): Promise<void> {
+async function gameScreen(screen: HTMLElement, id: string): Promise<void> {
   const game = await catalogEntry(id);
-  if (!game) return mount(app, notice(`No game ${id}`, "error"));
+  if (!game) return mount(screen, notice(`No game ${id}`, "error"));
   const text = await ruleText(id);
   const form = h("form", { class: "new-match" }) as HTMLFormElement;
   const drawForm = (variantId: string) => {
@@ -121,7 +122,7 @@ async function gameScreen(id: string): Promise<void> {
     };
   };
   drawForm(game.variants?.[0]?.id ?? "base");
-  mount(app,
+  mount(screen,
     h("h2", null, game.name),
     h("p", null, `${game.players?.min}–${game.players?.max} players · bots: ${(game.strategies ?? []).join(", ") || "none"}`),
     form,
@@ -131,32 +132,34 @@ async function gameScreen(id: string): Promise<void> {
   );
 }
 
-async function mine(): Promise<void> {
+async function mine(screen: HTMLElement): Promise<void> {
   const player = me();
-  if (!player) return mount(app, nameForm(() => void route()));
-  mount(app, h("h2", null, "My matches"), h("div", { id: "running" }), h("div", { id: "played" }, notice("Loading…")));
+  if (!player) return mount(screen, nameForm(() => void route()));
+  const running = h("div", { id: "running" });
+  const played = h("div", { id: "played" }, notice("Loading…"));
+  mount(screen, h("h2", null, "My matches"), running, played);
   const { data, error } = await history.GET("/v1/players/{player_id}/matches", { params: { path: { player_id: player.id } } });
-  const played = document.getElementById("played")!;
   if (error || !data) mount(played, notice(reason(error), "error"));
   else mount(played, h("h3", null, "Played"), h("ul", { class: "matches" }, (data.matches ?? []).map((m) =>
     h("li", null, h("a", { href: m.status === "finished" ? `#/replay/${m.id}` : `#/match/${m.id}` }, `${m.game} · ${m.variant}`), ` — ${m.status}${m.won === true ? " · won" : m.won === false ? " · lost" : ""}`))));
-  await matchList(document.getElementById("running")!, "running", "Running now");
+  await matchList(running, "running", "Running now");
 }
 
-async function matchesScreen(): Promise<void> {
-  mount(app, h("h2", null, "Matches"), h("div", { id: "l-open" }), h("div", { id: "l-running" }), h("div", { id: "l-finished" }));
+async function matchesScreen(screen: HTMLElement): Promise<void> {
+  const [open, running, finished] = ["l-open", "l-running", "l-finished"].map((id) => h("div", { id }));
+  mount(screen, h("h2", null, "Matches"), open, running, finished);
   await Promise.all([
-    matchList(document.getElementById("l-open")!, "open", "Open"),
-    matchList(document.getElementById("l-running")!, "running", "Running"),
-    matchList(document.getElementById("l-finished")!, "finished", "Finished (replays)"),
+    matchList(open, "open", "Open"),
+    matchList(running, "running", "Running"),
+    matchList(finished, "finished", "Finished (replays)"),
   ]);
 }
 
-async function leaderboards(gameId?: string): Promise<void> {
+async function leaderboards(screen: HTMLElement, gameId?: string): Promise<void> {
   const all: CatalogGame[] = await games();
   const chosen = gameId ?? all[0]?.id;
   const board = h("div", null, notice("Loading…"));
-  mount(app, h("h2", null, "Leaderboards"),
+  mount(screen, h("h2", null, "Leaderboards"),
     h("label", { for: "lb-game" }, "Game "),
     h("select", { id: "lb-game", on: { change: (e) => { location.hash = `#/leaderboards/${(e.target as HTMLSelectElement).value}`; } } }, all.map((g) => h("option", { value: g.id, selected: g.id === chosen }, g.name))),
     board);
@@ -169,28 +172,32 @@ async function leaderboards(gameId?: string): Promise<void> {
     : h("p", { class: "muted" }, "No finished matches of this game yet."));
 }
 
+/** Draw the screen the address names. Each screen draws into an element of its own: one
+ * left behind by a newer address, still finishing a request, draws off the page. */
 async function route(): Promise<void> {
   current?.close();
   current = null;
-  const [, screen, arg] = location.hash.replace(/^#/, "").split("/");
+  const screen = h("div", { class: "screen" });
+  mount(app, screen);
+  const [, name, arg] = location.hash.replace(/^#/, "").split("/");
   try {
-    if (screen === "games" && arg) await gameScreen(arg);
-    else if (screen === "games") await catalogScreen();
-    else if (screen === "match" && arg) {
-      if (!me()) return mount(app, h("p", null, "Pick a name to take a seat or watch."), nameForm(() => void route()));
-      const screenObj = new MatchScreen(app, arg);
-      current = screenObj;
-      await screenObj.open();
-    } else if (screen === "replay" && arg) {
-      const replay = new ReplayScreen(app, arg);
+    if (name === "games" && arg) await gameScreen(screen, arg);
+    else if (name === "games") await catalogScreen(screen);
+    else if (name === "match" && arg) {
+      if (!me()) return mount(screen, h("p", null, "Pick a name to take a seat or watch."), nameForm(() => void route()));
+      const match = new MatchScreen(screen, arg);
+      current = match;
+      await match.open();
+    } else if (name === "replay" && arg) {
+      const replay = new ReplayScreen(screen, arg);
       current = replay;
       await replay.open();
-    } else if (screen === "mine") await mine();
-    else if (screen === "matches") await matchesScreen();
-    else if (screen === "leaderboards") await leaderboards(arg);
-    else await home();
+    } else if (name === "mine") await mine(screen);
+    else if (name === "matches") await matchesScreen(screen);
+    else if (name === "leaderboards") await leaderboards(screen, arg);
+    else await home(screen);
   } catch (error) {
-    mount(app, notice(String((error as Error).message ?? error), "error"));
+    mount(screen, notice(String((error as Error).message ?? error), "error"));
   }
 }
 

@@ -62,14 +62,16 @@ export class MatchScreen {
   private busy = false;
   private verification: HTMLElement | null = null;
   private confirmResign = false;
+  private closed = false;
 
   constructor(private readonly root: HTMLElement, private readonly id: string) {}
 
   async open(): Promise<void> {
     mount(this.root, notice("Loading the match…"));
     await this.refresh();
-    if (!this.match) return;
+    if (!this.match || this.closed) return;
     this.game = await catalogEntry(this.match.game ?? "");
+    if (this.closed) return; // left while loading: no feed, no timer
     this.feed = new Feed(this.id, this.match.version ?? 0, (entry) => this.onEntry(entry));
     this.feed.start();
     this.timer = window.setInterval(() => this.tick(), 250);
@@ -77,6 +79,7 @@ export class MatchScreen {
   }
 
   close(): void {
+    this.closed = true;
     this.feed?.stop();
     window.clearInterval(this.timer);
   }
@@ -95,7 +98,16 @@ export class MatchScreen {
     this.setMatch(data as MatchOut);
   }
 
+  /** The version on screen: an answer about an older one is not shown. */
+  private get shown(): number {
+    return this.match?.version ?? -1;
+  }
+
+  /** A read of the match, unless the screen already shows a newer state: reads, a move's
+   * answer and the feed's entries race (a bot answers before the move's own answer is in),
+   * and the last to arrive is not always the newest. */
   private setMatch(match: MatchOut): void {
+    if ((match.version ?? 0) < this.shown) return;
     this.match = match;
     const view = (match.view ?? null) as View | null;
     this.setView(view);
@@ -117,7 +129,7 @@ export class MatchScreen {
     const names = seatNames(this.match?.seats, this.match?.players ?? 0);
     for (const event of entry.events ?? []) this.log.push(describeEvent(event, names, this.deck));
     this.log = this.log.slice(-LOG_LINES);
-    if (entry.version > (this.match?.version ?? 0)) void this.refresh().then(() => this.render());
+    if (entry.version > (this.match?.version ?? 0) && !this.closed) void this.refresh().then(() => this.render());
   }
 
   private tick(): void {
@@ -158,9 +170,11 @@ export class MatchScreen {
       return;
     }
     this.message = null;
-    this.match = { ...this.match, version: data.version };
-    this.setView(data.view as View);
-    if (this.view?.finished) await this.refresh();
+    if (data.version >= this.shown) {
+      this.match = { ...this.match, version: data.version };
+      this.setView(data.view as View);
+      if (this.view?.finished) await this.refresh();
+    }
     this.render();
   }
 
@@ -340,7 +354,7 @@ export class MatchScreen {
   }
 
   private async verify(into: HTMLElement): Promise<void> {
-    for (let attempt = 0; attempt < 30; attempt++) {
+    for (let attempt = 0; attempt < 30 && !this.closed; attempt++) {
       const { data, error } = await history.GET("/v1/matches/{match_id}/verify", { params: { path: { match_id: this.id } } });
       if (data) {
         into.textContent = data.ok

@@ -19,6 +19,7 @@ export class ReplayScreen {
   private names: string[] = [];
   private header: HTMLElement | null = null;
   private stage = h("div", { class: "stage" });
+  private closed = false;
   private keys = (event: KeyboardEvent) => {
     if (event.target instanceof HTMLInputElement) return;
     if (event.key === "ArrowRight") void this.go(this.version + 1);
@@ -63,6 +64,7 @@ export class ReplayScreen {
         h("span", { class: "at" }, ""),
       ),
     );
+    if (this.closed) return; // left while loading
     mount(this.root, h("div", { class: "replay" }, this.header, this.stage));
     document.addEventListener("keydown", this.keys);
     this.last = last;
@@ -72,6 +74,7 @@ export class ReplayScreen {
   private last = 1;
 
   close(): void {
+    this.closed = true;
     document.removeEventListener("keydown", this.keys);
   }
 

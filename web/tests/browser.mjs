@@ -1,8 +1,11 @@
 // Browser scenarios of the web client, driven by playwright-core in Debian's Chromium
 // (never a downloaded browser). tests/test_web.py starts the platform and the gateway and
-// runs one scenario per call:  node browser.mjs <scenario> [args...]
+// runs them all at once in one browser, each in contexts of its own:
+//   node browser.mjs all | <scenario>[,<scenario>...] [args...]
+// (`replay` follows `brisca` and replays its match; alone, it takes a match id.)
 // Env: TAPETE_URL (the gateway), CHROMIUM (the browser), TAPETE_ARTIFACTS (screenshots).
-// The last line printed is the scenario's result as JSON; any failure exits non-zero.
+// The last line printed is JSON: for each scenario {ok, seconds, result | error}; a failed
+// scenario leaves screenshots of its pages (<scenario>-failed-<n>.png) and exits non-zero.
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
 
@@ -15,8 +18,9 @@ function fail(message) {
 }
 
 // -- pages --------------------------------------------------------------------------------
-async function newPage(browser, name, viewport = { width: 1280, height: 900 }) {
-  const context = await browser.newContext({ viewport });
+/** A person's page in a browser context of its own, kept in the scenario's `scope`. */
+async function newPage(scope, name, viewport = { width: 1280, height: 900 }) {
+  const context = await scope.browser.newContext({ viewport });
   const page = await context.newPage();
   page.consoleErrors = [];
   page.on("console", (message) => {
@@ -27,6 +31,7 @@ async function newPage(browser, name, viewport = { width: 1280, height: 900 }) {
     }
   });
   page.on("pageerror", (error) => page.consoleErrors.push(String(error)));
+  scope.pages.push(page);
   await page.goto(`${BASE}/#/`);
   await page.fill("#name", name);
   await page.click(".name-form button[type=submit]");
@@ -84,6 +89,29 @@ async function apiMatch(page, game, variant, players, strategy) {
   return id;
 }
 
+/** When a wait times out: what the page shows against what the server says, so a page left
+ * behind is told apart from a match that did not move. */
+async function diagnose(page) {
+  return page.evaluate(async () => {
+    const shown = document.querySelector(".match");
+    const id = shown?.dataset.id;
+    if (!id) return `no match on the page (${location.hash})`;
+    const { token } = JSON.parse(localStorage.getItem("tapete.player"));
+    const served = await (await fetch(`/v1/matches/${id}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+    return `match ${id}: the page shows version ${shown.dataset.version} (${shown.dataset.status}), the server ${served.version} (${served.status}, to act ${JSON.stringify(served.to_act)})`;
+  });
+}
+
+/** page.waitForFunction, failing with the diagnosis on a timeout. */
+async function waitOn(page, fn, arg, what) {
+  try {
+    await page.waitForFunction(fn, arg, { timeout: MOVE_TIMEOUT });
+  } catch (error) {
+    if (!/Timeout/.test(String(error))) throw error;
+    fail(`${what} in ${MOVE_TIMEOUT / 1000} s: ${await diagnose(page).catch((e) => String(e))}`);
+  }
+}
+
 async function status(page) {
   return page.getAttribute(".match", "data-status");
 }
@@ -93,10 +121,10 @@ async function status(page) {
  * the refusal shown. */
 async function clickMove(page, prefer = null, choose = null) {
   for (let attempt = 0; attempt < 20; attempt++) {
-    await page.waitForFunction(() => {
+    await waitOn(page, () => {
       const match = document.querySelector(".match");
       return match && (match.dataset.status === "finished" || document.querySelector(".moves"));
-    }, null, { timeout: MOVE_TIMEOUT });
+    }, null, "no move of this seat shown");
     if ((await status(page)) === "finished") return "finished";
     const version = await page.getAttribute(".match", "data-version");
     let target = null;
@@ -111,6 +139,7 @@ async function clickMove(page, prefer = null, choose = null) {
         await page.click("details.all-moves summary", { timeout: 2000 });
         target = page.locator("details.all-moves button.move").first();
       }
+      page.lastClicked = { call: await target.evaluate((el) => el.matches(".calls button.move")), text: (await target.textContent()).trim() };
       await target.click({ timeout: 2000 });
       if (await page.locator(".choice button.move").count()) {
         const pick = choose && (await page.locator(`.choice button.move${choose}`).count()) ? `.choice button.move${choose}` : ".choice button.move";
@@ -119,10 +148,10 @@ async function clickMove(page, prefer = null, choose = null) {
     } catch {
       continue; // the screen changed under the click (a bot moved, a window closed): look again
     }
-    await page.waitForFunction((v) => {
+    await waitOn(page, (v) => {
       const match = document.querySelector(".match");
       return !match || match.dataset.version !== v || document.querySelector(".notice.error");
-    }, version, { timeout: MOVE_TIMEOUT });
+    }, version, "the move was not answered");
     const refusal = await page.evaluate(() => document.querySelector(".notice.error")?.textContent ?? null);
     return refusal ? `refused: ${refusal}` : "moved";
   }
@@ -149,8 +178,8 @@ async function verified(page) {
 // -- scenarios --------------------------------------------------------------------------
 const scenarios = {
   /** A person plays a complete Brisca against a bot by clicking; screenshots on the way. */
-  async brisca(browser) {
-    const page = await newPage(browser, "Ana");
+  async brisca(scope) {
+    const page = await newPage(scope, "Ana");
     const id = await createMatch(page, "brisca", "base", 2, { deals: 1 });
     await addBots(page);
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -183,54 +212,59 @@ const scenarios = {
     return { match: id, moves: counts.moved, refused: counts.refused, result, rematch, resigned };
   },
 
-  /** Truco with calls: every time a call is offered (truco, envido, quiero...), click it. */
-  async truco(browser) {
-    const page = await newPage(browser, "Beto");
+  /** Truco with calls: every time a call is offered (envido, truco, quiero...), click it;
+   * the calls clicked, by their buttons' words. */
+  async truco(scope) {
+    const page = await newPage(scope, "Beto");
     const id = await createMatch(page, "truco", "base", 2);
     await addBots(page);
     const calls = [];
     const counts = { moved: 0 };
     for (let i = 0; i < 600; i++) {
-      const callable = page.locator(".calls button.move");
-      const before = (await callable.count()) ? await callable.first().textContent() : null;
       const outcome = await clickMove(page, ".calls button.move");
       if (outcome === "finished") break;
       if (outcome === "moved") counts.moved += 1;
-      if (before && outcome === "moved") calls.push(before);
+      if (outcome === "moved" && page.lastClicked.call) calls.push(page.lastClicked.text);
       if (i === 599) fail("the truco did not finish");
     }
     if (!calls.length) fail("no call was ever offered");
     const result = await verified(page);
     checkConsole(page);
-    return { match: id, moves: counts.moved, calls: calls.length, first_calls: calls.slice(0, 5), result };
+    return { match: id, moves: counts.moved, calls, result };
   },
 
   /** Every game and variant of the catalog: it opens, deals, and takes three clicked moves. */
-  async catalog(browser, only) {
+  async catalog(scope, only) {
     const catalog = await (await fetch(`${BASE}/v1/games`)).json();
     const jobs = catalog.games.flatMap((g) => g.variants.filter((v) => !only || only.split(",").includes(g.id)).map((v) => ({ game: g, variant: v })));
     const results = [];
     const workers = Number(process.env.TAPETE_BROWSER_WORKERS ?? 3);
-    const pages = await Promise.all([...Array(workers).keys()].map((i) => newPage(browser, `Tester ${i + 1}`)));
+    const pages = await Promise.all([...Array(workers).keys()].map((i) => newPage(scope, `Tester ${i + 1}`)));
     const next = async (page) => {
       for (let job = jobs.shift(); job; job = jobs.shift()) {
         const { game, variant } = job;
         const strategy = (game.strategies ?? []).includes("greedy") ? "greedy" : "random";
         const started = Date.now();
-        const id = await apiMatch(page, game.id, variant.id, variant.players.min, strategy);
-        await page.waitForSelector(".table", { timeout: MOVE_TIMEOUT });
+        const matches = [];
         let moved = 0;
+        let cards = 0;
         const refusals = [];
-        let outcome = null;
+        // A match that ends before three clicked moves (a short deal) is followed by another.
         for (let tries = 0; moved < 3 && tries < 12; tries++) {
-          outcome = await clickMove(page);
-          if (outcome === "finished") break;
+          if (!matches.length || (await status(page)) === "finished") {
+            if (matches.length >= 3) break;
+            matches.push(await apiMatch(page, game.id, variant.id, variant.players.min, strategy));
+            await page.waitForSelector(".table", { timeout: MOVE_TIMEOUT });
+            cards = Math.max(cards, await page.locator(".table .card").count()); // dealt: cards on the table
+          }
+          const outcome = await clickMove(page).catch((error) => fail(`${game.id}/${variant.id}: ${error.message}`));
           if (outcome === "moved") moved += 1;
-          else refusals.push(outcome);
+          else if (outcome !== "finished") refusals.push(outcome);
         }
-        if (moved < 3 && outcome !== "finished") fail(`${game.id}/${variant.id}: ${moved} moves; refusals: ${refusals.join(" | ")}`);
+        if (moved < 3) fail(`${game.id}/${variant.id}: ${moved} moves in ${matches.length} matches; refusals: ${refusals.join(" | ")}`);
+        if (!cards) fail(`${game.id}/${variant.id}: no card on the table after the deal`);
         console.error(`${game.id}/${variant.id}: ${moved} moves in ${(Date.now() - started) / 1000} s${refusals.length ? `; refused: ${refusals.join(" | ")}` : ""}`);
-        results.push({ game: game.id, variant: variant.id, match: id, moved, finished: outcome === "finished", seconds: (Date.now() - started) / 1000 });
+        results.push({ game: game.id, variant: variant.id, matches, moved, cards, seconds: (Date.now() - started) / 1000 });
       }
     };
     await Promise.all(pages.map(next));
@@ -240,25 +274,26 @@ const scenarios = {
 
   /** Two people in two browser contexts play one Brisca; neither page ever holds a card that
    * is hidden in the other's hand. */
-  async duel(browser) {
-    const ana = await newPage(browser, "Carmen");
-    const beto = await newPage(browser, "Diego", { width: 390, height: 844 });
+  async duel(scope) {
+    const ana = await newPage(scope, "Carmen");
+    const beto = await newPage(scope, "Diego", { width: 390, height: 844 });
     const id = await createMatch(ana, "brisca", "base", 2, { deals: 1 });
     await beto.goto(`${BASE}/#/match/${id}`);
     await beto.click(".seats li[data-seat='1'] button");
     await ana.waitForSelector(".table");
     await beto.waitForSelector(".table");
     const everPublic = new Set();
-    const handOf = (page) => page.locator(".mine [data-zone^='hand'] [data-card]").evaluateAll((els) => els.map((e) => e.dataset.card));
+    // Each card of a hand: its code and its name as the page says it ("Rey de oros").
+    const handOf = (page) => page.locator(".mine [data-zone^='hand'] [data-card]").evaluateAll((els) => els.map((e) => ({ code: e.dataset.card, name: e.getAttribute("aria-label").replace(/: playable$/, "") })));
     const publicOf = (page) => page.locator(".center [data-card]").evaluateAll((els) => els.map((e) => e.dataset.card));
     let checks = 0;
     const check = async () => {
       for (const page of [ana, beto]) for (const code of await publicOf(page)) everPublic.add(code);
       for (const [mine, other] of [[ana, beto], [beto, ana]]) {
-        const secret = (await handOf(mine)).filter((code) => !everPublic.has(code));
+        const secret = (await handOf(mine)).filter(({ code }) => !everPublic.has(code));
         const html = await other.content();
-        for (const code of secret) {
-          if (html.includes(`data-card="${code}"`)) fail(`the other page holds ${code}, hidden in a hand`);
+        for (const { code, name } of secret) {
+          if (html.includes(`data-card="${code}"`) || html.includes(name)) fail(`the other page holds ${name} (${code}), hidden in a hand`);
           checks += 1;
         }
       }
@@ -289,16 +324,19 @@ const scenarios = {
 
   /** The replay of a finished match: back, forward, the slider; it ends on the match's final
    * state (every zone's count and the scores). */
-  async replay(browser, id) {
-    const page = await newPage(browser, "Elena");
+  async replay(scope, id) {
+    const page = await newPage(scope, "Elena");
     await page.goto(`${BASE}/#/match/${id}`);
     await page.waitForSelector(".match[data-status=finished] .table");
-    const zones = (p) => p.locator(".table [data-zone]").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.zone, e.querySelector("h4 .muted")?.textContent])));
+    // Every zone: its count and the cards it shows face up.
+    const zones = (p) => p.locator(".table [data-zone]").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.zone, { count: e.querySelector("h4 .muted")?.textContent, cards: [...e.querySelectorAll("[data-card]")].map((c) => c.dataset.card) }])));
     const scoresOf = (p) => p.locator(".table .seat").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.seat, e.querySelector(".score")?.textContent])));
     const final = { zones: await zones(page), scores: await scoresOf(page) };
+    const finalVersion = Number(await page.getAttribute(".match", "data-version"));
     await page.goto(`${BASE}/#/replay/${id}`);
     await page.waitForSelector(".replay .replay-step");
     const last = Number(await page.getAttribute(".scrub", "max"));
+    if (last !== finalVersion) fail(`the replay has ${last} versions, the match ${finalVersion}`);
     const at = async () => Number(await page.getAttribute(".replay-step", "data-version"));
     const wait = (v) => page.waitForSelector(`.replay-step[data-version="${v}"]`);
     await page.click("button.back");
@@ -320,24 +358,51 @@ const scenarios = {
     const sha = await page.locator(".seed-sha").textContent();
     await page.screenshot({ path: `${ARTIFACTS}/replay-desktop.png`, fullPage: true });
     checkConsole(page);
-    return { match: id, versions: last, at: await at(), seed_sha256: sha, zones: Object.keys(final.zones).length };
+    const shown = Object.values(final.zones).reduce((n, zone) => n + zone.cards.length, 0);
+    return { match: id, versions: last, at: await at(), seed_sha256: sha, zones: Object.keys(final.zones).length, cards: shown };
   },
 };
 
-const [name, ...args] = process.argv.slice(2);
-if (!scenarios[name]) {
-  console.error(`usage: node browser.mjs ${Object.keys(scenarios).join("|")} [args]`);
+/** One scenario in its own scope (its pages); its outcome, never a throw. */
+async function run(browser, name, ...args) {
+  const scope = { browser, pages: [] };
+  const started = Date.now();
+  const seconds = () => (Date.now() - started) / 1000;
+  try {
+    const result = await scenarios[name](scope, ...args);
+    console.error(`${name}: passed in ${seconds()} s`);
+    return { ok: true, seconds: seconds(), result };
+  } catch (error) {
+    console.error(`${name}: FAILED in ${seconds()} s\n${error.stack ?? error}`);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await Promise.all(scope.pages.map((page, i) => page.screenshot({ path: `${ARTIFACTS}/${name}-failed-${i}.png`, fullPage: true }).catch(() => null)));
+    return { ok: false, seconds: seconds(), error: String(error.stack ?? error) };
+  } finally {
+    await Promise.all(scope.pages.map((page) => page.context().close().catch(() => null)));
+  }
+}
+
+const [list, ...args] = process.argv.slice(2);
+const names = list === "all" ? Object.keys(scenarios) : (list ?? "").split(",");
+if (!names.every((name) => scenarios[name])) {
+  console.error(`usage: node browser.mjs all | ${Object.keys(scenarios).join("|")}[,...] [args]`);
   process.exit(2);
 }
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
-let code = 0;
+const outcomes = {};
 try {
-  const result = await scenarios[name](browser, ...args);
-  console.log(JSON.stringify(result));
-} catch (error) {
-  console.error(error.stack ?? String(error));
-  code = 1;
+  // Concurrently: the scenarios share the platform and the browser, not their pages.
+  await Promise.all(
+    names.filter((name) => name !== "replay" || !names.includes("brisca")).map(async (name) => {
+      outcomes[name] = await run(browser, name, ...args);
+      if (name === "brisca" && names.includes("replay")) {
+        const played = outcomes.brisca.ok ? outcomes.brisca.result.match : null;
+        outcomes.replay = played ? await run(browser, "replay", played) : { ok: false, seconds: 0, error: "no Brisca was played to replay" };
+      }
+    }),
+  );
 } finally {
   await browser.close();
 }
-process.exit(code);
+console.log(JSON.stringify(outcomes));
+process.exit(Object.values(outcomes).every((o) => o.ok) ? 0 : 1);
