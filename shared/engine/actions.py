@@ -218,10 +218,12 @@ class ActionType:
                     continue
                 return f"{self.type} needs the field {name!r} ({spec.description or spec.kind})"
             value = action[name]
-            # The commonest fields, a plain card or a string of fixed choices, are accepted
+            # The commonest fields, a card, a list of cards or a string of fixed choices, are accepted
             # here without the general check (this runs for every action applied).
             if spec.choices is None:
                 if spec.kind == "card" and is_card(value):
+                    continue
+                if spec.kind == "cards" and type(value) is list and are_cards(value):
                     continue
             elif spec.kind == "str" and isinstance(value, str) and value in spec.choices:
                 continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection
 
 from ..game import Option
@@ -35,11 +36,20 @@ def next_seat(state: State, seat: int, step: int = 1, skip: Collection[int] = ()
             return nxt
 
 
-def seats_after(state: State, seat: int) -> list[int]:
+def seats_after(state: State, seat: int) -> tuple[int, ...]:
     """Every seat in the order of play after ``seat``, ``seat`` itself last (``next_seat`` of
-    steps 1 to n, the direction read once: turn passing asks this after every card)."""
-    way, n = direction(state), state.players
-    return [(seat + step * way) % n for step in range(1, n + 1)]
+    steps 1 to n). Turn passing asks this after every card, so the orders are made once per
+    table size and direction."""
+    return _orders(state.players, direction(state))[seat]
+
+
+@functools.cache
+def _orders(players: int, way: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the seats after it in the order of play (``seats_after``)."""
+    return tuple(
+        tuple((seat + step * way) % players for step in range(1, players + 1))
+        for seat in range(players)
+    )
 
 
 def seats_from(state: State, first: int) -> list[int]:
