@@ -162,7 +162,9 @@ class Raj(Game):
         return [event("prize_revealed", prize_card=card, prize=self._prize(state))]
 
     # -- the action table --------------------------------------------------------------
-    bid = hand_card_action("bid", "commit one card of your hand, sealed", ("bid",))
+    bid = hand_card_action(  # a hand is one suit's 15 cards: no twins
+        "bid", "commit one card of your hand, sealed", ("bid",), twins=False
+    )
     die = Field("int", "which die: 0 or 1", choices=DICE)
     reroll = ActionType("reroll", "roll one die again", phases=("dice",), die=die)
     force = ActionType("force", "set one die to the other's face", phases=("dice",), die=die)
