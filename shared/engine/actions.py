@@ -218,8 +218,8 @@ class ActionType:
                     continue
                 return f"{self.type} needs the field {name!r} ({spec.description or spec.kind})"
             value = action[name]
-            # The commonest fields, a card, a list of cards or a string of fixed choices, are accepted
-            # here without the general check (this runs for every action applied).
+            # The commonest fields, a card, a list of cards or a string of fixed choices, are
+            # accepted here without the general check (this runs for every action applied).
             if spec.choices is None:
                 if spec.kind == "card" and is_card(value):
                     continue
