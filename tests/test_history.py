@@ -164,6 +164,39 @@ def test_a_finished_match_verifies_every_event_and_state_hash(
     assert report["rules_versions"] == [entries[0]["rules_version"]]
 
 
+DEALT_TRIO_SEED = "trio-29"  # 99 for two: seat 1 is dealt three cards of one number
+
+
+def test_a_match_its_deal_ends_finishes_at_its_start_and_verifies(
+    lobby: Lobby, history: History, http: Http
+):
+    """99 ends at the deal when a hand is a trío: the start is also the end. The lobby must
+    not leave such a match running with nobody to act (seen in the web client's catalog)."""
+    rigged = Lobby(lobby.client, lobby.rules, lobby.log, new_seed=lambda: DEALT_TRIO_SEED)
+    seated = seat_players(rigged, 2)
+    created = rigged.create_match(seated[0], "noventa-y-nueve", "base", 2, {})
+    for seat, player in enumerate(seated):
+        joined = rigged.join(player, created["id"], seat)
+    match_id = created["id"]
+    assert joined["status"] == "finished" and joined["to_act"] == []
+    match = rigged.load(match_id).match
+    assert match["result"]["winners"] == [1] and match["seed"] == DEALT_TRIO_SEED
+    start = history.log.entries(match_id)[-1]
+    assert start["kind"] == "match.started" and start["status"] == "finished"
+    assert start["finished"] is True and start["result"] == match["result"]
+    assert start["seed"] == DEALT_TRIO_SEED
+    report = history.verify(match_id)
+    assert report["ok"], report["divergences"]
+    assert report["seed"]["matches"] is True and report["checked"] == 1
+    consume(history)
+    summary = history.models.summary(match_id)
+    assert summary is not None and summary["status"] == "finished"
+    assert summary["result"] == match["result"] and summary["seed"] == DEALT_TRIO_SEED
+    assert summary["moves"] == 0
+    mine = http.get(f"/v1/players/{seated[1].id}/matches").body["matches"]
+    assert [(m["id"], m["won"]) for m in mine] == [(match_id, True)]
+
+
 def test_the_engine_hashes_a_state_as_the_lobby_does(lobby: Lobby):
     """Hash the engine's to_json(); the lobby hashes the sealed state without its seal."""
     match_id = play(lobby, seat_players(lobby, 2), moves=3)

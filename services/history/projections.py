@@ -98,13 +98,13 @@ def fold(summary: Summary | None, entry: Entry) -> Summary:
         setup = entry.get("setup") or {}
         out["options"] = setup.get("options", out["options"])
         out["rules_version"] = rules_version_of(setup)
-    elif kind in (ACTION, ENDED):  # an action the rules end with, or a resignation, abandonment
-        out["moves"] += kind == ACTION
-        if entry.get("finished"):
-            out["status"] = FINISHED
-            out["finished"] = entry.get("time")
-            out["result"] = entry.get("result")
-            out["seed"] = entry.get("seed")
+    out["moves"] += kind == ACTION
+    # the entry that ends the match: an action, a resignation or abandonment, or a deal
+    if kind in (STARTED, ACTION, ENDED) and entry.get("finished"):
+        out["status"] = FINISHED
+        out["finished"] = entry.get("time")
+        out["result"] = entry.get("result")
+        out["seed"] = entry.get("seed")
     status = entry.get("status")
     if status in (OPEN, RUNNING, FINISHED) and out["status"] != FINISHED:
         out["status"] = status

@@ -45,9 +45,10 @@ def is_finished(entries: list[Entry]) -> bool:
 
 def revealed_seed(entries: list[Entry]) -> str | None:
     """The seed, as the entry that finished the match revealed it (None while it runs): its
-    last action, or the ``match.ended`` of a resignation or an abandonment."""
+    last action, the ``match.ended`` of a resignation or an abandonment, or the start when
+    the deal itself ended the match."""
     for entry in reversed(entries):
-        if entry.get("kind") in (ACTION, ENDED) and entry.get("finished"):
+        if entry.get("kind") in (STARTED, ACTION, ENDED) and entry.get("finished"):
             seed = entry.get("seed")
             return seed if isinstance(seed, str) and seed else None
     return None

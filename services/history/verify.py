@@ -259,7 +259,7 @@ def _compare(
                 replayed=list(state.to_act),
             )
         )
-    if kind == ACTION and bool(entry.get("finished")) != state.finished:
+    if kind in (STARTED, ACTION) and bool(entry.get("finished")) != state.finished:
         found.append(
             Divergence(
                 version,
@@ -270,7 +270,8 @@ def _compare(
                 replayed=state.finished,
             )
         )
-    if kind == ACTION and entry.get("finished") and entry.get("result") != as_json(state.result):
+    ends = kind in (STARTED, ACTION) and entry.get("finished")  # a deal may end the match
+    if ends and entry.get("result") != as_json(state.result):
         found.append(
             Divergence(
                 version,

@@ -703,7 +703,7 @@ class Lobby:
             "deadline": _deadline(outcome.deadline, now),
         }
         event = {"type": "match_started", "seed_sha256": seed_sha256, "to_act": outcome.to_act}
-        entry = {
+        entry: dict[str, Any] = {
             "kind": "match.started",
             "actor": by,
             "events": [event, *outcome.events],
@@ -711,6 +711,10 @@ class Lobby:
             "setup": setup,
             "state_hash": outcome.state_hash,
         }
+        if outcome.finished:  # the deal itself ended it: this entry is also the last one
+            ending = {"result": outcome.result, "seed": seed}
+            started.update(status=FINISHED, **ending)
+            entry.update(finished=True, **ending)
         return self._append(snap, started, entry, outcome.state, seed, now)
 
     def _end(self, snap: Snapshot, reason: str, seat: int | None, by: dict[str, Any]) -> Snapshot:

@@ -95,6 +95,8 @@ class Setup(MethodView):
                 "rules_version": version,
                 "to_act": state.to_act,
                 "events": events,
+                "finished": state.finished,  # a deal may end the match (99: a trío dealt)
+                "result": state.result,
                 "deadline": state.deadline,
             }
         )

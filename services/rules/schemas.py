@@ -153,6 +153,10 @@ class SetupResponse(ma.Schema):
         required=True,
         metadata={"description": "the deal; private parts for their seats only"},
     )
+    finished = fields.Boolean(
+        required=True, metadata={"description": "the deal itself ended the match (99: a trío)"}
+    )
+    result = Ref("Result", required=True, allow_none=True)
     deadline = AsIs(Deadline, required=True, allow_none=True)
 
 
