@@ -16,6 +16,7 @@ if __name__ == "__main__":  # the process itself, not a test importing ROUTES
     monkey.patch_all()  # before requests imports ssl and sockets: gevent's advice
 
 import argparse  # noqa: E402
+import logging  # noqa: E402
 import mimetypes  # noqa: E402
 import re  # noqa: E402
 from collections.abc import Callable, Iterable, Iterator, Mapping  # noqa: E402
@@ -23,7 +24,10 @@ from pathlib import Path  # noqa: E402
 
 import requests  # noqa: E402
 
+from services.logs import json_logging  # noqa: E402
 from services.settings import Settings  # noqa: E402
+
+log = logging.getLogger("tapete.gateway")
 
 # The Ingress's paths and backends, in the order ingress-nginx tries them: longest first.
 ROUTES: tuple[tuple[str, str], ...] = (
@@ -137,7 +141,8 @@ class Gateway:
                 allow_redirects=False,
                 timeout=UPSTREAM_TIMEOUT,
             )
-        except requests.RequestException:
+        except requests.RequestException as exc:
+            log.warning("%s %s: %s unreachable: %r", environ["REQUEST_METHOD"], url, base, exc)
             message = (
                 b'{"error": {"code": "unavailable", "message": "the service is not reachable"}}'
             )
@@ -167,6 +172,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=settings.gateway_port)
     parser.add_argument("--static", type=Path, default=ROOT / "web" / "dist")
     args = parser.parse_args()
+    json_logging("gateway", [log.name], settings.log_level)
     from gevent.pywsgi import WSGIServer
 
     app = Gateway(args.static, settings.gateway_upstreams)

@@ -33,10 +33,25 @@ const bearer: Middleware = {
   },
 };
 
+/** No answer at all (the network, a closed tab's fetch) as the API's own 503: every call
+ * ends in `{data}` or `{error}`, so no screen or feed dies of a thrown fetch. */
+const unreachable: Middleware = {
+  onError() {
+    const body = { error: { code: "unavailable", message: "the server did not answer" } };
+    return new Response(JSON.stringify(body), { status: 503, headers: { "Content-Type": "application/json" } });
+  },
+};
+
+/** An answer worth asking again for: the service was unreachable or busy, not a refusal. */
+export function transient(response: Response | undefined): boolean {
+  return !response || response.status === 429 || response.status >= 500;
+}
+
 const baseUrl = location.origin;
 export const lobby = createClient<LobbyPaths>({ baseUrl });
 export const history = createClient<HistoryPaths>({ baseUrl });
 export const rules = createClient<RulesPaths>({ baseUrl });
+for (const client of [lobby, history, rules]) client.use(unreachable);
 lobby.use(bearer);
 history.use(bearer);
 

@@ -1,7 +1,7 @@
 /** The match screen: the seats while it fills (join, bots, a join link), then the table
  * with the moves this seat may make, the live feed of everyone's moves, the countdown of a
  * reaction window or a sealed bid, the score sheet and the result with its verification. */
-import { errorCode, history, lobby, me, reason } from "./api";
+import { errorCode, history, lobby, me, reason, transient } from "./api";
 import { cardName, type Deck } from "./cards";
 import { h, mount, notice } from "./dom";
 import { Feed, type Entry } from "./feed";
@@ -38,6 +38,8 @@ interface MatchOut {
 /** Types whose moment is a race (reaction windows): drawn as one big button. */
 const BIG_ACTIONS = ["slap", "snap", "grab", "react", "bell"];
 const LOG_LINES = 40;
+const REFRESH_ATTEMPTS = 5;
+const RETRY_AFTER_MS = 3000;
 
 export function seatNames(seats: Seat[] | undefined, players: number): string[] {
   const player = me();
@@ -88,14 +90,26 @@ export class MatchScreen {
     return this.view ? viewDeck(this.view) : "spanish";
   }
 
+  /** Read the match again. An unreachable or busy service is asked again a few times; when
+   * it still fails, a table already shown stays (with a notice) and is read again later. */
   private async refresh(): Promise<void> {
-    const { data, error } = await lobby.GET("/v1/matches/{match_id}", { params: { path: { match_id: this.id } } });
-    if (error || !data) {
+    for (let attempt = 1; ; attempt++) {
+      const { data, error, response } = await lobby.GET("/v1/matches/{match_id}", { params: { path: { match_id: this.id } } });
+      if (data) return this.setMatch(data as MatchOut);
+      if (this.closed) return;
+      if (transient(response) && attempt < REFRESH_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
+        continue;
+      }
+      if (this.match && transient(response)) {
+        this.message = notice(`The match could not be read again: ${reason(error)}; trying again…`, "error");
+        window.setTimeout(() => this.closed || void this.refresh().then(() => this.render()), RETRY_AFTER_MS);
+        return;
+      }
       mount(this.root, notice(`This match cannot be shown: ${reason(error)}`, "error"), h("a", { href: "#/" }, "Back"));
       this.match = null;
       return;
     }
-    this.setMatch(data as MatchOut);
   }
 
   /** The version on screen: an answer about an older one is not shown. */
@@ -108,6 +122,7 @@ export class MatchScreen {
    * and the last to arrive is not always the newest. */
   private setMatch(match: MatchOut): void {
     if ((match.version ?? 0) < this.shown) return;
+    if ((match.version ?? 0) > this.shown) this.message = null; // it was about an older state
     this.match = match;
     const view = (match.view ?? null) as View | null;
     this.setView(view);
@@ -153,6 +168,7 @@ export class MatchScreen {
   private async act(action: Action, retry = true): Promise<void> {
     if (this.busy || !this.match) return;
     this.busy = true;
+    this.render(); // aria-busy while the move is on its way: a second click would be dropped
     const { data, error } = await lobby.POST("/v1/matches/{match_id}/actions", {
       params: { path: { match_id: this.id } },
       body: { action, expected_version: this.match.version ?? 0, action_id: crypto.randomUUID() },
@@ -253,7 +269,7 @@ export class MatchScreen {
     const title = `${this.game?.name ?? match.game} · ${match.variant}`;
     mount(
       this.root,
-      h("div", { class: "match", "data-id": this.id, "data-status": match.status, "data-version": match.version },
+      h("div", { class: "match", "data-id": this.id, "data-status": match.status, "data-version": match.version, "aria-busy": this.busy ? "true" : null },
         h("h2", null, title, h("span", { class: `status ${match.status}` }, match.status ?? "")),
         this.message,
         match.status === "open" ? this.drawSeats(names) : null,

@@ -122,10 +122,12 @@ async function status(page) {
 async function clickMove(page, prefer = null, choose = null) {
   for (let attempt = 0; attempt < 20; attempt++) {
     await waitOn(page, () => {
-      const match = document.querySelector(".match");
-      return match && (match.dataset.status === "finished" || document.querySelector(".moves"));
+      const match = document.querySelector(".match"); // not while its last move is on its way
+      return match && !match.hasAttribute("aria-busy") && (match.dataset.status === "finished" || document.querySelector(".moves"));
     }, null, "no move of this seat shown");
     if ((await status(page)) === "finished") return "finished";
+    // A notice already on the screen is not this click's answer: only a new one is.
+    await page.evaluate(() => document.querySelectorAll(".notice.error").forEach((n) => { n.dataset.seen = "1"; }));
     const version = await page.getAttribute(".match", "data-version");
     let target = null;
     for (const selector of [prefer, "button.card.playable", ".calls button.move"]) {
@@ -150,9 +152,9 @@ async function clickMove(page, prefer = null, choose = null) {
     }
     await waitOn(page, (v) => {
       const match = document.querySelector(".match");
-      return !match || match.dataset.version !== v || document.querySelector(".notice.error");
+      return !match || match.dataset.version !== v || document.querySelector(".notice.error:not([data-seen])");
     }, version, "the move was not answered");
-    const refusal = await page.evaluate(() => document.querySelector(".notice.error")?.textContent ?? null);
+    const refusal = await page.evaluate(() => document.querySelector(".notice.error:not([data-seen])")?.textContent ?? null);
     return refusal ? `refused: ${refusal}` : "moved";
   }
   fail("no move could be clicked in 20 tries");
