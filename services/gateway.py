@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import requests  # noqa: E402
+from requests.adapters import HTTPAdapter  # noqa: E402
+from urllib3.util import Retry  # noqa: E402
 
 from services.logs import json_logging  # noqa: E402
 from services.settings import Settings  # noqa: E402
@@ -56,6 +58,9 @@ HOP_BY_HOP = {
     "host",
 }
 UPSTREAM_TIMEOUT = (5, 3600)  # connect, read: a stream may stay open for an hour
+# As the Ingress does: a request that never reached the service (no connection) is sent
+# again; one that did, only when it is idempotent (GET, a read of the match, say).
+UPSTREAM_RETRY = Retry(total=2, connect=2, read=1, status=0, redirect=0, backoff_factor=0.1)
 
 StartResponse = Callable[..., object]
 
@@ -76,6 +81,7 @@ class Gateway:
         self.static_dir = static_dir.resolve()
         self.upstreams = upstreams
         self.session = requests.Session()
+        self.session.mount("http://", HTTPAdapter(max_retries=UPSTREAM_RETRY))
 
     def __call__(self, environ: dict, start_response: StartResponse) -> Iterable[bytes]:
         path = environ.get("PATH_INFO") or "/"
