@@ -62,6 +62,17 @@ UPSTREAM_TIMEOUT = (5, 3600)  # connect, read: a stream may stay open for an hou
 # again; one that did, only when it is idempotent (GET, a read of the match, say).
 UPSTREAM_RETRY = Retry(total=2, connect=2, read=1, status=0, redirect=0, backoff_factor=0.1)
 
+
+def upstream_session() -> requests.Session:
+    """One request's own connection, as the Ingress's nginx opens by default. A pooled one
+    could be closed by the service for idling (gunicorn's keep-alive) just as a move is sent
+    on it; the move then fails with no answer, and the gateway cannot know whether to send it
+    again (seen under load: `RemoteDisconnected` on a POST of an action)."""
+    session = requests.Session()
+    session.mount("http://", HTTPAdapter(max_retries=UPSTREAM_RETRY))
+    return session
+
+
 StartResponse = Callable[..., object]
 
 
@@ -80,8 +91,6 @@ class Gateway:
     def __init__(self, static_dir: Path, upstreams: Mapping[str, str]) -> None:
         self.static_dir = static_dir.resolve()
         self.upstreams = upstreams
-        self.session = requests.Session()
-        self.session.mount("http://", HTTPAdapter(max_retries=UPSTREAM_RETRY))
 
     def __call__(self, environ: dict, start_response: StartResponse) -> Iterable[bytes]:
         path = environ.get("PATH_INFO") or "/"
@@ -137,8 +146,9 @@ class Gateway:
         headers["X-Forwarded-For"] = f"{forwarded}, {client}" if forwarded else client
         length = int(environ.get("CONTENT_LENGTH") or 0)
         body = environ["wsgi.input"].read(length) if length else None
+        session = upstream_session()
         try:
-            answer = self.session.request(
+            answer = session.request(
                 environ["REQUEST_METHOD"],
                 url,
                 headers=headers,
@@ -148,6 +158,7 @@ class Gateway:
                 timeout=UPSTREAM_TIMEOUT,
             )
         except requests.RequestException as exc:
+            session.close()
             log.warning("%s %s: %s unreachable: %r", environ["REQUEST_METHOD"], url, base, exc)
             message = (
                 b'{"error": {"code": "unavailable", "message": "the service is not reachable"}}'
@@ -156,11 +167,12 @@ class Gateway:
             return [message]
         kept = [(k, v) for k, v in answer.headers.items() if k.lower() not in HOP_BY_HOP]
         start_response(f"{answer.status_code} {answer.reason}", kept)
-        return _chunks(answer)
+        return _chunks(answer, session)
 
 
-def _chunks(answer: requests.Response) -> Iterator[bytes]:
-    """Each piece of the answer as it arrives (an SSE event is not held back), then close."""
+def _chunks(answer: requests.Response, session: requests.Session) -> Iterator[bytes]:
+    """Each piece of the answer as it arrives (an SSE event is not held back), then close
+    the answer and its connection."""
     try:
         if answer.raw.chunked:  # each chunk as the service wrote it
             yield from answer.iter_content(chunk_size=None)
@@ -169,6 +181,7 @@ def _chunks(answer: requests.Response) -> Iterator[bytes]:
                 yield chunk
     finally:
         answer.close()
+        session.close()
 
 
 def main() -> None:

@@ -23,9 +23,11 @@ async function newPage(scope, name, viewport = { width: 1280, height: 900 }) {
   const context = await scope.browser.newContext({ viewport });
   const page = await context.newPage();
   page.consoleErrors = [];
+  page.expectedFailures = 0; // requests a scenario itself cuts off (see `outage`)
   page.on("console", (message) => {
     // A refused move is a 4xx answer the app shows to the person; Chromium logs every
     // 4xx fetch as well. Anything else logged as an error is a defect.
+    if (page.expectedFailures > 0 && /net::ERR_FAILED/.test(message.text())) return void (page.expectedFailures -= 1);
     if (message.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) {
       page.consoleErrors.push(message.text());
     }
@@ -275,6 +277,40 @@ const scenarios = {
     await Promise.all(pages.map(next));
     checkConsole(...pages);
     return { variants: results.length, results };
+  },
+
+  /** The network fails under a match: its reads are cut off (three in a row, when the page
+   * opens and after a bot's move), and the table still shows and catches up. */
+  async outage(scope) {
+    const page = await newPage(scope, "Fede");
+    const id = await createMatch(page, "brisca", "base", 2, { deals: 1 });
+    await addBots(page);
+    let cut = 0;
+    let aborted = 0;
+    const reads = new RegExp(`/v1/matches/${id}$`);
+    await page.route(reads, (route) => {
+      if (cut === 0 || route.request().method() !== "GET") return route.continue();
+      cut -= 1;
+      aborted += 1;
+      page.expectedFailures += 1; // Chromium logs each one
+      return route.abort();
+    });
+    const cutNext = (n) => { cut = n; };
+    cutNext(3);
+    await page.reload(); // the first load's reads fail three times, then one gets through
+    await page.waitForSelector(`.match[data-id="${id}"] .table`, { timeout: MOVE_TIMEOUT });
+    let moved = 0;
+    for (let i = 0; i < 6; i++) {
+      cutNext(3); // the read after the next feed entry (the bot's move, or this one's) fails
+      const outcome = await clickMove(page, null, "[data-action=play]");
+      if (outcome === "finished") break;
+      if (outcome === "moved") moved += 1;
+    }
+    if (moved < 3) fail(`${moved} moves through the outage`);
+    if (aborted < 6) fail(`only ${aborted} reads were cut off`);
+    await page.unroute(reads);
+    checkConsole(page);
+    return { match: id, moved, aborted };
   },
 
   /** Two people in two browser contexts play one Brisca; neither page ever holds a card that
