@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -179,3 +180,51 @@ def test_an_unreachable_service_is_a_502_not_a_crash(tmp_path: Path) -> None:
     )
     answer, body = call(app, "GET", "/v1/games")
     assert answer["status"].startswith("502") and b"unavailable" in b"".join(body)
+
+
+@pytest.fixture
+def idle_closing_upstream() -> Iterator[tuple[str, list[bytes]]]:
+    """An HTTP/1.1 service that keeps each connection open after its answer, then drops the
+    next request sent on it unanswered: a service closing an idle connection (gunicorn's
+    keep-alive) just as a request arrives on it. Yields its URL and the requests answered."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    answered: list[bytes] = []
+
+    def serve(connection: socket.socket) -> None:
+        with connection:
+            request = b""
+            while b"\r\n\r\n" not in request:
+                request += connection.recv(65536)
+            head, _, body = request.partition(b"\r\n\r\n")
+            length = int(re.search(rb"(?i)content-length: (\d+)", head)[1])  # type: ignore[index]
+            while len(body) < length:
+                body += connection.recv(65536)
+            answered.append(body)
+            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            connection.recv(65536)  # the next request on this connection: closed unanswered
+
+    def accept() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=serve, args=(connection,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}", answered
+    listener.close()
+
+
+def test_a_move_is_never_sent_on_a_connection_the_service_may_have_closed(
+    idle_closing_upstream: tuple[str, list[bytes]], tmp_path: Path
+) -> None:
+    """Each request gets a connection of its own: a POST is not retried (it may have been
+    applied), so a pooled connection closed under it would lose the move with a 502."""
+    url, answered = idle_closing_upstream
+    app = Gateway(tmp_path, dict.fromkeys(("lobby", "rules", "history", "feed"), url))
+    for n in range(3):
+        body = b'{"action": %d}' % n
+        answer, chunks = call(app, "POST", "/v1/matches/m1/actions", body)
+        assert answer["status"] == "200 OK" and b"".join(chunks) == b"ok"
+    assert answered == [b'{"action": 0}', b'{"action": 1}', b'{"action": 2}']
