@@ -104,13 +104,23 @@ async function diagnose(page) {
   });
 }
 
-/** page.waitForFunction, failing with the diagnosis on a timeout. */
+/** page.waitForFunction, failing with the diagnosis when the match shown has not moved for
+ * MOVE_TIMEOUT: on a loaded machine, bots taking several seconds a move are slow, not stuck
+ * (the person's next turn in a Canasta for four comes after six bot moves). */
 async function waitOn(page, fn, arg, what) {
-  try {
-    await page.waitForFunction(fn, arg, { timeout: MOVE_TIMEOUT });
-  } catch (error) {
-    if (!/Timeout/.test(String(error))) throw error;
-    fail(`${what} in ${MOVE_TIMEOUT / 1000} s: ${await diagnose(page).catch((e) => String(e))}`);
+  const shown = () => page.evaluate(() => document.querySelector(".match")?.dataset.version ?? null);
+  for (let seen = await shown(); ; ) {
+    try {
+      return await page.waitForFunction(fn, arg, { timeout: MOVE_TIMEOUT });
+    } catch (error) {
+      if (!/Timeout/.test(String(error))) throw error;
+      const now = await shown();
+      if (now !== null && now !== seen) {
+        seen = now; // the match moved meanwhile: wait on
+        continue;
+      }
+      fail(`${what}, the match unmoved for ${MOVE_TIMEOUT / 1000} s: ${await diagnose(page).catch((e) => String(e))}`);
+    }
   }
 }
 
