@@ -295,7 +295,7 @@ const scenarios = {
     const page = await newPage(scope, "Fede");
     const id = await createMatch(page, "brisca", "base", 2, { deals: 1 });
     await addBots(page);
-    let cut = 0;
+    let cut = 0; // how many of the next reads to cut off
     let aborted = 0;
     const reads = new RegExp(`/v1/matches/${id}$`);
     await page.route(reads, (route) => {
@@ -305,13 +305,12 @@ const scenarios = {
       page.expectedFailures += 1; // Chromium logs each one
       return route.abort();
     });
-    const cutNext = (n) => { cut = n; };
-    cutNext(3);
+    cut = 3;
     await page.reload(); // the first load's reads fail three times, then one gets through
     await page.waitForSelector(`.match[data-id="${id}"] .table`, { timeout: MOVE_TIMEOUT });
     let moved = 0;
     for (let i = 0; i < 6; i++) {
-      cutNext(3); // the read after the next feed entry (the bot's move, or this one's) fails
+      cut = 3; // the read after the next feed entry (the bot's move, or this one's) fails
       const outcome = await clickMove(page, null, "[data-action=play]");
       if (outcome === "finished") break;
       if (outcome === "moved") moved += 1;
