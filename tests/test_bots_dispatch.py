@@ -20,7 +20,7 @@ import pytest
 import redis
 from redis.crc import key_slot
 from rq import Queue
-from rq.job import Job
+from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
 from services.bots.dispatcher import Dispatcher, Notice, dead_key, plan
@@ -168,6 +168,22 @@ def test_a_task_whose_job_still_waits_in_the_queue_is_not_redone(
         assert dispatcher.leases.overdue(time.time() + 1, 10) == [task]
 
     Job.fetch(task.job_id, connection=dispatcher.queue.connection).delete()  # lost after all
+    dispatcher.sweep()
+    assert dispatcher.queue.job_ids == [task.retry().job_id]
+
+
+def test_a_queued_job_a_killed_worker_took_off_the_queue_is_redone(
+    dispatcher: Dispatcher, redis_client: redis.Redis
+):
+    """A worker takes a job off the queue's list before rq marks it started; one killed in
+    between leaves the job "queued" in no queue (seen once in the chaos drill: a bot match
+    stranded). Only the list says a job still waits, so this one is redone."""
+    at_version(redis_client, 7)
+    task = Task(BOT, MATCH, 7, 1)
+    assert dispatcher.dispatch(notice(to_act=[1], bots=BOT_AT_1), 7, None) == "dispatched"
+    connection = dispatcher.queue.connection
+    assert connection.lrem(dispatcher.queue.key, 0, task.job_id) == 1  # taken, never started
+    assert Job.fetch(task.job_id, connection=connection).get_status() == JobStatus.QUEUED
     dispatcher.sweep()
     assert dispatcher.queue.job_ids == [task.retry().job_id]
 

@@ -252,16 +252,25 @@ class Dispatcher(FeedGroup):
         return len(overdue)
 
     def _queued(self, tasks: list[Task]) -> set[Task]:
-        """The tasks whose job still waits in the rq queue (rq's own status): a worker will
-        take it in its turn. A job started, failed, finished or gone is not waiting: a
-        started one may belong to a worker that was killed, so only the queue counts."""
+        """The tasks whose job still waits in the rq queue: queued by rq's status and still
+        in the queue's list, so a worker will take it in its turn. A job started, failed,
+        finished or gone is not waiting: a started one may belong to a worker that was
+        killed. Nor is a "queued" job missing from the list: a worker takes a job off the
+        list before marking it started, and one killed in between leaves it in no queue."""
         if not tasks:
             return set()
-        jobs = Job.fetch_many([t.job_id for t in tasks], connection=self.queue.connection)
+        connection = self.queue.connection
+        jobs = Job.fetch_many([t.job_id for t in tasks], connection=connection)
+        with connection.pipeline(transaction=False) as pipe:
+            for task in tasks:
+                pipe.lpos(self.queue.key, task.job_id)
+            places = pipe.execute()
         return {
             task
-            for task, job in zip(tasks, jobs, strict=True)
-            if job is not None and job.get_status(refresh=False) == JobStatus.QUEUED
+            for task, job, place in zip(tasks, jobs, places, strict=True)
+            if job is not None
+            and job.get_status(refresh=False) == JobStatus.QUEUED
+            and place is not None
         }
 
     def retry_pause(self, attempt: int) -> float:
