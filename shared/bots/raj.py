@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from shared.engine import State, rank
-from shared.games.raj import RajData, dice_prize
+from shared.games.raj import round_prize
 
 from .search import rollout_policy
 
@@ -29,6 +29,4 @@ def raj_rollouts(state: State, options: list[tuple], rng: random.Random) -> tupl
     if action["type"] != "bid":
         return seat, action
     cards = [a["card"] for s, a in options if s == seat and a["type"] == "bid"]
-    data = RajData.of(state)  # the prize as the rules add it up: carried + dice or cards
-    prize = sum(data.pot) + (dice_prize(data.dice) if data.dice else 0)
-    return seat, {"type": "bid", "card": bid_for(prize, cards, rng)}
+    return seat, {"type": "bid", "card": bid_for(round_prize(state), cards, rng)}

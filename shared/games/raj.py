@@ -47,6 +47,12 @@ def dice_prize(dice: list[int]) -> int:
     return -a if a == b else a + b
 
 
+def round_prize(state: State) -> int:
+    """This round's prize: what was carried over plus the dice (or the prize cards shown)."""
+    data = RajData.of(state)
+    return sum(data.pot) + (dice_prize(data.dice) if data.dice else 0)
+
+
 def round_winner(values: list[int], to_lowest: bool = False) -> int | None:
     """The seat whose card survives cancelling and is highest (or lowest); None: all cancel."""
     counts = Counter(values)
@@ -147,19 +153,19 @@ class Raj(Game):
             rng = state.rng()
             data.dice = [rng.randint(1, 6), rng.randint(1, 6)]
             events.append(event("dice_rolled", seat=None, dice=list(data.dice),
-                                prize=self._prize(state)))  # fmt: skip
+                                prize=round_prize(state)))  # fmt: skip
         return events + self._open_bids(state)
 
     def _open_bids(self, state: State) -> list[Event]:
         state.phase = "bid"
         SEALED.open(state, range(state.players), state.options["bid_seconds"])
-        return [event("bids_open", round=state.round, prize=self._prize(state))]
+        return [event("bids_open", round=state.round, prize=round_prize(state))]
 
     def _reveal_prize_card(self, state: State) -> list[Event]:
         data = RajData.of(state)
         card = data.prize_deck.pop(state.rng().randrange(len(data.prize_deck)))
         data.pot.append(card)
-        return [event("prize_revealed", prize_card=card, prize=self._prize(state))]
+        return [event("prize_revealed", prize_card=card, prize=round_prize(state))]
 
     # -- the action table --------------------------------------------------------------
     bid = hand_card_action(  # a hand is one suit's 15 cards: no twins
@@ -212,7 +218,7 @@ class Raj(Game):
     def _dice_changed(self, state: State, seat: int, kind: str, die: int) -> list[Event]:
         dice = RajData.of(state).dice
         assert dice is not None
-        events = [event(kind, seat=seat, die=die, dice=list(dice), prize=self._prize(state))]
+        events = [event(kind, seat=seat, die=die, dice=list(dice), prize=round_prize(state))]
         return events + self._open_bids(state)
 
     def on_timeout(self, state: State) -> list[Event]:
@@ -225,7 +231,7 @@ class Raj(Game):
         """Reveal every bid at once, cancel equal cards, then award or carry the prize."""
         data, n = RajData.of(state), state.players
         bids = SEALED.reveal(state, range(n), "discard")
-        prize = self._prize(state)
+        prize = round_prize(state)
         to_lowest = prize < 0 and state.options["negative_prize_to"] == "lowest"
         winner = round_winner([rank(c) for c in bids], to_lowest)
         events = [event("bids_revealed", round=state.round, bids=bids)]
@@ -268,12 +274,6 @@ class Raj(Game):
         return state.options["prizes"] == "cards"
 
     @staticmethod
-    def _prize(state: State) -> int:
-        """This round's prize: what was carried over plus the dice (or the prize cards shown)."""
-        data = RajData.of(state)
-        return sum(data.pot) + (dice_prize(data.dice) if data.dice else 0)
-
-    @staticmethod
     def _dice_keeper(state: State) -> int:
         last = RajData.of(state).last_winner
         return 0 if last is None else last
@@ -296,7 +296,7 @@ class Raj(Game):
         data = RajData.of(state)
         cards = self._uses_cards(state)
         return {
-            "prize": None if state.finished else self._prize(state),
+            "prize": None if state.finished else round_prize(state),
             "dice": list(data.dice) if data.dice else None,
             "carried": list(data.pot) if not cards else [],
             "prize_cards": list(data.pot) if cards else [],
