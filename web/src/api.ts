@@ -43,8 +43,8 @@ const unreachable: Middleware = {
 };
 
 /** An answer worth asking again for: the service was unreachable or busy, not a refusal. */
-export function transient(response: Response | undefined): boolean {
-  return !response || response.status === 429 || response.status >= 500;
+export function transient(response: Response): boolean {
+  return response.status === 429 || response.status >= 500;
 }
 
 const baseUrl = location.origin;
