@@ -94,6 +94,8 @@ def failing(game: str, version: int) -> Iterator[str]:
         ("siete-y-media", "house_second_card", False, 2),
         ("siete-y-media", "house_can_win", True, 1),
         ("siete-y-media", "house_can_win", False, 2),
+        ("ladrones-de-tumbas", "draw_after_play", False, 1),
+        ("ladrones-de-tumbas", "draw_after_play", True, 2),
     ],
 )
 def test_a_rule_changed_without_a_version_bump_fails_the_corpus(
