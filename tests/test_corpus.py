@@ -96,6 +96,8 @@ def failing(game: str, version: int) -> Iterator[str]:
         ("siete-y-media", "house_can_win", False, 2),
         ("ladrones-de-tumbas", "draw_after_play", False, 1),
         ("ladrones-de-tumbas", "draw_after_play", True, 2),
+        ("ciruela", "ace_discards_all", True, 1),
+        ("ciruela", "ace_discards_all", False, 2),
     ],
 )
 def test_a_rule_changed_without_a_version_bump_fails_the_corpus(

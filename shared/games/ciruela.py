@@ -3,9 +3,14 @@ rules as implemented and every decision where the text is silent are in
 docs/games/ciruela.md.
 
 A turn opens with a card that matches the top card's number or suit (drawing until one
-can be played); then the player may add cards of the same suit. An A names a new suit to
-go on with; a J, Q or K ends the turn. The first player to empty their hand wins. The
-stock and discard pile are the kit's (``kit/shedding.py``).
+can be played); then the player may add cards of the same suit. An A names a new suit,
+and the player must then lay every card of it they hold ("descarta todas las cartas de
+su mano que tenga de esa pinta"): the turn cannot be ended while one is left, and a
+figure or another A of it comes last. A J, Q or K ends the turn. The first player to
+empty their hand wins. The stock and discard pile are the kit's (``kit/shedding.py``).
+
+Rules version 2 (``ace_discards_all``): before it, adding cards after an A was optional as
+after any other card.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from shared.engine import (
     Game,
     GameData,
     Option,
+    RulesChange,
     State,
     Variant,
     english_deck,
@@ -57,7 +63,21 @@ class Ciruela(Game):
         "ace_chains": Option(
             True, "an A added after the first card of a turn names a new suit again"
         ),
+        "ace_discards_all": Option(
+            True,
+            "after an A, every card of the suit it named is laid before the turn ends",
+            since=2,
+        ),
     }
+    rules_version = 2
+    changes = (
+        RulesChange(
+            2,
+            "after an A the player lays every card of the suit it named: no end while one is"
+            " left, and a figure or another A of it comes last (before: adding was optional)",
+            before={"ace_discards_all": False},
+        ),
+    )
     variants = {"base": Variant("base", "Ciruela: eight cards each, the first empty hand wins.")}
 
     # -- setup -----------------------------------------------------------------------
@@ -91,6 +111,22 @@ class Ciruela(Game):
         if rank(card) != ACE:
             return False
         return state.phase == "open" or state.options["ace_chains"]
+
+    def _suit_to_empty(self, state: State) -> str | None:
+        """The suit an A named this turn, every card of which the player must lay (since
+        version 2), or None. The turn's cards are the top of the pile (no draw comes after
+        the first card), and every card after an A is of the suit it named."""
+        data = CiruelaData.of(state)
+        if state.phase != "dump" or not self.option(state, "ace_discards_all"):
+            return None
+        turn = state.cards(shedding.PILE)[-data.played :]
+        chains = state.options["ace_chains"]
+        named = any(rank(c) == ACE and (i == 0 or chains) for i, c in enumerate(turn))
+        return data.suit if named else None
+
+    def _ends_the_run(self, state: State, card: str) -> bool:
+        """Added now, this card ends the turn (a figure) or names another suit (an A)."""
+        return rank(card) in FIGURES or self._names_suit(state, card)
 
     # -- the action table --------------------------------------------------------------
     play = ActionType(
@@ -127,6 +163,14 @@ class Ciruela(Game):
             )
         if state.phase == "dump" and suit(card) != data.suit:
             return f"after the first card you may only add {SUIT_NAMES[data.suit]}"
+        if (named_suit := self._suit_to_empty(state)) and self._ends_the_run(state, card):
+            others = [c for c in state.cards(hand(seat)) if suit(c) == named_suit and c != card]
+            if any(not self._ends_the_run(state, c) for c in others):
+                why = "ends your turn" if rank(card) in FIGURES else "names another suit"
+                return (
+                    f"an A named {SUIT_NAMES[named_suit]}: lay your other"
+                    f" {SUIT_NAMES[named_suit]} first, since {card} {why}"
+                )
         if self._names_suit(state, card):
             if named is None:
                 return "an A names the suit to change to: add the field 'suit'"
@@ -177,6 +221,13 @@ class Ciruela(Game):
     @pass_.handler
     def _pass(self, state: State, seat: int, action: Action) -> list[Event]:
         return [event("passed", seat=seat)] + self._next(state, seat)
+
+    @end.refusal
+    def _end_refused(self, state: State, seat: int, action: Action) -> str | None:
+        named = self._suit_to_empty(state)
+        if named and any(suit(c) == named for c in state.cards(hand(seat))):
+            return f"an A named {SUIT_NAMES[named]}: lay all your {SUIT_NAMES[named]} before ending"
+        return None
 
     @end.handler
     def _end(self, state: State, seat: int, action: Action) -> list[Event]:
