@@ -34,6 +34,7 @@ from shared.engine import (
     suit,
 )
 from shared.engine.actions import CARD, ActionType, Field
+from shared.engine.data import absent_when_none
 from shared.engine.kit import shedding
 from shared.engine.kit.ending import end_match
 from shared.engine.kit.turns import DIRECTION, next_seat
@@ -50,6 +51,9 @@ class CiruelaData(GameData):
     suit: str = ""  # the suit to match or add: the top card's, or the one an A named
     played: int = 0  # cards played in this turn (0: the turn is still to be opened)
     named: str | None = None  # the suit the last A named, while it stands
+    #: Since version 2: the suit an A named this turn, every card of which is to be laid
+    #: (absent before: the states of version 1 keep their bytes).
+    to_empty: str | None = absent_when_none()
 
 
 class Ciruela(Game):
@@ -93,7 +97,7 @@ class Ciruela(Game):
 
     def _start_turn(self, state: State, seat: int) -> list[Event]:
         data = CiruelaData.of(state)
-        data.played = 0
+        data.played, data.to_empty = 0, None
         state.phase = "open"
         state.to_act = [seat]
         return [event("turn", seat=seat)]
@@ -111,18 +115,6 @@ class Ciruela(Game):
         if rank(card) != ACE:
             return False
         return state.phase == "open" or state.options["ace_chains"]
-
-    def _suit_to_empty(self, state: State) -> str | None:
-        """The suit an A named this turn, every card of which the player must lay (since
-        version 2), or None. The turn's cards are the top of the pile (no draw comes after
-        the first card), and every card after an A is of the suit it named."""
-        data = CiruelaData.of(state)
-        if state.phase != "dump" or not self.option(state, "ace_discards_all"):
-            return None
-        turn = state.cards(shedding.PILE)[-data.played :]
-        chains = state.options["ace_chains"]
-        named = any(rank(c) == ACE and (i == 0 or chains) for i, c in enumerate(turn))
-        return data.suit if named else None
 
     def _ends_the_run(self, state: State, card: str) -> bool:
         """Added now, this card ends the turn (a figure) or names another suit (an A)."""
@@ -163,7 +155,7 @@ class Ciruela(Game):
             )
         if state.phase == "dump" and suit(card) != data.suit:
             return f"after the first card you may only add {SUIT_NAMES[data.suit]}"
-        if (named_suit := self._suit_to_empty(state)) and self._ends_the_run(state, card):
+        if (named_suit := data.to_empty) and self._ends_the_run(state, card):
             others = [c for c in state.cards(hand(seat)) if suit(c) == named_suit and c != card]
             if any(not self._ends_the_run(state, c) for c in others):
                 why = "ends your turn" if rank(card) in FIGURES else "names another suit"
@@ -188,6 +180,8 @@ class Ciruela(Game):
         data.played += 1
         named = action.get("suit")
         data.suit, data.named = (named, named) if named else (suit(card), None)
+        if named and self.option(state, "ace_discards_all"):
+            data.to_empty = named
         events = [event("played", seat=seat, card=card, suit=named)]
         if not state.cards(hand(seat)):
             return events + end_match(state, [seat], reason="empty hand")
@@ -224,7 +218,7 @@ class Ciruela(Game):
 
     @end.refusal
     def _end_refused(self, state: State, seat: int, action: Action) -> str | None:
-        named = self._suit_to_empty(state)
+        named = CiruelaData.of(state).to_empty
         if named and any(suit(c) == named for c in state.cards(hand(seat))):
             return f"an A named {SUIT_NAMES[named]}: lay all your {SUIT_NAMES[named]} before ending"
         return None
@@ -238,13 +232,19 @@ class Ciruela(Game):
 
     # -- views -------------------------------------------------------------------------
     def data_from_view(self, view: dict, data: CiruelaData) -> CiruelaData:
-        """The view's names for the turn's plays and the named suit (see engine.sampling)."""
+        """The view's names for the turn's plays and the named suits (see engine.sampling)."""
         data.played, data.named = view["played_this_turn"], view["named_suit"]
+        data.to_empty = view["suit_to_empty"]
         return data
 
     def public_fields(self, state: State) -> dict:
         data = CiruelaData.of(state)
-        return {"suit": data.suit, "named_suit": data.named, "played_this_turn": data.played}
+        return {
+            "suit": data.suit,
+            "named_suit": data.named,
+            "played_this_turn": data.played,
+            "suit_to_empty": data.to_empty,
+        }
 
 
 register(Ciruela())

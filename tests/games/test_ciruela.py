@@ -171,7 +171,7 @@ def test_an_ace_names_another_suit_whose_cards_may_be_added():
 def test_after_an_ace_every_card_of_the_named_suit_is_laid():
     state = table("7H", ["AH", "3S", "9S", "4H"])
     play(state, "AH", "S")
-    assert END not in legal_actions(state, 0)
+    assert END not in legal_actions(state, 0) and view(state, 1)["suit_to_empty"] == "S"
     before = state.to_json()
     with pytest.raises(IllegalAction, match="an A named spades: lay all your spades before"):
         apply(state, 0, END)
@@ -181,6 +181,7 @@ def test_after_an_ace_every_card_of_the_named_suit_is_laid():
         apply(state, 0, END)
     play(state, "9S")  # the last spade: the turn ends by itself
     assert state.to_act == [1] and state.cards("hand:0") == ["4H"]
+    assert view(state, 1)["suit_to_empty"] is None
 
 
 def test_after_an_ace_a_figure_of_the_named_suit_comes_last():
