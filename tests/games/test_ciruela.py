@@ -19,7 +19,6 @@ from shared.engine import (
 )
 from tests.rigging import rig
 
-
 END = {"type": "end"}
 
 
