@@ -1,11 +1,14 @@
-"""Secrets and what processes on one host share: the rules service refuses to start without
-its state key outside development mode; Redis, as Compose and Kubernetes start it, admits
-only its ACL user, whose password the services take from REDIS_PASSWORD; and each gunicorn
-runs without a control socket, so stopping one gunicorn cannot take another's away."""
+"""Secrets and what processes on one host share: outside development every service process
+refuses to start without each secret it needs, or with a placeholder, a development key or
+a too short one, and says which and why in one line; Redis, as Compose and Kubernetes start
+it, admits only its ACL user, whose password the services take from REDIS_PASSWORD, and
+grants that user only the commands the services send; and each gunicorn runs without a
+control socket, so stopping one gunicorn cannot take another's away."""
 
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -17,11 +20,17 @@ import yaml
 
 from services.rules import seal
 from services.rules.app import create_rules_app
-from services.settings import Settings
+from services.settings import (
+    DEV_BOT_TOKEN_KEY,
+    DEV_STATE_KEY,
+    SECRETS_OF,
+    MissingSecret,
+    Settings,
+)
 from shared.heartbeat import READY, age
 from shared.redis_server import free_port, server_binary
 from tests.history_fixtures import ConsumerProcess
-from tests.service_fixtures import ROOT, Service, stop_process, wait_until
+from tests.service_fixtures import FEED_CONF, GUNICORN_CONF, ROOT, Service, stop_process, wait_until
 
 
 def ping(client: redis.Redis) -> bool:
@@ -31,13 +40,103 @@ def ping(client: redis.Redis) -> bool:
         return False
 
 
-def test_without_a_state_key_the_rules_app_is_refused_outside_development():
-    with pytest.raises(seal.MissingKey, match="TAPETE_STATE_KEY is not set"):
+def real_secrets() -> dict[str, str]:
+    """Every secret, as the docs' recipes make them (openssl rand -hex 32)."""
+    return {
+        name: secrets.token_hex(32)
+        for name in ("TAPETE_STATE_KEY", "TAPETE_BOT_TOKEN_KEY", "REDIS_PASSWORD")
+    }
+
+
+def production_env(**changes: str | None) -> dict[str, str]:
+    """This environment without development mode, with real secrets, then ``changes``
+    (None: unset)."""
+    env = {k: v for k, v in os.environ.items() if k != "TAPETE_DEV"} | real_secrets()
+    env |= {"REDIS_URL": f"redis://tapete@127.0.0.1:{free_port()}/0"}  # nobody listens there
+    for name, value in changes.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
+
+
+# -- the decision: Settings.with_secrets -------------------------------------------------------
+PLACEHOLDER = "REPLACE-ME-with-32-random-bytes"  # k8s/base/secret.yaml's
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        (None, "is not set"),
+        ("", "is not set"),
+        ("   ", "is not set"),
+        (PLACEHOLDER, "is a placeholder"),
+        ("REPLACE-ME-dev-only-bot-token-key", "is a placeholder"),
+        ("changeme", "is a placeholder"),
+        (DEV_BOT_TOKEN_KEY, "is a development key"),
+        (DEV_STATE_KEY, "is a development key"),
+        ("0123456789abcdef", "is too short (16 characters, at least 32)"),
+    ],
+)
+def test_outside_development_an_unusable_bot_token_key_stops_the_lobby(
+    value: str | None, problem: str
+) -> None:
+    settings = Settings.from_env(production_env(TAPETE_BOT_TOKEN_KEY=value))
+    with pytest.raises(MissingSecret) as refused:
+        settings.with_secrets("lobby")
+    line = str(refused.value)
+    assert line.startswith(f"TAPETE_BOT_TOKEN_KEY {problem}") and "\n" not in line
+    assert "openssl rand -hex 32" in line and "TAPETE_DEV=1" in line
+
+
+def test_each_process_needs_its_own_secrets_only() -> None:
+    needs = {process: {s.variable for s in found} for process, found in SECRETS_OF.items()}
+    assert needs == {
+        "rules": {"TAPETE_STATE_KEY"},
+        "lobby": {"TAPETE_BOT_TOKEN_KEY", "REDIS_PASSWORD"},  # the feed and bot workers too
+        "history": {"REDIS_PASSWORD"},
+        "history-consumer": {"REDIS_PASSWORD"},
+        "bots-dispatcher": {"REDIS_PASSWORD"},
+    }
+    rules_only = Settings.from_env(production_env(TAPETE_BOT_TOKEN_KEY=None, REDIS_PASSWORD=None))
+    assert rules_only.with_secrets("rules").state_key == rules_only.state_key
+
+
+def test_a_redis_password_may_come_inside_the_url_but_must_be_real() -> None:
+    inside = f"rediss://tapete:{secrets.token_hex(16)}@redis:6379/0"
+    Settings.from_env(production_env(REDIS_PASSWORD=None, REDIS_URL=inside)).with_secrets("history")
+    for url in ("rediss://tapete@redis:6379/0", "rediss://tapete:REPLACE-ME@redis:6379/0"):
+        settings = Settings.from_env(production_env(REDIS_PASSWORD=None, REDIS_URL=url))
+        with pytest.raises(MissingSecret, match="^REDIS_PASSWORD is"):
+            settings.with_secrets("history")
+
+
+def test_an_old_state_key_may_not_be_a_known_one() -> None:
+    for old in (PLACEHOLDER, DEV_STATE_KEY):
+        settings = Settings.from_env(production_env(TAPETE_STATE_KEYS_PREVIOUS=f"oldkey,{old}"))
+        with pytest.raises(MissingSecret, match="^TAPETE_STATE_KEYS_PREVIOUS holds a key"):
+            settings.with_secrets("rules")
+    short = Settings.from_env(production_env(TAPETE_STATE_KEYS_PREVIOUS="an-old-short-key"))
+    assert short.with_secrets("rules").state_keys_previous == ("an-old-short-key",)  # rotate away
+
+
+def test_in_development_a_missing_key_is_the_development_key() -> None:
+    settings = Settings.from_env({"TAPETE_DEV": "1"})
+    assert settings.with_secrets("lobby").bot_token_key == DEV_BOT_TOKEN_KEY
+    assert settings.with_secrets("rules").state_key == DEV_STATE_KEY
+    given = Settings.from_env({"TAPETE_DEV": "1", "TAPETE_STATE_KEY": "short one"})
+    assert given.with_secrets("rules").state_key == "short one"  # what is given is used
+
+
+def test_the_rules_app_seals_with_the_checked_key() -> None:
+    with pytest.raises(MissingSecret, match="^TAPETE_STATE_KEY is not set"):
         create_rules_app(settings=Settings(state_key=None, dev=False))
     create_rules_app(settings=Settings(state_key=None, dev=True))  # make run, the tests
-    assert seal.DEV_KEY.encode() == seal.KEY
-    create_rules_app(settings=Settings(state_key="k1", dev=False))
-    assert seal.KEY == b"k1"
+    assert DEV_STATE_KEY.encode() == seal.KEY
+    key = secrets.token_hex(32)
+    create_rules_app(settings=Settings(state_key=key, dev=False))
+    assert key.encode() == seal.KEY
 
 
 def test_development_mode_is_an_explicit_setting():
@@ -46,16 +145,86 @@ def test_development_mode_is_an_explicit_setting():
     assert Settings.from_env({"TAPETE_DEV": "0"}).dev is False
 
 
-def test_a_rules_process_without_a_state_key_does_not_start():
-    """What gunicorn loads (``services.rules.wsgi``) stops with the reason, in a process
-    whose environment has no key and no development mode."""
-    env = {k: v for k, v in os.environ.items() if k not in ("TAPETE_DEV", "TAPETE_STATE_KEY")}
-    done = subprocess.run(
-        [sys.executable, "-c", "import services.rules.wsgi"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+# -- real processes ----------------------------------------------------------------------------
+GUNICORN_APPS = {  # process: (app, gunicorn settings)
+    "rules": ("services.rules.wsgi:app", GUNICORN_CONF),
+    "lobby": ("services.lobby.wsgi:app", GUNICORN_CONF),
+    "feed": ("services.lobby.wsgi:app", FEED_CONF),
+    "history": ("services.history.wsgi:app", GUNICORN_CONF),
+}
+MODULES = {
+    "history-consumer": "services.history.consumer",
+    "dispatcher": "services.bots.dispatcher",
+    "worker": "services.bots.worker",
+}
+NEEDED = [  # (process, variable) for each secret each process needs
+    ("rules", "TAPETE_STATE_KEY"),
+    ("lobby", "TAPETE_BOT_TOKEN_KEY"),
+    ("lobby", "REDIS_PASSWORD"),
+    ("feed", "TAPETE_BOT_TOKEN_KEY"),
+    ("feed", "REDIS_PASSWORD"),
+    ("history", "REDIS_PASSWORD"),
+    ("history-consumer", "REDIS_PASSWORD"),
+    ("dispatcher", "REDIS_PASSWORD"),
+    ("worker", "TAPETE_BOT_TOKEN_KEY"),
+    ("worker", "REDIS_PASSWORD"),
+]
+
+
+def start_and_wait(process: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """The process as deployed (gunicorn, or python -m), run until it exits (60 s at most)."""
+    if process in GUNICORN_APPS:
+        app, config = GUNICORN_APPS[process]
+        port = free_port()
+        command = [sys.executable, "-m", "gunicorn", "--config", str(config)]
+        command += ["--bind", f"127.0.0.1:{port}", app]
+        env = {**env, "GUNICORN_WORKERS": "1", "FEED_WORKERS": "1"}
+    else:
+        command = [sys.executable, "-m", MODULES[process]]
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("value", [None, PLACEHOLDER], ids=["unset", "placeholder"])
+@pytest.mark.parametrize(("process", "variable"), NEEDED)
+def test_a_process_without_a_usable_secret_does_not_start(
+    process: str, variable: str, value: str | None
+) -> None:
+    """Outside development, each process, started as deployed, exits non-zero at once with
+    one line naming the variable and why, and nothing else needed (the others are real)."""
+    done = start_and_wait(process, production_env(**{variable: value}))
+    problem = "is not set" if value is None else "is a placeholder"
     assert done.returncode != 0
-    assert "MissingKey: TAPETE_STATE_KEY is not set" in done.stderr
+    output = done.stdout + done.stderr
+    lines = [line for line in output.splitlines() if line.startswith(f"{variable} {problem}: ")]
+    assert lines, output
+    assert "Traceback" not in output, "one line, not a traceback"
+
+
+def test_in_development_the_lobby_starts_without_its_secrets() -> None:
+    """``make run`` (TAPETE_DEV=1, no key, no password): it starts, and says it uses the
+    development key."""
+    env = {**production_env(TAPETE_BOT_TOKEN_KEY=None, REDIS_PASSWORD=None), "TAPETE_DEV": "1"}
+    lobby = Service("lobby", "services.lobby.wsgi:app", env)
+    lobby.env.pop("REDIS_URL")  # the default one: readyz needs no Redis to answer at all
+    lobby.port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF)]
+    command += ["--bind", f"127.0.0.1:{lobby.port}", lobby.app]
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=lobby.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        wait_until(lambda: healthy(lobby.url), timeout=30, what="the lobby in development")
+    finally:
+        stop_process(process)
+    assert "TAPETE_BOT_TOKEN_KEY is not set: using its development key" in process.stderr.read()
+
+
+def healthy(url: str) -> bool:
+    try:
+        return requests.get(f"{url}/healthz", timeout=1).status_code == 200
+    except requests.RequestException:
+        return False
 
 
 def test_gunicorns_on_one_host_share_no_control_socket(tmp_path: Path):
