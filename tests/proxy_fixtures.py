@@ -115,7 +115,7 @@ class GatewayProcess:
         command = [sys.executable, "-m", "services.gateway", "--port", str(self.port)]
         command += ["--static", str(static)] if static else []
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # its imports take seconds on a busy machine
         while True:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
