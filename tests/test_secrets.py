@@ -29,8 +29,19 @@ from services.settings import (
 )
 from shared.heartbeat import READY, age
 from shared.redis_server import free_port, server_binary
+from tests.bots_fixtures import TEST_BOTS_ENV, BotProcess
 from tests.history_fixtures import ConsumerProcess
-from tests.service_fixtures import FEED_CONF, GUNICORN_CONF, ROOT, Service, stop_process, wait_until
+from tests.service_fixtures import (
+    FEED_CONF,
+    GUNICORN_CONF,
+    ROOT,
+    Http,
+    Service,
+    session,
+    stop_process,
+    wait_until,
+)
+from tests.sse import Stream
 
 
 def ping(client: redis.Redis) -> bool:
@@ -287,38 +298,142 @@ def test_compose_and_kubernetes_start_redis_with_the_same_acl():
     assert services["lobby"]["environment"]["REDIS_PASSWORD"].startswith("${REDIS_PASSWORD:?")
 
 
+class DeployedRedis:
+    """Redis started by the deployment's own command (Compose's, the dev overlay's), this
+    machine's server standing in for ``redis-server``: the ACL user tapete with
+    ``password``, the default user off."""
+
+    def __init__(self, folder: Path, password: str) -> None:
+        (folder / "bin").mkdir()
+        (folder / "bin" / "redis-server").symlink_to(server_binary())
+        self.port, self.password = free_port(), password
+        env = {**os.environ, "PATH": f"{folder / 'bin'}:{os.environ['PATH']}"}
+        command = compose_redis_command() + ["--port", str(self.port), "--bind", "127.0.0.1"]
+        self.process = subprocess.Popen(
+            command, cwd=folder, env={**env, "REDIS_PASSWORD": password},
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        self.client = redis.Redis.from_url(self.settings(0).redis_url)
+        wait_until(lambda: ping(self.client), what="redis with its ACL")
+
+    def url(self, db: int) -> str:
+        return f"redis://tapete@127.0.0.1:{self.port}/{db}"  # as in Compose: no password
+
+    def settings(self, db: int) -> Settings:
+        return Settings.from_env({"REDIS_URL": self.url(db), "REDIS_PASSWORD": self.password})
+
+    def stop(self) -> None:
+        stop_process(self.process)
+
+
 def test_redis_started_as_deployed_admits_only_its_acl_user(tmp_path: Path):
-    """The deployment's own command, with this machine's server as ``redis-server``: the
-    default user is off, ``tapete`` gets in with REDIS_PASSWORD (a consumer process given
-    it as a setting reads the feed), FLUSHALL and CONFIG are refused."""
-    (tmp_path / "bin").mkdir()
-    (tmp_path / "bin" / "redis-server").symlink_to(server_binary())
-    port, password = free_port(), "a pass#word > with spaces"
-    env = {**os.environ, "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}"}
-    command = compose_redis_command() + ["--port", str(port), "--bind", "127.0.0.1"]
-    server = subprocess.Popen(
-        command, cwd=tmp_path, env={**env, "REDIS_PASSWORD": password}, stdout=subprocess.DEVNULL
-    )
+    """The default user is off; ``tapete`` gets in with REDIS_PASSWORD (a consumer process
+    given it as a setting reads the feed)."""
+    deployed = DeployedRedis(tmp_path, "a pass#word > with spaces")
     consumer = None
     try:
-        url = f"redis://tapete@127.0.0.1:{port}/0"
-        client = redis.Redis.from_url(
-            Settings.from_env({"REDIS_URL": url, "REDIS_PASSWORD": password}).redis_url
-        )
-        wait_until(lambda: ping(client), what="redis with its ACL")
         with pytest.raises(redis.AuthenticationError):
-            redis.Redis(port=port).ping()  # the default user
-        with pytest.raises(redis.exceptions.NoPermissionError):
-            client.flushall()
-        with pytest.raises(redis.exceptions.NoPermissionError):
-            client.config_get("*")
+            redis.Redis(port=deployed.port).ping()  # the default user
         health = tmp_path / "health"
         consumer = ConsumerProcess(
-            "c", url, {"REDIS_PASSWORD": password, "HEARTBEAT_DIR": str(health)}
+            "c",
+            deployed.url(0),
+            {"REDIS_PASSWORD": deployed.password, "HEARTBEAT_DIR": str(health)},
         )
         wait_until(lambda: age(health / READY) < 5, what="the consumer on the ACL user")
-        assert any(g["name"] == b"history" for g in client.xinfo_groups("tapete:{p0}:feed"))
+        groups = deployed.client.xinfo_groups("tapete:{p0}:feed")
+        assert any(g["name"] == b"history" for g in groups)
     finally:
         if consumer is not None:
             consumer.stop()
-        stop_process(server)
+        deployed.stop()
+
+
+REFUSED = [  # what the services never send, and would hurt: each refused to the ACL user
+    ("SWAPDB", "0", "1"),  # in Compose: the match store swapped with rq's queue
+    ("MIGRATE", "127.0.0.1", "1", "", "0", "1000", "KEYS", "tapete:token:x"),
+    ("SCRIPT", "FLUSH"),
+    ("FUNCTION", "FLUSH"),
+    ("FUNCTION", "LOAD", "#!lua name=x\nserver.register_function('x', function() end)"),
+    ("KEYS", "*"),
+    ("FLUSHALL",),
+    ("FLUSHDB",),
+    ("CONFIG", "GET", "*"),
+    ("CONFIG", "SET", "appendonly", "no"),
+    ("CLIENT", "KILL", "ID", "1"),
+    ("SHUTDOWN",),
+    ("MONITOR",),
+    ("RESTORE", "k", "0", "x"),
+    ("MOVE", "k", "1"),
+    ("EVAL", "return 1", "0"),
+]
+
+
+def test_the_acl_user_may_send_what_the_services_send_and_nothing_more(tmp_path: Path):
+    """Redis as deployed, and every process of the platform on it as deployed (no
+    TAPETE_DEV, generated secrets, the store in db 0, rq's queue in db 1 as in Compose): a
+    person's move, a bot's move made by an rq job, the feed's stream of them; meanwhile each
+    command of ``REFUSED`` is refused."""
+    keys = real_secrets()
+    deployed = DeployedRedis(tmp_path, keys["REDIS_PASSWORD"])
+    production = {k: v for k, v in os.environ.items() if k != "TAPETE_DEV"} | keys
+    store = {"REDIS_URL": deployed.url(0), "RQ_REDIS_URL": deployed.url(1)}
+    started: list[Service] = []
+    bots: list[BotProcess] = []
+    try:
+        for command in REFUSED:
+            with pytest.raises(redis.exceptions.NoPermissionError):
+                deployed.client.execute_command(*command)
+        rules = Service("rules", "services.rules.wsgi:app", {})
+        rules.env = {**rules.env, **production}
+        rules.env.pop("TAPETE_DEV", None)
+        rules.start()
+        started.append(rules)
+        for name, config in (("lobby", GUNICORN_CONF), ("feed", FEED_CONF)):
+            service = Service(name, "services.lobby.wsgi:app", {}, config=config)
+            service.env = {**service.env, **production, **store, "RULES_URL": rules.url}
+            service.env.pop("TAPETE_DEV", None)
+            service.start()
+            started.append(service)
+        lobby, feed = started[1], started[2]
+        bot_env = {**production, **store, **TEST_BOTS_ENV, "RULES_URL": rules.url}
+        bot_env |= {"LOBBY_URL": lobby.url}
+        bots.append(BotProcess("dispatcher", "acl-dispatcher", bot_env))
+        bots.append(BotProcess("worker", "acl-worker", {**bot_env, "BOTS_WORKER_NAME": "acl-w"}))
+        http = Http(session(), lobby.url)
+        ana = http.player("Ana")
+        match = http.match(ana, players=2)
+        reply = http.post(f"/v1/matches/{match['id']}/bots", ana["token"],
+                          json={"seat": 1, "strategy": "random"})  # fmt: skip
+        assert reply.status == 200, reply.body
+        started_match = http.join(ana, match["id"], seat=0)
+        ticket = http.post(f"/v1/matches/{match['id']}/stream-ticket", ana["token"]).body
+        stream = Stream(feed.url + ticket["stream"])
+        assert stream.status == 200, stream.error()
+        moved_by = []
+        version, to_act = started_match["version"], started_match["to_act"]
+        for message in stream.messages():  # until both have moved
+            if message.event != "entry":
+                continue
+            entry = message.entry
+            version, to_act = entry["version"], entry["to_act"]
+            if entry["kind"] == "action":
+                moved_by.append(entry["actor"]["player"])
+            if {ana["id"], "bot-random"} <= set(moved_by):
+                break
+            if to_act == [0] and entry["status"] == "running":
+                legal = http.view(ana, match["id"])["view"]["legal_actions"][0]
+                assert http.act(ana, match["id"], legal, version).status == 200
+        stream.close()
+        assert {ana["id"], "bot-random"} <= set(moved_by)
+        for process in bots:
+            assert process.alive(), process.log_tail()
+            assert "NOPERM" not in process.log_text() and "permission" not in process.log_text()
+        for service in started:
+            assert "NOPERM" not in service.log_path.read_text()
+    finally:
+        for process in bots:
+            process.stop()
+        for service in started:
+            service.stop()
+        deployed.stop()
