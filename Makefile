@@ -31,8 +31,8 @@ format: $(STAMP)
 # Every service in the foreground, under the project's supervisor (shared/supervisor.py): a
 # process that dies is started again (with a growing pause), the others carry on; Ctrl-C
 # stops them all. Without REDIS_URL, an embedded Redis (valkey from PyPI) keeps its data in
-# var/redis across restarts. TAPETE_DEV=1: a development machine (the rules service may seal
-# with its development key). The ports are the Procfile's *_PORT variables; browser pages
+# var/redis across restarts. TAPETE_DEV=1: a development machine (a secret left unset is its
+# development key, written in the source: docs/operations.md, "Secrets"). The ports are the Procfile's *_PORT variables; browser pages
 # served from DEV_ORIGINS (a web client's development server) may call the services
 # (CORS_ORIGINS, if set, wins). The web client is built first when missing or stale
 # (web/build.sh) and served with the API by the gateway, which prints the one URL to open

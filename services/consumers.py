@@ -45,7 +45,7 @@ def run_group(
     """Build the group from the environment's settings and consume until SIGTERM or SIGINT.
 
     ``doing`` starts the log line that says the loop has started ("consuming", ...)."""
-    settings = Settings.from_env()
+    settings = Settings.for_process(service)  # or MissingSecret: one line, exit 1
     json_logging(service, list(loggers), settings.log_level)
     group = build(settings)
     group.heartbeat = Heartbeat(settings.heartbeat_dir)  # the probes' (docs/operations.md)

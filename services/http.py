@@ -49,7 +49,7 @@ from services.errors import (
     UpstreamRefused,
 )
 from services.logs import MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER, json_logging
-from services.settings import Settings
+from services.settings import MissingSecret, Settings
 from services.spec import Ref, component_ref
 from shared import jsoncodec
 from shared.engine import (
@@ -340,6 +340,19 @@ def read_unsized_body(limit: int) -> None:
 def request_id() -> str:
     """The id of the request being served, carried to downstream services."""
     return getattr(g, "request_id", "") or "-"
+
+
+def gunicorn_app(factory: Callable[[], Flask]) -> Flask:
+    """The app a gunicorn worker serves (the ``wsgi`` modules). A missing or unusable secret
+    (``MissingSecret``) becomes gunicorn's ``AppImportError``: gunicorn prints its one line and
+    stops (exit 4, "App failed to load") instead of a traceback per worker; a plain exit
+    would only have it start the worker again, and again."""
+    try:
+        return factory()
+    except MissingSecret as exc:
+        from gunicorn.errors import AppImportError
+
+        raise AppImportError(str(exc)) from None
 
 
 def create_app(

@@ -51,7 +51,9 @@ class History:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> History:
-        """The history on the store ``settings`` names (REDIS_URL, FEED_PARTITIONS, ARCHIVE_*)."""
+        """The history on the store ``settings`` names (REDIS_URL, FEED_PARTITIONS, ARCHIVE_*);
+        the process stops here (``MissingSecret``) without a usable Redis password."""
+        settings = settings.with_secrets("history")
         client = redis_client(settings.redis_url, settings.redis_cluster)
         return cls(
             client, match_log(settings, client), cold_store(settings), settings.archive_after_s
