@@ -84,6 +84,15 @@ ROUNDS ?= 3
 chaos: $(STAMP)
 	$(BIN)/python bench/chaos.py --rounds $(ROUNDS)
 
+# Rolling restarts under load (bench/rolling.py): every lobby, feed and bot worker process
+# restarted gracefully in turn, RESTARTS times in all, while clients play and stream; prints
+# moves lost or duplicated, requests refused, stream entries missed or repeated. `make test`
+# runs its short form (tests/test_rolling_restarts.py).
+RESTARTS ?= 100
+.PHONY: restart-drill
+restart-drill: $(STAMP)
+	$(BIN)/python bench/rolling.py --restarts $(RESTARTS)
+
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
 
