@@ -93,6 +93,13 @@ RESTARTS ?= 100
 restart-drill: $(STAMP)
 	$(BIN)/python bench/rolling.py --restarts $(RESTARTS)
 
+# Backup and restore under load (bench/backup_drill.py, services/backup.py): a backup taken
+# while matches are played and archived, restored into fresh servers from the AOF and from
+# the snapshot, every match checked. `make test` runs its short form (tests/test_backup.py).
+.PHONY: backup-drill
+backup-drill: $(STAMP)
+	$(BIN)/python bench/backup_drill.py
+
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
 

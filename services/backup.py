@@ -95,7 +95,9 @@ def create(
     (out / REDIS_FOLDER).mkdir()
     shutil.copy2(folder / SNAPSHOT, out / REDIS_FOLDER / SNAPSHOT)
     if (folder / aof_name).is_dir():  # appendonly yes
-        rewrites = client.config_get("auto-aof-rewrite-percentage")["auto-aof-rewrite-percentage"]
+        rewrites = str(
+            client.config_get("auto-aof-rewrite-percentage")["auto-aof-rewrite-percentage"]
+        )
         client.config_set("auto-aof-rewrite-percentage", 0)  # no rewrite replaces a file now
         try:
             _wait(

@@ -47,20 +47,15 @@ class StoreCollector(Collector):
 
     def _read(self) -> Iterator[GaugeMetricFamily]:
         group, client = self.group, self.group.client
-        used = GaugeMetricFamily(
-            "tapete_redis_used_memory_bytes", "Redis used_memory, per primary", labels=["node"]
-        )
-        limit = GaugeMetricFamily(
-            "tapete_redis_maxmemory_bytes",
-            "Redis maxmemory (0: no limit), per primary",
-            labels=["node"],
-        )
-        for node, info in memory_by_node(client).items():
-            used.add_metric([node], float(info["used_memory"]))
-            limit.add_metric([node], float(info.get("maxmemory") or 0))
-        yield used
-        yield limit
-        partitions = list(group.streams.values())
+        memory = memory_by_node(client)
+        yield gauge(
+            "tapete_redis_used_memory_bytes", "Redis used_memory, per primary", "node",
+            {node: float(info["used_memory"]) for node, info in memory.items()},
+        )  # fmt: skip
+        yield gauge(
+            "tapete_redis_maxmemory_bytes", "Redis maxmemory (0: no limit), per primary", "node",
+            {node: float(info.get("maxmemory") or 0) for node, info in memory.items()},
+        )  # fmt: skip
         pipe = client.pipeline(transaction=False)
         for stream in group.streams:
             pipe.exists(stream)
@@ -75,33 +70,34 @@ class StoreCollector(Collector):
                 pending += int(found["pending"])
                 unread += int(found.get("lag") or 0)  # None: Redis cannot tell (after a trim)
         pipe = client.pipeline(transaction=False)
-        for partition in partitions:
+        for partition in group.streams.values():
             pipe.xlen(dead_key(group.group, partition))
         dead = sum(int(n) for n in pipe.execute())
-        backlog = GaugeMetricFamily(
+        name = group.group
+        yield gauge(
             "tapete_consumer_pending",
-            "notifications delivered to the group and not yet acknowledged",
-            labels=["group"],
-        )
-        backlog.add_metric([group.group], pending)
-        yield backlog
-        behind = GaugeMetricFamily(
+            "notifications delivered to the group and not yet acknowledged", "group", {name: pending},
+        )  # fmt: skip
+        yield gauge(
             "tapete_consumer_unread",
             "notifications in the feed not yet delivered to the group (its lag, in entries)",
-            labels=["group"],
-        )
-        behind.add_metric([group.group], unread)
-        yield behind
-        letters = GaugeMetricFamily(
+            "group", {name: unread},
+        )  # fmt: skip
+        yield gauge(
             "tapete_consumer_dead_letters",
             "notifications in the group's dead-letter streams (kept until an operator clears them)",
-            labels=["group"],
-        )
-        letters.add_metric([group.group], dead)
-        yield letters
+            "group", {name: dead},
+        )  # fmt: skip
         if self.queue is not None:
-            queued = GaugeMetricFamily(
-                "tapete_bot_queue_length", "jobs waiting in the bots' rq queue", labels=["queue"]
-            )
-            queued.add_metric([self.queue.name], self.queue.count)
-            yield queued
+            yield gauge(
+                "tapete_bot_queue_length", "jobs waiting in the bots' rq queue", "queue",
+                {self.queue.name: self.queue.count},
+            )  # fmt: skip
+
+
+def gauge(name: str, documentation: str, label: str, values: dict[str, float]) -> GaugeMetricFamily:
+    """One gauge family with one label, a sample per value."""
+    family = GaugeMetricFamily(name, documentation, labels=[label])
+    for key, value in values.items():
+        family.add_metric([key], value)
+    return family
