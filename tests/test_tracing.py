@@ -6,8 +6,7 @@ delivering to a stream, and the history consumer's loop, all in this process, so
 exporter holds every span. The links cross as they do between processes: the rules call by
 its ``traceparent`` header over a real connection, the feed and the consumer by the
 ``traceparent`` field of the Redis stream entry (their threads share no context with the
-request). What this does not cover: the OTLP export itself and gunicorn's processes (the
-exporter is OpenTelemetry's own; ``setup`` installs it when an endpoint is set).
+request). The OTLP export and gunicorn's processes: tests/test_tracing_live.py.
 """
 
 from __future__ import annotations
