@@ -40,7 +40,9 @@ import contextlib
 import itertools
 import os
 import random
+import signal
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -60,11 +62,12 @@ from services.settings import LOAD_TOOL_LIMITS  # noqa: E402
 from shared.redis_server import EmbeddedRedis  # noqa: E402
 from tests.bots_fixtures import TEST_BOTS_ENV, BotProcess  # noqa: E402
 from tests.history_fixtures import TEST_CONSUMER_ENV, ConsumerProcess  # noqa: E402
-from tests.service_fixtures import FEED_CONF, Service  # noqa: E402
+from tests.service_fixtures import FEED_CONF, Service, stop_process  # noqa: E402
 from tests.sse import Stream  # noqa: E402
 
 DRAIN_S = 0.5  # the preStop pause: the balancer has stopped sending new connections
 START_S = 120.0  # a gunicorn booting on a busy machine (several at once at the start)
+GRACE_S = 45.0  # the pods' terminationGracePeriodSeconds: then SIGKILL (counted: not graceful)
 CALL_DEADLINE_S = 60.0
 
 
@@ -127,6 +130,7 @@ class Platform:
         self.folder = folder
         self.http: list[Service] = []
         self.workers: list[BotProcess] = []
+        self.forced: list[str] = []  # stops that needed SIGKILL: not graceful
         self.others: list[Any] = []  # the consumer and the dispatcher
         self.redis = EmbeddedRedis(data_dir=folder / "redis", persistent=True)
         try:
@@ -186,7 +190,11 @@ class Platform:
         began = time.monotonic()
         balancer.drain(service.port)
         time.sleep(DRAIN_S)
-        service.stop()  # SIGTERM, and waits for it to exit
+        assert service.process is not None
+        stop_process(service.process, GRACE_S)  # SIGTERM; SIGKILL only past the grace period
+        if service.process.returncode == -signal.SIGKILL:
+            self.forced.append(service.name)
+        service.process = None
         stopped = time.monotonic() - began
         service.start(START_S)  # returns once /readyz answers
         balancer.rejoin(service.port)
@@ -195,7 +203,11 @@ class Platform:
     def restart_worker(self, slot: int) -> float:
         began = time.monotonic()
         old = self.workers[slot]
-        old.terminate()  # rq's warm shutdown: the job in hand finishes
+        old.process.terminate()  # rq's warm shutdown: the job in hand finishes
+        try:
+            old.process.wait(GRACE_S)
+        except subprocess.TimeoutExpired:
+            self.forced.append(old.name)
         stopped = time.monotonic() - began
         old.stop()  # what is left of its group (rq's scheduler)
         self.workers[slot] = self._worker(slot)
@@ -343,12 +355,14 @@ class Report:
     repeated: int
     unfinished_streams: int
     failed_jobs: int
+    forced: list[str]  # processes SIGKILLed past the grace period
 
     def ok(self) -> bool:
         return (
             self.moves.ok()
             and not self.refused
             and not self.cut
+            and not self.forced
             and self.missed == self.repeated == self.unfinished_streams == 0
         )
 
@@ -356,7 +370,8 @@ class Report:
         m = self.moves
         kinds = sorted({name.rsplit("-", 1)[0] for name, _, _ in self.restarts})
         out = [
-            f"{len(self.restarts)} graceful restarts in {m.seconds:.0f} s under load",
+            f"{len(self.restarts)} restarts in {m.seconds:.0f} s under load; stopped by SIGKILL "
+            f"past the {GRACE_S:.0f} s grace period: {len(self.forced)}",
             f"client moves acknowledged {m.acknowledged}, lost {m.lost}, duplicated "
             f"{m.duplicated}; refused (409, not applied) {m.refused}",
             f"requests refused (connection errors, 5xx) {len(self.refused)}; retries the "
@@ -430,7 +445,7 @@ def run(restarts: int = 100, clients: int = 4, bots_running: int = 2, pause_s: f
             done, moves, list(load.refused_calls), load.told_retries, len(load.streams),
             sum(s.told_to_reconnect for s in load.streams),
             [f"{s.match}: {c}" for s in load.streams for c in s.cut], missed, repeated,
-            unfinished, platform.failed_jobs(),
+            unfinished, platform.failed_jobs(), list(platform.forced),
         )  # fmt: skip
     finally:
         load.stopping.set()

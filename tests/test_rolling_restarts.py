@@ -18,7 +18,7 @@ def test_graceful_restarts_of_every_kind_lose_and_refuse_nothing_under_load():
     assert report.moves.errors == []
     assert report.moves.acknowledged > 0 and report.moves.bot_moves > 0 and report.streams > 0
     assert (report.moves.lost, report.moves.duplicated) == (0, 0)
-    assert report.refused == [] and report.cut == []
+    assert report.refused == [] and report.cut == [] and report.forced == []
     assert (report.missed, report.repeated, report.unfinished_streams) == (0, 0, 0)
     assert report.moves.finished == report.moves.verified == report.moves.matches > 0
     assert report.moves.history_caught_up
