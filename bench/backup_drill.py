@@ -12,7 +12,7 @@ Checked in each restored store: every match finished before the backup began is 
 verifies (the history service's verification, from Redis or from the archive); every match
 in it has a contiguous log whose snapshot is at its end, and every finished one verifies.
 
-    python bench/backup_drill.py                 # 4 clients, 20 s of load
+    python bench/backup_drill.py                 # 4 clients, 60 s of load
     python bench/backup_drill.py --clients 2 --seconds 4 --finished-first 2   # the tests' form
 """
 
@@ -111,7 +111,7 @@ class Report:
         return out
 
 
-def run(clients: int = 4, seconds: float = 20.0, finished_first: int = 4) -> Report:
+def run(clients: int = 4, seconds: float = 60.0, finished_first: int = 4) -> Report:
     """Play until ``finished_first`` matches have finished and ``seconds``/2 have passed,
     take the backup, play ``seconds``/2 more, then restore it twice and check."""
     folder = Path(tempfile.mkdtemp(prefix="tapete-backup-drill-"))
@@ -209,7 +209,7 @@ def _finished_in(settings: Settings, client: Any, match_id: str) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=4, help="client threads playing")
-    parser.add_argument("--seconds", type=float, default=20.0, help="of load, backup halfway")
+    parser.add_argument("--seconds", type=float, default=60.0, help="of load, backup halfway")
     parser.add_argument("--finished-first", type=int, default=4, help="matches before the backup")
     args = parser.parse_args()
     report = run(args.clients, args.seconds, args.finished_first)
