@@ -9,7 +9,8 @@ Keys, with P = crc32(match id) % partitions:
     tapete:{p<P>}:match:<id>:log       stream, entry 0-<version>: entry (JSON), kind
     tapete:{p<P>}:match:<id>:snapshot  hash: version, state and the caller's fields (JSON)
     tapete:{p<P>}:match:<id>:actions   hash: client action id -> first answer (JSON)
-    tapete:{p<P>}:feed                 stream: match, version, kind, event (public, JSON)
+    tapete:{p<P>}:feed                 stream: match, version, kind, event (public, JSON),
+                                       and the caller's ``notification_fields`` (traceparent)
 
 Every key of a match carries the hash tag of its feed partition, `{p<P>}`: the script's keys
 then live in one Redis Cluster slot, and the feed can be split into partitions there.
