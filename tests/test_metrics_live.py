@@ -38,7 +38,6 @@ def platform(redis_store: RedisStore) -> Iterator[dict[str, Any]]:
         metrics = {"PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix=f"tapete-{name}-metrics-")}
         service = Service(name, app, {**redis_store.env, **env, **metrics}, **(
             {"config": config} if config else {}))  # fmt: skip
-        service.start()
         started.append(service)
         return service
 
@@ -48,13 +47,19 @@ def platform(redis_store: RedisStore) -> Iterator[dict[str, Any]]:
     http("history", "services.history.wsgi:app", {})
     ports = {name: free_port() for name in ("history-consumer", "dispatcher", "worker")}
     consumers = Consumers(redis_store)
-    consumer: ConsumerProcess = consumers.start(
-        "metrics-consumer", HISTORY_CONSUMER_METRICS_PORT=str(ports["history-consumer"])
-    )
     bots = BotProcesses(redis_store, lobby, rules)
-    bots.dispatcher("metrics-dispatcher", BOTS_DISPATCHER_METRICS_PORT=str(ports["dispatcher"]))
-    bots.worker("metrics-worker", BOTS_WORKER_METRICS_PORT=str(ports["worker"]))
     try:
+        booting = [threading.Thread(target=s.start, args=(120.0,)) for s in started]  # at once
+        for thread in booting:
+            thread.start()
+        for thread in booting:
+            thread.join()
+        assert all(s.process is not None and s.process.poll() is None for s in started)
+        consumer: ConsumerProcess = consumers.start(
+            "metrics-consumer", HISTORY_CONSUMER_METRICS_PORT=str(ports["history-consumer"])
+        )
+        bots.dispatcher("metrics-dispatcher", BOTS_DISPATCHER_METRICS_PORT=str(ports["dispatcher"]))
+        bots.worker("metrics-worker", BOTS_WORKER_METRICS_PORT=str(ports["worker"]))
         yield {
             "services": {s.name: s for s in started},
             "metrics": {
