@@ -268,6 +268,9 @@ class Settings:
     # fault injection for the tests: a bot job sleeps there (never in production)
     bots_pause_before_submit_s: float = 0.0  # BOTS_PAUSE_BEFORE_SUBMIT_S
     bots_pause_after_submit_s: float = 0.0  # BOTS_PAUSE_AFTER_SUBMIT_S
+    # traces (services/tracing.py): exported by OTLP where an endpoint is set, else off; the
+    # exporter reads its other OTEL_EXPORTER_OTLP_* variables itself
+    otel_endpoint: str | None = None  # OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT)
 
     def with_secrets(self, process: str) -> Settings:
         """These settings with the secrets ``process`` needs (``SECRETS_OF``) checked: outside
@@ -395,4 +398,7 @@ class Settings:
             rq_log_level=env.get("RQ_LOG_LEVEL", d.rq_log_level),
             bots_pause_before_submit_s=float(env.get("BOTS_PAUSE_BEFORE_SUBMIT_S") or 0),
             bots_pause_after_submit_s=float(env.get("BOTS_PAUSE_AFTER_SUBMIT_S") or 0),
+            otel_endpoint=env.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+            or env.get("OTEL_EXPORTER_OTLP_ENDPOINT")
+            or None,
         )

@@ -199,7 +199,7 @@ def test_processes_without_http_have_heartbeat_probes(objects: list[dict]) -> No
 def test_workers_get_what_the_timers_need(objects: list[dict]) -> None:
     # Timers make the server's moves in process: the rules, as the lobby does (docs/bots.md).
     [container] = containers(one(objects, "Deployment", "worker"))
-    [configmap] = find(objects, "ConfigMap")
+    [configmap] = settings_maps(objects)
     assert {"configMapRef": {"name": configmap["metadata"]["name"]}} in container["envFrom"]
     config = configmap["data"]
     assert config["RULES_URL"] == "http://rules:8001"
@@ -225,8 +225,14 @@ def test_every_object_is_in_the_namespace(objects: list[dict]) -> None:
             assert obj["metadata"].get("namespace") == NAMESPACE, obj["metadata"]["name"]
 
 
+def settings_maps(objects: list[dict]) -> list[dict]:
+    """The settings' ConfigMap (tapete-config-<hash>), not the dashboard's."""
+    maps = find(objects, "ConfigMap")
+    return [c for c in maps if c["metadata"]["name"].startswith("tapete-config")]
+
+
 def _config(objects: list[dict]) -> dict[str, str]:
-    [config] = [o for o in objects if o["kind"] == "ConfigMap"]
+    [config] = settings_maps(objects)
     return config["data"]
 
 

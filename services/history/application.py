@@ -26,7 +26,7 @@ from . import projections
 from .archive import Archive, cold_store
 from .replay import Diverged, Entry, is_finished, public_log, revealed_seed, started_entry, state_at
 from .store import ReadModels
-from .verify import verify
+from .verify import counted, verify
 
 GAME_ID = re.compile(r"[a-z0-9-]{1,64}")
 
@@ -130,7 +130,7 @@ class History:
                 code="match_not_finished",
                 details={"status": entries[-1].get("status")},
             )
-        return {"match": match_id, **verify(entries)}
+        return {"match": match_id, **counted(verify(entries))}
 
     def scores(self, match_id: str) -> dict[str, Any]:
         """The score sheet: the read model once finished, the live public totals before."""
