@@ -125,7 +125,7 @@ def run(clients: int = 4, seconds: float = 60.0, finished_first: int = 4) -> Rep
     try:
         rules.start(120.0)
         env = {
-            **LOAD_TOOL_LIMITS, "REDIS_URL": server.url, "RULES_URL": rules.url,
+            **LOAD_TOOL_LIMITS, "TAPETE_DEV": "1", "REDIS_URL": server.url, "RULES_URL": rules.url,
             "ARCHIVE_AFTER_S": "0", "ARCHIVE_DIR": str(folder / "archive"), "LOG_LEVEL": "WARNING",
         }  # fmt: skip
         settings = Settings.from_env(env)

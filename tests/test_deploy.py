@@ -608,8 +608,12 @@ GUNICORN_PORTS = {8000, 8001, 8002, 8003}
 
 def test_compose_publishes_the_proxy_and_no_gunicorn_port() -> None:
     services = compose()["services"]
-    published = {name: service["ports"] for name, service in services.items() if "ports" in service}
+    default = {name: s for name, s in services.items() if not s.get("profiles")}
+    published = {name: service["ports"] for name, service in default.items() if "ports" in service}
     assert published == {"proxy": ["8000:8000"]}  # nginx's; rules is not published at all
+    for name, service in services.items():  # the optional monitoring profile: this host only
+        if service.get("profiles"):
+            assert all(port.startswith("127.0.0.1:") for port in service.get("ports", [])), name
     for name, service in services.items():
         assert service.get("network_mode") != "host", f"{name} would publish every port"
 
