@@ -463,10 +463,13 @@ def test_the_dispatcher_stops_on_sigterm(bot_processes: BotProcesses):
 # -- bots only, every variant --------------------------------------------------------------------
 # Random play stretches these over thousands of moves; the options bound them at a few
 # hundred (by game, or by (game, variant) where a variant's own options differ).
+# The reflex games' windows wait their whole time whenever no bot slaps: they stay open the
+# shortest time the games allow.
 SHORTER: dict[Any, dict[str, Any]] = {
     "chinchon": {"max_restocks": 1},
-    "nervioso": {"max_passes": 2},
-    "la-granja": {"max_steps": 300},
+    "nervioso": {"max_passes": 2, "reaction_seconds": 0.5},
+    "la-granja": {"max_steps": 300, "reaction_seconds": 0.5},
+    "escoba": {"race_seconds": 0.5},
     "canasta": {"max_rounds": 1},
     "presidente": {"rounds": 2},
     ("cinquillo", "con-puntaje"): {"target": 5},

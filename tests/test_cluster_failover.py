@@ -1,4 +1,4 @@
-"""A primary of the Redis Cluster dies (SIGKILL) while 50 matches are played through the live
+"""A primary of the Redis Cluster dies (SIGKILL) while 24 matches are played through the live
 lobby with replicated acknowledgement on (``REDIS_ACK_REPLICAS=1``): its replica takes over,
 the moves resume, and every move the lobby acknowledged is in its match's log afterwards.
 
@@ -27,10 +27,10 @@ from services.store import match_log, store_client
 from shared.redis_server import EmbeddedCluster, EmbeddedRedis
 from tests.service_fixtures import Http, Reply, Service, session
 
-GAME = "cinquillo"  # about 40 moves a match: 50 matches make some 2,000 moves
-MATCHES = 50
+GAME = "cinquillo"  # about 40 moves a match: 24 matches make some 1,000 moves
+MATCHES = 24
 THREADS = 10
-KILL_AFTER_MOVES = 500  # acknowledged moves, all matches together, before the kill
+KILL_AFTER_MOVES = 250  # acknowledged moves, all matches together, before the kill
 UNAVAILABLE = (502, 503, 504)
 
 

@@ -68,6 +68,10 @@ def played(lobby_service: Service) -> dict[tuple[str, str, int], Played]:
     return results
 
 
+@pytest.mark.one_node(  # ~2 min more on a cluster, for nothing a game changes
+    "a match's keys and their slots are the same whatever its game: the other tests of this"
+    " module play Brisca and Raj on the cluster"
+)
 @pytest.mark.parametrize("setup", smallest_setups(), ids=lambda s: f"{s[0]}/{s[1]}")
 def test_every_variant_plays_to_a_result_through_the_lobby(
     played: dict[tuple[str, str, int], Played], setup: tuple[str, str, int]
