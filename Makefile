@@ -16,7 +16,9 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest --durations=30  # the slowest tests, to keep CI's time in view
+	# two processes: the engine's tests beside the live ones (tests/conftest.py); the slowest
+	# tests listed, to keep CI's time in view
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=30
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
