@@ -426,6 +426,22 @@ class Lobby:
 
         return self._presented(self._command(match_id, change), player)
 
+    def deal(self, match_id: str, version: int) -> Snapshot:
+        """Deal a match left full and open at ``version`` although it starts itself: the
+        lobby's own start after the last join failed or never ran. The bot dispatcher's start
+        task calls this; the compare-and-append at ``version`` makes a second deal impossible.
+        409 when the match has moved on or does not wait to be dealt; 503 while the rules do
+        not answer (the task is tried again)."""
+        snap = self.load(match_id)
+        if snap.version != version:
+            raise _stale(snap.version)
+        if not rules_of.deals_itself(snap.match):
+            raise Conflict("the match does not wait to be dealt", code="match_not_open")
+        try:
+            return self._start(snap, actor(SYSTEM, None))
+        except VersionConflict as exc:
+            raise _stale(exc.current_version) from exc
+
     def resign(self, player: Player, match_id: str) -> dict[str, Any]:
         """End a running match for the caller's seat: every other side wins."""
 
@@ -744,16 +760,14 @@ class Lobby:
 
     def _autostart(self, snap: Snapshot) -> Snapshot:
         """Start a full match whose creator asked for it; a concurrent change wins instead."""
-        if not (snap.match["autostart"] and snap.match["status"] == OPEN):
-            return snap
-        if not rules_of.is_full(snap.match):
+        if not rules_of.deals_itself(snap.match):
             return snap
         try:
             return self._start(snap, actor(SYSTEM, None))
         except VersionConflict:
             return self.load(snap.id)
-        except DomainError:  # the seat is taken all the same; POST /start can deal later
-            return snap
+        except DomainError:  # the seat is taken all the same: the dispatcher's start task
+            return snap  # deals it once the rules answer again (``deal``)
 
     def _check_room_for_a_match(self, player: Player) -> None:
         """A new match (created or a rematch) needs room in Redis and under the player's cap
