@@ -859,3 +859,45 @@ def test_the_lobby_writes_as_many_feed_partitions_as_its_readers(monkeypatch, re
     monkeypatch.setenv("REDIS_URL", redis_url)
     monkeypatch.setenv("FEED_PARTITIONS", "3")
     assert create_lobby_app({"TESTING": True}).extensions["lobby"].log.partitions == 3
+
+
+# -- the stream, in process -------------------------------------------------------------------
+class FlakyLog(MatchLog):
+    """The match log with its next ``failing`` reads made to fail, on purpose (a store that
+    times out under load)."""
+
+    failing = 0
+
+    def entries(self, *args: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        if self.failing:
+            self.failing -= 1
+            raise redis.TimeoutError("a read failed on purpose")
+        return super().entries(*args, **kwargs)
+
+
+def test_a_stream_ends_after_its_finished_event_though_the_feed_could_not_read_the_last_entry(
+    redis_client: redis.Redis, redis_url: str, rules_service: Service
+):
+    """The hub reads each new entry once for all its streams; when that read fails, each
+    stream reads the entry from the log itself, rather than wait for a next entry to show
+    the gap: the finishing entry has none, and the stream would stay open for ever."""
+    client = lobby_application.redis_client(redis_url)
+    log = FlakyLog(client)
+    lobby = Lobby(client, RulesClient(rules_service.url), log)
+    (ana, _), (beto, _) = lobby.register("Ana"), lobby.register("Beto")
+    match = lobby.create_match(ana, "brisca", "base", 2, {})
+    lobby.join(ana, match["id"], 0)
+    running = lobby.join(beto, match["id"], 1)
+    chunks: list[bytes] = []
+    reader = threading.Thread(
+        target=lambda: chunks.extend(lobby.open_stream(ana, match["id"], running["version"])),
+        daemon=True,
+    )
+    reader.start()
+    time.sleep(0.5)  # the hub's reader follows the feed
+    log.failing = 1  # the hub's read of the next entry
+    ended = lobby.resign(beto, match["id"])
+    reader.join(5)
+    assert not reader.is_alive(), "the stream of the finished match stayed open"
+    assert chunks[-2].startswith(b"id: %d\nevent: entry" % ended["version"])
+    assert b"event: finished" in chunks[-1] and log.failing == 0

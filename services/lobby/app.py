@@ -319,9 +319,12 @@ class Events(MethodView):
 @matches.route("/<match_id>/stream-ticket")
 class StreamTicket(MethodView):
     @matches.response(200, schemas.StreamTicket)
-    @refusals("createStreamTicket", 404)
+    @refusals("createStreamTicket", 404, 429)
     def post(self, match_id: str):
-        """A single-use ticket, good for 30 s, to open this match's stream from a browser."""
+        """A single-use ticket, good for 30 s, to open this match's stream from a browser.
+
+        At most `LIMIT_STREAM_TICKETS` tickets per player (docs/operations.md)."""
+        rate_limit("stream_tickets", caller().id)
         return lobby().stream_ticket(caller(), match_id)
 
 
@@ -341,7 +344,7 @@ class Stream(MethodView):
             **{
                 str(status): {"description": ERRORS[status], "content": {"application/json": {
                     "schema": ErrorSchema}}}
-                for status in (400, 401, 403, 404, 503)
+                for status in (400, 401, 403, 404, 429, 503)
             },
         },
     )  # fmt: skip
@@ -350,6 +353,9 @@ class Stream(MethodView):
 
         Authenticate with `?ticket=` (from `POST /v1/matches/{id}/stream-ticket`, for
         browsers) or `Authorization: Bearer`. Resume after a cut with the last id you got.
+        At most `FEED_STREAMS_PER_PLAYER` streams open per player (429 `too_many_streams`);
+        a stream whose client takes no write for `FEED_HEARTBEAT_SECONDS`, or falls
+        `FEED_BUFFER` entries behind, is closed (docs/operations.md).
         """
         service = lobby()
         if query["ticket"]:
@@ -357,8 +363,8 @@ class Stream(MethodView):
         else:
             player = service.authenticate(bearer_token(request.headers.get("Authorization")))
         after = last_event_id(request.headers.get("Last-Event-ID"), query["after"])
-        heartbeat = current_app.extensions["feed_heartbeat"]
-        chunks = service.open_stream(player, match_id, after, heartbeat)
+        sock = request.environ.get("gunicorn.socket")
+        chunks = service.open_stream(player, match_id, after, sock)
         return Response(
             chunks,
             mimetype="text/event-stream",
@@ -396,9 +402,8 @@ def create_lobby_app(
     app.extensions["rate_limits"] = RateLimits(
         service.client,
         {"register": settings.limit_register, "new_matches": settings.limit_new_matches,
-         "moves": settings.limit_moves},
+         "moves": settings.limit_moves, "stream_tickets": settings.limit_stream_tickets},
     )  # fmt: skip
-    app.extensions["feed_heartbeat"] = settings.feed_heartbeat_seconds
     # Long-polls waiting at once per process (LOBBY_MAX_WAITING): the other threads stay free
     # for moves and views whatever the clients do.
     app.extensions["lobby_waiting"] = threading.BoundedSemaphore(settings.lobby_max_waiting)

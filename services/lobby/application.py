@@ -47,7 +47,7 @@ from . import feed, listing
 from . import match as rules_of
 from .match import FINISHED, OPEN, RUNNING, Match
 from .players import Player, Players, bot_player
-from .quotas import DEFAULT_QUOTAS, OpenMatches, Quotas, check_memory
+from .quotas import DEFAULT_QUOTAS, OpenMatches, OpenStreams, Quotas, check_memory
 from .rules_client import RulesClient, RulesRefused, RulesUnavailable
 from .tickets import Tickets
 
@@ -192,6 +192,8 @@ class Lobby:
             client, rules, log, feed_buffer=settings.feed_buffer,
             bot_token_key=settings.bot_token_key, quotas=Quotas.from_settings(settings),
             listing_shards=settings.listing_shards,
+            feed_heartbeat=settings.feed_heartbeat_seconds,
+            feed_send_buffer=settings.feed_send_buffer,
         )  # fmt: skip
 
     def __init__(
@@ -205,10 +207,15 @@ class Lobby:
         bot_token_key: str | None = None,
         quotas: Quotas = DEFAULT_QUOTAS,
         listing_shards: int = Settings.listing_shards,
+        feed_heartbeat: float = Settings.feed_heartbeat_seconds,
+        feed_send_buffer: int = Settings.feed_send_buffer,
     ) -> None:
         """``new_seed`` draws each match's secret seed at its start (tests may rig a deal);
-        ``quotas`` bound the open matches and the store's memory (quotas.py);
-        ``listing_shards`` is how many slots each match list index spreads over (listing.py)."""
+        ``quotas`` bound the open matches and streams and the store's memory (quotas.py);
+        ``listing_shards`` is how many slots each match list index spreads over (listing.py);
+        ``feed_heartbeat`` is the streams' heartbeat interval, and the time a stream's client
+        has to take each write; ``feed_send_buffer`` the bytes the kernel keeps for a
+        stream's client (feed.py)."""
         self.client = client
         self.rules = rules
         self.log = log or MatchLog(client)
@@ -217,7 +224,9 @@ class Lobby:
         self.new_seed = new_seed
         self.recent = RecentSnapshots()
         self.tickets = Tickets(client)
-        self.hub = feed.Hub(self.log, feed_buffer)
+        streams = OpenStreams(client, quotas.streams_per_player, retry_after=feed_heartbeat)
+        self.hub = feed.Hub(self.log, feed_buffer, streams, feed_heartbeat, feed_send_buffer)
+        self.feed_heartbeat = feed_heartbeat
         self.quotas = quotas
         self.open_matches = OpenMatches(client, quotas)
         if listing_shards < 1:
@@ -323,12 +332,18 @@ class Lobby:
         }
 
     def open_stream(
-        self, player: Player, match_id: str, after: int, heartbeat: float
-    ) -> Iterator[bytes]:
-        """The match's entries after ``after`` redacted for the caller, then live (SSE bytes)."""
+        self,
+        player: Player,
+        match_id: str,
+        after: int,
+        sock: Any = None,
+    ) -> feed.Stream:
+        """The match's entries after ``after`` redacted for the caller, then live (SSE bytes),
+        on the connection ``sock`` (the WSGI server's: a client that stops reading is cut
+        off). 429 ``too_many_streams`` past the player's cap of open streams."""
         snap = self.load(match_id)
         seat = rules_of.seat_for(snap.match, player)
-        return feed.stream(self.hub, match_id, player.id, seat, after, heartbeat)
+        return feed.stream(self.hub, match_id, player.id, seat, after, self.feed_heartbeat, sock)
 
     def bot_token(self, match_id: str, seat: int) -> str | None:
         """The token a bot worker uses to act for a bot seat (never shown to clients), or
