@@ -8,6 +8,7 @@ and a client that reads nothing cut off (raw sockets).
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -21,8 +22,12 @@ from typing import Any
 import pytest
 import redis
 import requests
+import yaml
+from jsonschema import Draft202012Validator
 
+from services.lobby.feed import GOODBYE
 from services.lobby.tickets import TICKET_KEY
+from services.openapi_dump import OPENAPI_DIR
 from shared.engine import all_games
 from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import (
@@ -325,6 +330,48 @@ def test_the_feed_reports_its_subscribers_and_delivery_latency(http: Http, feed_
         line for line in text.splitlines() if line.startswith("tapete_feed_delivery_seconds_count")
     ]
     assert count and float(count[0].split()[-1]) >= 1
+
+
+# -- what the spec says of the stream ----------------------------------------------------------
+def sse_events(text: str) -> list[dict[str, Any]]:
+    """The events of a stream's body as an SSE parser hands them over: each block's event
+    name, id and retry, and its data parsed as JSON (blocks without data are no event)."""
+    events = []
+    for block in text.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "data" in fields:
+            event = {"event": fields["event"], "data": json.loads(fields["data"])}
+            event.update({k: fields[k] for k in ("id",) if k in fields})
+            event.update({k: int(fields[k]) for k in ("retry",) if k in fields})
+            events.append(event)
+    return events
+
+
+def stream_event_schema() -> Draft202012Validator:
+    spec = yaml.safe_load((OPENAPI_DIR / "lobby.yaml").read_text(encoding="utf-8"))
+    body = spec["paths"]["/v1/matches/{match_id}/stream"]["get"]["responses"]["200"]["content"]
+    items = body["text/event-stream"]["schema"]["contentSchema"]["items"]
+    return Draft202012Validator({**items, "components": spec["components"]})
+
+
+def test_every_event_of_a_stream_is_a_stream_event_of_the_spec(http: Http, feed_service: Service):
+    match, seated = http.seated_match("brisca", 2)
+    resigned = http.post(f"/v1/matches/{match['id']}/resign", seated[1]["token"])
+    assert resigned.status == 200, resigned.body
+    reply = session().get(
+        stream_url(feed_service, match["id"]),
+        headers={"Authorization": f"Bearer {seated[0]['token']}"},
+        timeout=10,
+    )  # the stream of a finished match ends after its finished event
+    events = sse_events(reply.text) + sse_events(GOODBYE.decode())
+    assert [e["event"] for e in events] == ["entry"] * resigned.body["version"] + [
+        "finished", "reconnect"
+    ]  # fmt: skip
+    validator = stream_event_schema()
+    for event in events:
+        errors = sorted(validator.iter_errors(event), key=str)
+        assert not errors, f"{event['event']}: {errors[0].message}"
+    assert events[-2]["data"]["result"]["reason"] == "resigned"
 
 
 # -- limits --------------------------------------------------------------------------------

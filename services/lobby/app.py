@@ -54,6 +54,24 @@ ERRORS = {
     503: "Redis or the rules service does not answer",
 }
 
+# The stream's body, as OpenAPI 3.1 can say it: a text/event-stream string whose content is
+# a sequence of events, each a StreamEvent (an SSE parser's event name, id, retry and data,
+# the data parsed as JSON), one of the events of ``schemas.STREAM_EVENTS`` by its name.
+STREAM_EVENT = {
+    "description": "one event of the stream, by its `event` name",
+    "oneOf": [{"$ref": f"#/components/schemas/{event.__name__}"} for event in schemas.STREAM_EVENTS.values()],
+    "discriminator": {
+        "propertyName": "event",
+        "mapping": {name: f"#/components/schemas/{event.__name__}" for name, event in schemas.STREAM_EVENTS.items()},
+    },
+}  # fmt: skip
+STREAM_BODY = {
+    "type": "string",
+    "contentMediaType": "text/event-stream",
+    "contentSchema": {"type": "array", "items": {"$ref": "#/components/schemas/StreamEvent"}},
+}
+
+
 players = Blueprint("players", __name__, url_prefix="/v1/players", description="Players and tokens")
 matches = Blueprint(
     "matches", __name__, url_prefix="/v1/matches", description="Matches, seats, actions and feed"
@@ -197,14 +215,16 @@ class MatchDetail(MethodView):
 
 @matches.route("/<match_id>/join")
 class Join(MethodView):
-    @matches.arguments(schemas.Join())
+    @matches.arguments(schemas.Join(), required=False)
     @matches.response(200, schemas.MatchOut)
     @refusals("joinMatch", 400, 404, 409, 415,
               e400="malformed request, or no such seat in this match",
               e409="the seat is taken (or kept for another player), every seat is, you "
               "already sit here, or the match has started")  # fmt: skip
     def post(self, body: dict, match_id: str):
-        """Take a seat (the first free one if none is named); a full match starts itself."""
+        """Take a seat (the first free one if none is named); a full match starts itself.
+
+        The body may be left out: then any free seat, as with `{}`."""
         return lobby().join(caller(), match_id, body["seat"])
 
 
@@ -338,8 +358,9 @@ class Stream(MethodView):
             "200": {
                 "description": "Server-Sent Events: one `entry` event per log entry after your "
                 "last version, redacted for you, its version as the event id; comments as "
-                "heartbeats; an `reconnect` event when the server goes away",
-                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                "heartbeats; a `finished` event once the match is over, then the end; a "
+                "`reconnect` event when the server goes away. Each event is a `StreamEvent`",
+                "content": {"text/event-stream": {"schema": STREAM_BODY}},
             },
             **{
                 str(status): {"description": ERRORS[status], "content": {"application/json": {
@@ -407,9 +428,11 @@ def create_lobby_app(
     # Long-polls waiting at once per process (LOBBY_MAX_WAITING): the other threads stay free
     # for moves and views whatever the clients do.
     app.extensions["lobby_waiting"] = threading.BoundedSemaphore(settings.lobby_max_waiting)
-    app.extensions["tapete_api"].spec.components.security_scheme(
-        BEARER_SCHEME, {"type": "http", "scheme": "bearer"}
-    )
+    spec = app.extensions["tapete_api"].spec
+    spec.components.security_scheme(BEARER_SCHEME, {"type": "http", "scheme": "bearer"})
+    for event in schemas.STREAM_EVENTS.values():
+        spec.components.schema(event.__name__, schema=event)
+    spec.components.schema("StreamEvent", STREAM_EVENT)
 
     @app.errorhandler(redis.exceptions.OutOfMemoryError)
     def _redis_full(exc: redis.RedisError):
