@@ -192,7 +192,7 @@ def test_an_open_match_expires_after_the_idle_time_and_a_started_one_is_kept(
     http.join(bea, match["id"])  # autostart
     assert all(
         redis_client.ttl(key) == -1
-        for key in lobby._match_keys(match["id"])
+        for key in lobby.store.match_keys(match["id"])
         if redis_client.exists(key)
     )
 

@@ -499,7 +499,7 @@ def test_a_snapshot_another_process_moved_past_is_refused_as_stale(
     view = http.view(seated[seat], match["id"])
     action, version = view["view"]["legal_actions"][0], view["version"]
     player = lobby.authenticate(seated[seat]["token"])
-    assert lobby.recent.at(match["id"], version) is not None
+    assert lobby.store.recent.at(match["id"], version) is not None
 
     moved = other.submit_action(match["id"], player, action, version)  # another process
     before = everything(redis_client)
