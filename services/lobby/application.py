@@ -24,7 +24,7 @@ from typing import Any
 
 import redis
 
-from services.settings import Settings
+from services.settings import DEV_BOT_TOKEN_KEY, Settings
 from services.store import match_log
 from shared.eventstore import MAX_WAIT_SECONDS, MatchLog
 from shared.redisconn import connect
@@ -73,13 +73,16 @@ class Lobby:
         cls, settings: Settings, request_id: Callable[[], str] = lambda: "-"
     ) -> Lobby:
         """The lobby on the store (REDIS_URL, FEED_PARTITIONS) and rules service (RULES_URL) of
-        ``settings``; ``request_id`` names the request being served, for the rules calls."""
+        ``settings``; ``request_id`` names the request being served, for the rules calls. The
+        process stops here (``MissingSecret``) without a usable bot token key or Redis password:
+        the lobby, the feed and the bot workers all build their lobby here, at their start."""
+        settings = settings.with_secrets("lobby")
         client = redis_client(settings.redis_url, settings.redis_cluster)
         rules = RulesClient(settings.rules_url, request_id=request_id)
         log = match_log(settings, client)
         return cls(
             client, rules, log, feed_buffer=settings.feed_buffer,
-            bot_token_key=settings.bot_token_key, quotas=Quotas.from_settings(settings),
+            bot_token_key=settings.bot_token_key or "", quotas=Quotas.from_settings(settings),
             listing_shards=settings.listing_shards,
             feed_heartbeat=settings.feed_heartbeat_seconds,
             feed_send_buffer=settings.feed_send_buffer,
@@ -93,13 +96,15 @@ class Lobby:
         clock: Callable[[], float] = time.time,
         new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
         feed_buffer: int = 256,
-        bot_token_key: str | None = None,
+        bot_token_key: str = DEV_BOT_TOKEN_KEY,
         quotas: Quotas = DEFAULT_QUOTAS,
         listing_shards: int = Settings.listing_shards,
         feed_heartbeat: float = Settings.feed_heartbeat_seconds,
         feed_send_buffer: int = Settings.feed_send_buffer,
     ) -> None:
         """``new_seed`` draws each match's secret seed at its start (tests may rig a deal);
+        ``bot_token_key`` derives bot seats' tokens (the development key by default, for a lobby
+        built in a test; ``from_settings`` gives the process's checked key);
         ``quotas`` bound the open matches and streams and the store's memory (quotas.py);
         ``listing_shards`` is how many slots each match list index spreads over (listing.py);
         ``feed_heartbeat`` is the streams' heartbeat interval, and the time a stream's client
