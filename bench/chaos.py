@@ -239,8 +239,14 @@ def join(api: Api, match_id: str, player: dict[str, Any], seat: int) -> None:
 def play_to_the_end(
     api: Api, load: Load, match_id: str, seated: list[dict[str, Any]], rng: random.Random
 ) -> None:
+    dealt_by = time.monotonic() + CALL_DEADLINE_S
     while True:
         now = api.lobby("GET", f"/v1/matches/{match_id}", seated[0]["token"])
+        if now["status"] == "open":  # full: dealt by its last join, else by the dispatcher
+            if time.monotonic() > dealt_by:
+                raise AssertionError(f"{match_id}: full, and not dealt in {CALL_DEADLINE_S}s")
+            time.sleep(0.1)
+            continue
         if now["status"] != "running":
             return
         seat = now["to_act"][0]

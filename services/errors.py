@@ -1,9 +1,10 @@
 """Why a service refuses a request, as typed domain errors: a machine code, a message, details.
 
-The application layers (``services/lobby/application.py``, ``services/history/application.py``)
-raise these and know nothing of HTTP, so a bot worker or a timer can call them in process
-and tell a refusal by its type. ``services/http.py`` maps each type to its HTTP status in
-one table, beside the engine's errors, and answers with the one error shape.
+The application layers (the lobby's, ``services/lobby/application.py`` and the concerns it
+puts together, and ``services/history/application.py``) raise these and know nothing of
+HTTP, so a bot worker or a timer can call them in process and tell a refusal by its type.
+``services/http.py`` maps each type to its HTTP status in one table, beside the engine's
+errors, and answers with the one error shape.
 """
 
 from __future__ import annotations

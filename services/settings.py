@@ -128,6 +128,8 @@ LOAD_TOOL_LIMITS = {
     "LIMIT_REGISTER": "1000000/minute",
     "LIMIT_NEW_MATCHES": "1000000/minute",
     "LIMIT_MOVES": "1000000/minute",
+    "LIMIT_STREAM_TICKETS": "1000000/minute",
+    "FEED_STREAMS_PER_PLAYER": "1000000",
     "OPEN_MATCHES_PER_PLAYER": "1000000",
 }
 
@@ -216,6 +218,9 @@ class Settings:
     feed_buffer: int = 256  # FEED_BUFFER: entries a stream may fall behind before it is dropped
     listing_shards: int = 16  # LISTING_SHARDS: slots each match list index spreads over
     feed_heartbeat_seconds: float = 15.0  # FEED_HEARTBEAT_SECONDS: a comment on idle streams
+    # (and the time a stream's client has to take each write before its stream is closed)
+    feed_streams_per_player: int = 16  # FEED_STREAMS_PER_PLAYER: open at once, every process
+    feed_send_buffer: int = 65536  # FEED_SEND_BUFFER: bytes the kernel keeps for a stream
     # browsers: origins whose pages may call the HTTP services (none: same-origin only)
     cors_origins: tuple[str, ...] = ()  # CORS_ORIGINS, comma-separated; "*" for any
     # the lobby's idle limit: a running match with no entry for this long ends as abandoned
@@ -238,6 +243,7 @@ class Settings:
     limit_register: str = "30/minute"  # LIMIT_REGISTER: new players per client address
     limit_new_matches: str = "20/minute"  # LIMIT_NEW_MATCHES: matches created per player
     limit_moves: str = "300/minute"  # LIMIT_MOVES: actions submitted per player
+    limit_stream_tickets: str = "60/minute"  # LIMIT_STREAM_TICKETS: stream tickets per player
     forwarded_hops: int = 0  # FORWARDED_HOPS: proxies in front whose X-Forwarded-For is trusted
     open_matches_per_player: int = 10  # OPEN_MATCHES_PER_PLAYER: created and not started
     open_match_idle_s: int = 3600  # OPEN_MATCH_IDLE_S: an open match unchanged this long goes
@@ -358,6 +364,10 @@ class Settings:
             feed_heartbeat_seconds=float(
                 env.get("FEED_HEARTBEAT_SECONDS", d.feed_heartbeat_seconds)
             ),
+            feed_streams_per_player=int(
+                env.get("FEED_STREAMS_PER_PLAYER", d.feed_streams_per_player)
+            ),
+            feed_send_buffer=int(env.get("FEED_SEND_BUFFER", d.feed_send_buffer)),
             cors_origins=_csv(env.get("CORS_ORIGINS", "")),
             match_idle_limit_s=float(env.get("MATCH_IDLE_LIMIT_S", d.match_idle_limit_s)),
             bot_token_key=env.get("TAPETE_BOT_TOKEN_KEY") or None,
@@ -375,6 +385,7 @@ class Settings:
             limit_register=env.get("LIMIT_REGISTER", d.limit_register),
             limit_new_matches=env.get("LIMIT_NEW_MATCHES", d.limit_new_matches),
             limit_moves=env.get("LIMIT_MOVES", d.limit_moves),
+            limit_stream_tickets=env.get("LIMIT_STREAM_TICKETS", d.limit_stream_tickets),
             forwarded_hops=int(env.get("FORWARDED_HOPS", d.forwarded_hops)),
             open_matches_per_player=int(
                 env.get("OPEN_MATCHES_PER_PLAYER", d.open_matches_per_player)

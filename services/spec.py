@@ -117,6 +117,9 @@ ERROR_CODES: dict[str, tuple[str, dict[str, Schema] | None]] = {
     "seat_reserved": ("the seat is kept for another player (a rematch)", FREE_SEATS),
     "rematch_exists": ("another rematch came first", None),
     "too_many_open_matches": ("you have too many open matches", None),
+    "too_many_streams": ("you have the most open streams allowed; try again after "
+                         "Retry-After seconds", {"retry_after": {"type": "integer",
+                                                                 "description": "seconds"}}),
     "store_full": ("the match store is nearly full: no new matches for now", None),
     "unknown_rules_version": ("the match was dealt under rules this service does not know",
                               VERSION_DETAILS),

@@ -23,9 +23,9 @@ from rq import Queue
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
-from services.bots.dispatcher import Dispatcher, Notice, dead_key, plan
+from services.bots.dispatcher import START_GRACE_S, Dispatcher, Notice, dead_key, plan
 from services.bots.jobs import LobbyError, _refused_in_process
-from services.bots.tasks import BOT, IDLE, QUEUE, TURN, WINDOW, Task
+from services.bots.tasks import BOT, IDLE, QUEUE, START, TURN, WINDOW, Task
 from services.bots.timers import window_closes_at
 from services.errors import Conflict, Forbidden, NotFound, Rejected, Unavailable
 from services.settings import DispatcherSettings, Settings
@@ -66,6 +66,13 @@ def test_a_window_closes_at_the_lobbys_deadline():
     [(task, at)] = plan(notice(to_act=[0], deadline=deadline), None)
     assert task == Task(WINDOW, MATCH, 7) and at == pytest.approx(1790006403.5)
     assert window_closes_at({"kind": "reaction", "seconds": 3.0}, 100.0) == 103.0
+
+
+def test_a_full_open_match_that_starts_itself_gets_a_start_task_a_moment_after_its_last_join():
+    """The lobby deals it right after the join; should that fail, the task deals it."""
+    joined = notice(status="open", to_act=[])
+    assert plan(joined, None, to_deal=True) == [(Task(START, MATCH, 7), NOTIFIED + START_GRACE_S)]
+    assert plan(joined, None) == []  # a seat still free, or a creator who starts it by hand
 
 
 def test_job_and_action_ids():
@@ -229,6 +236,44 @@ def test_each_attempt_waits_twice_as_long_as_the_last_up_to_the_cap(dispatcher: 
     assert slow.retry_pause(10_000) == 60.0
     capped_below = DispatcherSettings(name="test", retry_after_s=10.0, retry_max_s=5.0)
     assert Dispatcher(dispatcher.log, dispatcher.queue, capped_below).retry_pause(3) == 10.0
+
+
+def full_open_match(client: redis.Redis, version: int, autostart: bool = True) -> None:
+    seats = [{"seat": n, "player": f"p{n}", "name": "P", "bot": None} for n in range(2)]
+    match = {"status": "open", "autostart": autostart, "seats": seats, "turn_timeout": None}
+    key = MatchLog(client).keys(MATCH).snapshot
+    client.hset(key, mapping={"version": version, "match": json.dumps(match)})
+
+
+def test_a_full_match_left_open_is_dealt_by_a_start_task_redone_while_it_waits(
+    dispatcher: Dispatcher, redis_client: redis.Redis
+):
+    full_open_match(redis_client, 7)
+    joined = notice(status="open", to_act=[])  # its grace is long past: the task is due now
+    assert dispatcher.dispatch(joined, *dispatcher._snapshots([MATCH])[MATCH]) == "dispatched"
+    task = Task(START, MATCH, 7)
+    assert dispatcher.queue.job_ids == [task.job_id]
+    job = Job.fetch(task.job_id, connection=dispatcher.queue.connection)
+    assert job.args == (MATCH, 7, 0) and job.func_name == "services.bots.jobs.start_match"
+    fields = {"match": MATCH, "version": "7", "event": json.dumps({"status": "open"})}
+    assert dispatcher.still_needed(fields)  # never dead-lettered while the match waits
+
+    job.delete()  # the attempt failed (the rules did not answer) or was lost
+    dispatcher.sweep()
+    assert dispatcher.queue.job_ids == [task.retry().job_id]
+
+    full_open_match(redis_client, 8)  # dealt (by the lobby, or by an attempt): nothing left
+    dispatcher.sweep()
+    assert dispatcher.leases.count() == 0 and not dispatcher.still_needed(fields)
+
+
+def test_a_full_match_its_creator_starts_by_hand_gets_no_start_task(
+    dispatcher: Dispatcher, redis_client: redis.Redis
+):
+    full_open_match(redis_client, 7, autostart=False)
+    joined = notice(status="open", to_act=[])
+    assert dispatcher.dispatch(joined, *dispatcher._snapshots([MATCH])[MATCH]) == "idle"
+    assert dispatcher.leases.count() == 0
 
 
 def test_the_watchdog_forgets_a_task_whose_match_moved_on(

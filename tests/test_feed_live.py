@@ -1,27 +1,44 @@
 """The streaming feed as deployed: the lobby app on gevent, real gunicorn, real Redis.
 
 Every variant's match streamed to each seat and a spectator exactly as the long-poll shows
-it; resuming after 100 random cuts; tickets; a feed process killed or stopped mid-match.
+it; resuming after 100 random cuts; tickets; a feed process killed or stopped mid-match;
+the limits: a player's cap of open streams across feed processes, the tickets' rate limit,
+and a client that reads nothing cut off (raw sockets).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
+import socket
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 import redis
 import requests
+import yaml
+from jsonschema import Draft202012Validator
 
+from services.lobby.feed import GOODBYE
 from services.lobby.tickets import TICKET_KEY
+from services.openapi_dump import OPENAPI_DIR
 from shared.engine import all_games
 from tests.redis_fixtures import RedisStore
-from tests.service_fixtures import Http, Service, children_of, error_of, feed_process, session
+from tests.service_fixtures import (
+    Http,
+    Service,
+    children_of,
+    error_of,
+    feed_process,
+    session,
+    wait_until,
+)
 from tests.sse import Stream
 
 
@@ -313,3 +330,167 @@ def test_the_feed_reports_its_subscribers_and_delivery_latency(http: Http, feed_
         line for line in text.splitlines() if line.startswith("tapete_feed_delivery_seconds_count")
     ]
     assert count and float(count[0].split()[-1]) >= 1
+
+
+# -- what the spec says of the stream ----------------------------------------------------------
+def sse_events(text: str) -> list[dict[str, Any]]:
+    """The events of a stream's body as an SSE parser hands them over: each block's event
+    name, id and retry, and its data parsed as JSON (blocks without data are no event)."""
+    events = []
+    for block in text.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "data" in fields:
+            event = {"event": fields["event"], "data": json.loads(fields["data"])}
+            event.update({k: fields[k] for k in ("id",) if k in fields})
+            event.update({k: int(fields[k]) for k in ("retry",) if k in fields})
+            events.append(event)
+    return events
+
+
+def stream_event_schema() -> Draft202012Validator:
+    spec = yaml.safe_load((OPENAPI_DIR / "lobby.yaml").read_text(encoding="utf-8"))
+    body = spec["paths"]["/v1/matches/{match_id}/stream"]["get"]["responses"]["200"]["content"]
+    items = body["text/event-stream"]["schema"]["contentSchema"]["items"]
+    return Draft202012Validator({**items, "components": spec["components"]})
+
+
+def test_every_event_of_a_stream_is_a_stream_event_of_the_spec(http: Http, feed_service: Service):
+    match, seated = http.seated_match("brisca", 2)
+    resigned = http.post(f"/v1/matches/{match['id']}/resign", seated[1]["token"])
+    assert resigned.status == 200, resigned.body
+    reply = session().get(
+        stream_url(feed_service, match["id"]),
+        headers={"Authorization": f"Bearer {seated[0]['token']}"},
+        timeout=10,
+    )  # the stream of a finished match ends after its finished event
+    events = sse_events(reply.text) + sse_events(GOODBYE.decode())
+    assert [e["event"] for e in events] == ["entry"] * resigned.body["version"] + [
+        "finished", "reconnect"
+    ]  # fmt: skip
+    validator = stream_event_schema()
+    for event in events:
+        errors = sorted(validator.iter_errors(event), key=str)
+        assert not errors, f"{event['event']}: {errors[0].message}"
+    assert events[-2]["data"]["result"]["reason"] == "resigned"
+
+
+# -- limits --------------------------------------------------------------------------------
+LIMITED = {
+    "FEED_STREAMS_PER_PLAYER": "3",
+    "LIMIT_STREAM_TICKETS": "5/minute",
+    "FEED_HEARTBEAT_SECONDS": "1",  # also the time a client has to take each write
+    "FEED_BUFFER": "8",
+    "FEED_SEND_BUFFER": "4096",  # so that a client reading nothing blocks a write soon
+}
+
+
+@pytest.fixture(scope="module")
+def limited(redis_store: RedisStore, rules_service: Service) -> Iterator[list[Service]]:
+    """Two feed processes on the session's Redis, with low stream limits."""
+    processes = [feed_process(redis_store, rules_service, **LIMITED) for _ in range(2)]
+    for process in processes:
+        process.start()
+    yield processes
+    for process in processes:
+        process.stop()
+
+
+def feed_metric(feed: Service, name: str) -> float:
+    text = session().get(f"{feed.url}/metrics", timeout=5).text
+    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name))
+
+
+def test_a_player_holds_at_most_its_cap_of_open_streams_across_feed_processes(
+    http: Http, limited: list[Service]
+):
+    first, second = limited
+    match, seated = http.seated_match("brisca", 2)
+    me, other = seated
+    url = {feed: stream_url(feed, match["id"]) for feed in limited}
+    held = [Stream(url[first], me["token"]), Stream(url[second], me["token"])]
+    held.append(Stream(url[first], me["token"]))
+    assert [stream.status for stream in held] == [200, 200, 200]
+    for feed in limited:  # the fourth, on either process
+        refused = Stream(url[feed], me["token"])
+        assert refused.status == 429 and refused.error()["error"]["code"] == "too_many_streams"
+        assert refused.response.headers["Retry-After"] == "1"  # a heartbeat: a closed one
+        refused.close()  # is noticed at its next write
+    theirs = Stream(url[second], other["token"])
+    assert theirs.status == 200  # the cap is each player's
+    theirs.close()
+
+    held.pop().close()
+    reopened: list[Stream] = []
+
+    def room_again() -> bool:
+        stream = Stream(url[second], me["token"])
+        if stream.status != 200:
+            stream.close()
+            return False
+        reopened.append(stream)
+        return True
+
+    wait_until(room_again, timeout=10, what="the closed stream's slot to be free again")
+    for stream in held + reopened:
+        stream.close()
+
+
+def test_stream_tickets_are_rate_limited_per_player(http: Http, limited: list[Service]):
+    feed = Http(session(), limited[0].url)  # the lobby's app: it issues tickets too
+    match, seated = http.seated_match("brisca", 2)
+    path = f"/v1/matches/{match['id']}/stream-ticket"
+    replies = [feed.post(path, seated[0]["token"]) for _ in range(6)]
+    assert [reply.status for reply in replies] == [200] * 5 + [429]
+    error = error_of(replies[-1], 429, "too_many_requests")
+    assert int(replies[-1].headers["Retry-After"]) == error["details"]["retry_after"] > 0
+    assert feed.post(path, seated[1]["token"]).status == 200  # another player's own count
+
+
+def silent_stream(feed: Service, match_id: str, token: str) -> socket.socket:
+    """A stream opened on a raw socket whose client then reads nothing (a small receive
+    buffer: little of what the server sends fits in it)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", feed.port))
+    request = (
+        f"GET /v1/matches/{match_id}/stream HTTP/1.1\r\nHost: feed\r\n"
+        f"Authorization: Bearer {token}\r\nAccept: text/event-stream\r\n\r\n"
+    )
+    sock.sendall(request.encode())
+    return sock
+
+
+def drained(sock: socket.socket, timeout: float = 5) -> bytes:
+    """Everything the server sent, once the client reads again, up to the connection's end
+    (or ``timeout`` s of silence)."""
+    sock.settimeout(timeout)
+    got = b""
+    try:
+        while chunk := sock.recv(65536):
+            got += chunk
+    except (TimeoutError, ConnectionResetError):
+        pass
+    sock.close()
+    return got
+
+
+def test_a_stream_whose_client_reads_nothing_is_closed_long_before_its_match_ends(
+    http: Http, limited: list[Service]
+):
+    """A client that reads nothing, on a match played to its end: its stream is cut off
+    once a write has waited on it past a heartbeat or its buffer is full, so the server
+    holds no more for it than its buffer and the kernel's bytes, and the stream ends."""
+    feed = limited[0]
+    cut_before = feed_metric(feed, "tapete_feed_cut_total")
+    match, seated = http.seated_match("brisca", 2)
+    silent = silent_stream(feed, match["id"], seated[0]["token"])
+    final, _ = http.play_to_the_end(match, seated, random.Random(3))
+    wait_until(
+        lambda: feed_metric(feed, "tapete_feed_subscribers") == 0,
+        timeout=10, what="the silent stream to end",
+    )  # fmt: skip
+    got = drained(silent).decode(errors="replace")
+    versions = [int(line[4:]) for line in got.splitlines() if line.startswith("id: ")]
+    print(f"\nsilent client: {len(got)} bytes, entries 1-{max(versions)} of {final['version']}")
+    assert "event: finished" not in got and max(versions) < final["version"] // 2
+    assert feed_metric(feed, "tapete_feed_cut_total") > cut_before

@@ -1,6 +1,7 @@
 """What one client may ask of the lobby, each limit at its default (services/settings.py):
-registrations per address, matches created and moves per player, open matches per player,
-idle open matches expiring, and new matches refused before moves when Redis fills up.
+registrations per address, matches created, moves and stream tickets per player, open
+matches and open streams per player, idle open matches expiring, and new matches refused
+before moves when Redis fills up.
 
 In process (Flask's test client) on the session's real Redis and rules service; the live
 services the other suites share run with these limits raised (services.settings.LOAD_TOOL_LIMITS).
@@ -18,12 +19,13 @@ from typing import Any
 import pytest
 import redis
 
+from services.errors import TooManyRequests
 from services.lobby import application as lobby_application
 from services.lobby import listing
 from services.lobby.app import create_lobby_app
 from services.lobby.application import Lobby
 from services.lobby.players import bot_player
-from services.lobby.quotas import Quotas
+from services.lobby.quotas import STREAM_LEASE_S, STREAMS_KEY, OpenStreams, Quotas
 from services.lobby.rules_client import RulesClient
 from services.settings import Settings
 from shared.redis_server import free_port
@@ -120,6 +122,44 @@ def test_moves_are_limited_per_player_refused_ones_included(http: Http):
     assert other_try.status == 403  # the other player is not limited: refused for its turn
 
 
+def test_stream_tickets_are_limited_per_player(http: Http):
+    allowed = rate(DEFAULTS.limit_stream_tickets)
+    assert allowed == 60
+    match, (ana, bea) = http.seated_match()
+    path = f"/v1/matches/{match['id']}/stream-ticket"
+    for _ in range(allowed):
+        assert http.post(path, ana["token"]).status == 200
+    too_many(http.post(path, ana["token"]))
+    assert http.post(path, bea["token"]).status == 200
+
+
+# -- open streams -------------------------------------------------------------------------------
+def test_open_streams_are_capped_per_player_and_a_dead_processs_lapse_with_their_lease(
+    redis_client: redis.Redis,
+):
+    """Counted in Redis, so every feed process sees them; a stream that ends frees its slot
+    at once, one whose process died holds it until its lease lapses (no renewal)."""
+    cap = DEFAULTS.feed_streams_per_player
+    assert cap == 16
+    now = [1_000_000.0]
+    streams = OpenStreams(redis_client, cap, retry_after=15, clock=lambda: now[0])
+    held = [streams.open("ana") for _ in range(cap)]
+    with pytest.raises(TooManyRequests) as refused:
+        streams.open("ana")
+    assert (refused.value.code, refused.value.retry_after) == ("too_many_streams", 15)
+    streams.open("bea")  # each player's own cap
+    streams.close("ana", held.pop())  # ended: its slot is free now
+    held.append(streams.open("ana"))
+    now[0] += STREAM_LEASE_S - 1
+    streams.renew([("ana", held[-1])])  # only the last one's process is alive
+    now[0] += 2
+    for _ in range(cap - 1):  # the others lapsed
+        streams.open("ana")
+    with pytest.raises(TooManyRequests):
+        streams.open("ana")
+    assert 0 < redis_client.ttl(STREAMS_KEY.format(player="ana")) <= STREAM_LEASE_S
+
+
 # -- open matches -------------------------------------------------------------------------------
 def test_open_matches_are_capped_per_player(http: Http):
     cap = DEFAULTS.open_matches_per_player
@@ -152,7 +192,7 @@ def test_an_open_match_expires_after_the_idle_time_and_a_started_one_is_kept(
     http.join(bea, match["id"])  # autostart
     assert all(
         redis_client.ttl(key) == -1
-        for key in lobby._match_keys(match["id"])
+        for key in lobby.store.match_keys(match["id"])
         if redis_client.exists(key)
     )
 

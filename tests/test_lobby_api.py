@@ -11,8 +11,11 @@ import json
 import random
 import threading
 import time
+import unicodedata
 from typing import Any, cast
 
+import jsonschema_rs
+import marshmallow as ma
 import pytest
 import redis
 import yaml
@@ -496,7 +499,7 @@ def test_a_snapshot_another_process_moved_past_is_refused_as_stale(
     view = http.view(seated[seat], match["id"])
     action, version = view["view"]["legal_actions"][0], view["version"]
     player = lobby.authenticate(seated[seat]["token"])
-    assert lobby.recent.at(match["id"], version) is not None
+    assert lobby.store.recent.at(match["id"], version) is not None
 
     moved = other.submit_action(match["id"], player, action, version)  # another process
     before = everything(redis_client)
@@ -859,3 +862,115 @@ def test_the_lobby_writes_as_many_feed_partitions_as_its_readers(monkeypatch, re
     monkeypatch.setenv("REDIS_URL", redis_url)
     monkeypatch.setenv("FEED_PARTITIONS", "3")
     assert create_lobby_app({"TESTING": True}).extensions["lobby"].log.partitions == 3
+
+
+# -- the stream, in process -------------------------------------------------------------------
+class FlakyLog(MatchLog):
+    """The match log with its next ``failing`` reads made to fail, on purpose (a store that
+    times out under load)."""
+
+    failing = 0
+
+    def entries(self, *args: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        if self.failing:
+            self.failing -= 1
+            raise redis.TimeoutError("a read failed on purpose")
+        return super().entries(*args, **kwargs)
+
+
+def test_a_stream_ends_after_its_finished_event_though_the_feed_could_not_read_the_last_entry(
+    redis_client: redis.Redis, redis_url: str, rules_service: Service
+):
+    """The hub reads each new entry once for all its streams; when that read fails, each
+    stream reads the entry from the log itself, rather than wait for a next entry to show
+    the gap: the finishing entry has none, and the stream would stay open for ever."""
+    client = lobby_application.redis_client(redis_url)
+    log = FlakyLog(client)
+    lobby = Lobby(client, RulesClient(rules_service.url), log)
+    (ana, _), (beto, _) = lobby.register("Ana"), lobby.register("Beto")
+    match = lobby.create_match(ana, "brisca", "base", 2, {})
+    lobby.join(ana, match["id"], 0)
+    running = lobby.join(beto, match["id"], 1)
+    chunks: list[bytes] = []
+    reader = threading.Thread(
+        target=lambda: chunks.extend(lobby.open_stream(ana, match["id"], running["version"])),
+        daemon=True,
+    )
+    reader.start()
+    time.sleep(0.5)  # the hub's reader follows the feed
+    log.failing = 1  # the hub's read of the next entry
+    ended = lobby.resign(beto, match["id"])
+    reader.join(5)
+    assert not reader.is_alive(), "the stream of the finished match stayed open"
+    assert chunks[-2].startswith(b"id: %d\nevent: entry" % ended["version"])
+    assert b"event: finished" in chunks[-1] and log.failing == 0
+
+
+# -- the spec says what is accepted ------------------------------------------------------------
+def lobby_spec() -> dict[str, Any]:
+    return yaml.safe_load((OPENAPI_DIR / "lobby.yaml").read_text(encoding="utf-8"))
+
+
+def test_a_join_without_a_body_takes_any_free_seat_and_the_spec_says_the_body_is_optional(
+    http: Http,
+):
+    join = lobby_spec()["paths"]["/v1/matches/{match_id}/join"]["post"]
+    assert join["requestBody"]["required"] is False
+    ana = http.player("Ana")
+    match = http.match(ana)
+    joined = http.post(f"/v1/matches/{match['id']}/join", ana["token"])  # no body at all
+    assert joined.status == 200 and joined.body["seats"][0]["player"] == ana["id"]
+
+
+def test_an_integer_sent_as_a_number_with_a_fraction_is_refused_with_the_field_named(
+    http: Http, redis_client: redis.Redis
+):
+    """JSON Schema counts 557.0 as an integer; the lobby takes only integers written as
+    such (its types are strict, as the engine's are), and says which field is wrong."""
+    match, (ana, _) = http.seated_match()
+    opened = http.match(ana, autostart=False)
+    refusals = [
+        (f"/v1/matches/{match['id']}/actions", {"action": {"type": "play", "card": "1O"},
+         "expected_version": float(match["version"])}, "expected_version"),
+        (f"/v1/matches/{opened['id']}/join", {"seat": 1.0}, "seat"),
+        (f"/v1/matches/{opened['id']}/bots", {"seat": 1.0, "strategy": "random"}, "seat"),
+        ("/v1/matches", {"game": "brisca", "players": 2.0}, "players"),
+    ]  # fmt: skip
+    before = everything(redis_client)
+    for path, body, field in refusals:
+        error = error_of(http.post(path, ana["token"], json=body), 400, "bad_request")
+        assert error["details"] == {field: ["Not a valid integer."]}, path
+        assert field in error["message"]
+    assert everything(redis_client) == before
+
+
+def test_the_specs_name_pattern_accepts_exactly_the_names_the_lobby_accepts():
+    """The printable-name rule is in the spec as a pattern (checked with the validator
+    schemathesis uses): on blank, spaced, overlong and foreign names the spec and the lobby
+    agree, and on every character this Python's Unicode database knows, the pattern and
+    ``str.isprintable`` (the lobby's rule) do, but for the format and private-use
+    characters beyond the Basic Multilingual Plane, which the pattern does not list (the
+    spec says so): there the lobby is the stricter, so whatever the spec refuses, it does."""
+    name = lobby_spec()["components"]["schemas"]["NewPlayer"]["properties"]["name"]
+    spec_accepts = jsonschema_rs.validator_for(name).is_valid
+    field = lobby_schemas.NewPlayer().fields["name"]
+
+    def lobby_accepts(value: str) -> bool:
+        try:
+            field.deserialize(value)
+        except ma.ValidationError:
+            return False
+        return True
+
+    names = ["Ana", " Ana ", "Zoë", "李", "🂡", " ", "   ", "", "x" * 40, "x" * 41]
+    names += ["A\tB", "A\u202eB", "\u200b", "A\ue000", "A\u2028B", "A\u00a0B", "A\x7f"]
+    for value in names:
+        assert spec_accepts(value) == lobby_accepts(value), repr(value)
+    differ = {
+        point
+        for point in range(0x110000)
+        if unicodedata.category(chr(point)) not in ("Cn", "Cs")  # unassigned here, surrogates
+        and spec_accepts(f"A{chr(point)}") != f"A{chr(point)}".isprintable()
+    }
+    beyond = {p for p in differ if p > 0xFFFF and unicodedata.category(chr(p)) in ("Cf", "Co")}
+    assert differ == beyond and all(spec_accepts(f"A{chr(p)}") for p in beyond)

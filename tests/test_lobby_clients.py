@@ -190,7 +190,7 @@ def test_the_list_filters_mine_free_seats_and_game_and_pages_with_a_cursor(http:
 
 def test_the_same_creation_time_pages_without_a_loss_or_a_repeat(http: Http, lobby: Lobby):
     ana = http.player()
-    lobby.clock = lambda: 1_800_000_000.0  # every match created in the same millisecond
+    lobby.store.clock = lambda: 1_800_000_000.0  # every match created in the same millisecond
     made = {http.match(ana)["id"] for _ in range(7)}
     seen, cursor = [], None
     while True:

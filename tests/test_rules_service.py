@@ -7,6 +7,7 @@ import logging
 
 import pytest
 import yaml
+from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 from services.openapi_dump import OPENAPI_DIR, generated_spec
@@ -223,7 +224,8 @@ def test_forged_truncated_or_wrong_typed_state_is_400(client, endpoint):
     body: dict = {"seat": seat}
     if endpoint == "apply":
         body["action"] = {"type": "play", "card": "1O"}
-    for bad in (forged, truncated, unsigned, {"sig": state["sig"]}):
+    not_ascii = {**state, "sig": "\u00c5" + state["sig"][1:]}  # was a 500 (compare_digest)
+    for bad in (forged, truncated, unsigned, {"sig": state["sig"]}, not_ascii):
         r = client.post(f"/v1/games/brisca/{endpoint}", json={**body, "state": bad})
         error_of(r, 400, "invalid_state")
     r = client.post(f"/v1/games/brisca/{endpoint}", json={**body, "state": "abc"})
@@ -301,3 +303,20 @@ def test_a_state_signed_with_a_previous_key_is_accepted_during_rotation(client, 
     assert seal.unseal(r.json["state"])  # the answer is signed with the new key alone
     r = client.post("/v1/games/brisca/view", json={"state": old_state, "seat": seat})
     error_of(r, 400, "invalid_state")
+
+
+def test_the_spec_says_a_state_carries_the_services_seal_and_one_without_it_is_refused(client):
+    spec = yaml.safe_load((OPENAPI_DIR / "rules.yaml").read_text(encoding="utf-8"))
+    state = setup_match(client)["state"]
+    unsealed = {k: v for k, v in state.items() if k != "sig"}
+    for request in ("StateSeatRequest", "ApplyRequest"):
+        schema = {"$ref": f"#/components/schemas/{request}", "components": spec["components"]}
+        described = spec["components"]["schemas"][request]["properties"]["state"]
+        assert described["required"] == ["sig"] and "seal" in described["description"]
+        body = {"state": unsealed, "seat": 0, "action": {"type": "play", "card": "1O"}}
+        if request == "StateSeatRequest":
+            del body["action"]
+        assert not Draft202012Validator(schema).is_valid(body)
+        assert Draft202012Validator(schema).is_valid({**body, "state": state})
+    error_of(client.post("/v1/games/brisca/view", json={"state": unsealed, "seat": 0}), 400,
+             "invalid_state")  # fmt: skip

@@ -6,11 +6,23 @@ content types, bodies matching their schemas, invalid input refused and valid in
 accepted. The lobby runs with a real player's bearer token. Its SSE stream is left out:
 it never ends, so it has no body to check (tests/test_feed_live.py tests it).
 
-One check is left out, positive_data_acceptance ("a request valid by the schema is
-accepted"): what makes a request valid is partly beyond JSON Schema. The rules service takes
-only states it sealed itself, a variant and an option belong to their game, and a player's
-name must be printable; schemathesis's valid-looking requests are refused there with a 400
-and a reason, as they should be.
+The specs say what each service takes as far as JSON Schema can: a join's body is optional
+(no body: any free seat), a player's name is printable (a pattern), a rules state carries
+the service's seal (``sig``), the stream's events are ``StreamEvent``s. One check is still
+left out, positive_data_acceptance ("a request valid by the schema is accepted"), since
+what makes a request valid remains partly beyond a schema, and schemathesis's valid-looking
+requests are rightly refused there with a 400 and a reason:
+
+* only the rules service can make a seal: a state with a made-up ``sig`` is refused;
+* a variant and an option belong to their game (in the path or the body's ``game``), which a
+  schema for all games at once cannot tie together;
+* JSON Schema counts ``557.0`` an integer, and the services refuse a number with a fraction
+  where an integer belongs (their types are strict, as the engine's are);
+* a name's pattern lists the characters refused in the Basic Multilingual Plane only (every
+  regex dialect reads it alike): an unassigned character, or a format or private-use one
+  beyond that plane, is refused though the pattern admits it.
+
+Every other check runs, negative_data_rejection ("invalid input is refused") included.
 """
 
 from __future__ import annotations

@@ -11,6 +11,13 @@ over a dead dispatcher's notifications, retries and dead letters (bots:dead) are
 shared consumer-group loop's (``shared/feedgroup.py``), and so is its ``main``
 (``services/consumers.py``).
 
+A match that starts itself and is left full and open by its last join's notification (the
+lobby's own start failed, or its process died, after the join's append) gets a start task
+a moment later: the server deals it, and the watchdog retries it for as long as the match
+waits at that version, so a full match is always dealt; two deals are impossible, since the
+start is appended at the join's version. Normally the lobby has dealt it by then, the
+match has moved on, and the notification asks for nothing.
+
 The watchdog (timers.py) runs here too: a task whose job has not ended by its lease's
 time while the match still waits at that version is enqueued again, as a new attempt,
 with a pause that doubles each time (capped), for as long as the match waits for it.
@@ -35,17 +42,21 @@ from rq import Queue
 from rq.job import Job, JobStatus
 
 from services.consumers import consumer_store, run_group
+from services.lobby.match import deals_itself
 from services.settings import DispatcherSettings, Settings
 from shared import feedgroup
 from shared.bots.reflexes import REFLEX_WINDOWS, Reflexes
 from shared.eventstore import MATCH_ID, MatchLog
 from shared.feedgroup import FeedGroup, Message
 
-from .tasks import BOT, IDLE, JOBS, QUEUE, TURN, WINDOW, Task, enqueue
+from .tasks import BOT, IDLE, JOBS, QUEUE, START, TURN, WINDOW, Task, enqueue
 from .timers import IdleMatches, Leases, turn_times_out_at, window_closes_at
 
 GROUP = "bots"
-RUNNING = "running"
+RUNNING, OPEN = "running", "open"
+# How long after a full match's last join its start task runs: the lobby's own start (one
+# rules call right after the join) has normally dealt it well before, and the task is stale.
+START_GRACE_S = 1.0
 
 NOTIFICATIONS = Counter(
     "tapete_bot_notifications_total",
@@ -102,10 +113,14 @@ def plan(
     turn_timeout: float | None,
     reflexes: Reflexes = Settings.bot_reflexes,
     rng: random.Random | None = None,
+    to_deal: bool = False,
 ) -> list[tuple[Task, float | None]]:
-    """The tasks a current notification asks for, each with when (None: now).
+    """The tasks a current notification asks for, each with when (None: now); ``to_deal``:
+    its match is open, full and starts itself (``deals_itself``, read from its snapshot).
 
     In a reflex window a bot acts after a person's reaction time, or misses it."""
+    if notice.status == OPEN and to_deal:
+        return [(Task(START, notice.match, notice.version), notice.notified + START_GRACE_S)]
     if notice.status != RUNNING:
         return []
     match, version = notice.match, notice.version
@@ -191,21 +206,27 @@ class Dispatcher(FeedGroup):
     def still_needed(self, fields: dict[str, str]) -> bool:
         """A well-formed notification whose running match still waits at its version is
         never dead-lettered, however often its dispatch failed (the store timing out under
-        load): dropping it would strand the match. Malformed or stale ones are."""
+        load): dropping it would strand the match. Nor is one whose match waits at its
+        version to be dealt. Malformed or stale ones are."""
         try:
             notice = Notice.parse("0-0", fields)
         except (KeyError, ValueError, TypeError):
             return False
-        return (
-            notice.status == RUNNING
-            and self._snapshots([notice.match])[notice.match][0] == notice.version
-        )
+        version, _, to_deal = self._snapshots([notice.match])[notice.match]
+        return version == notice.version and (notice.status == RUNNING or to_deal)
 
-    def dispatch(self, notice: Notice, version: int | None, turn_timeout: float | None) -> str:
-        """Enqueue what ``notice`` asks for, if its match is still at its version."""
+    def dispatch(
+        self,
+        notice: Notice,
+        version: int | None,
+        turn_timeout: float | None,
+        to_deal: bool = False,
+    ) -> str:
+        """Enqueue what ``notice`` asks for, if its match is still at its version (``version``,
+        ``turn_timeout`` and ``to_deal`` are its snapshot's, as ``_snapshots`` reads them)."""
         if version != notice.version:
             return "stale"
-        tasks = plan(notice, turn_timeout, self.reflexes)
+        tasks = plan(notice, turn_timeout, self.reflexes, to_deal=to_deal)
         for task, at in tasks:
             due = (at or time.time()) + self.settings.retry_after_s
             self.leases.take(task, due)  # first: a crash between the two is then redone
@@ -302,15 +323,21 @@ class Dispatcher(FeedGroup):
         """The partitions this replica reads now: it sweeps their leases and idle matches."""
         return [self.streams[stream] for stream in self.owned]
 
-    def _snapshots(self, match_ids: list[str]) -> dict[str, tuple[int | None, float | None]]:
-        """Each match's current version and turn timeout, in one round trip."""
+    def _snapshots(self, match_ids: list[str]) -> dict[str, tuple[int | None, float | None, bool]]:
+        """Each match's current version, turn timeout and whether it waits to be dealt
+        (``deals_itself``), in one round trip."""
         pipe = self.client.pipeline(transaction=False)
         for match_id in match_ids:
             pipe.hmget(self.log.keys(match_id).snapshot, ["version", "match"])
         current = {}
         for match_id, (version, doc) in zip(match_ids, pipe.execute(), strict=True):
-            timeout = json.loads(doc).get("turn_timeout") if doc else None
-            current[match_id] = (int(version) if version else None, timeout)
+            match = json.loads(doc) if doc else {}
+            to_deal = match.get("status") == OPEN and deals_itself(match)
+            current[match_id] = (
+                int(version) if version else None,
+                match.get("turn_timeout"),
+                to_deal,
+            )
         return current
 
 

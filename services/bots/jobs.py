@@ -33,10 +33,10 @@ from services.lobby.application import SYSTEM, Lobby
 from services.settings import Settings
 from shared.bots import choose
 
-from .tasks import BOT, IDLE, JOBS, TURN, WINDOW, Task
+from .tasks import BOT, IDLE, JOBS, START, TURN, WINDOW, Task
 from .timers import Leases
 
-__all__ = ["play_bot", "play_for_seat", "close_window", "end_idle", "context"]
+__all__ = ["play_bot", "play_for_seat", "close_window", "end_idle", "start_match", "context"]
 
 HTTP_TIMEOUT_S = (2.0, 10.0)  # connect, read
 HTTP_RETRY = Retry(  # POST too: the action id makes a repeated move return the first answer
@@ -164,6 +164,12 @@ def end_idle(match_id: str, version: int, attempt: int = 0) -> str:
     return _run(Task(IDLE, match_id, version, None, attempt), _end_idle)
 
 
+def start_match(match_id: str, version: int, attempt: int = 0) -> str:
+    """The match starts itself and is still full and open at ``version``: the server deals it
+    (``Lobby.deal``). While the rules do not answer the job fails, and is tried again."""
+    return _run(Task(START, match_id, version, None, attempt), _start_match)
+
+
 def _run(task: Task, work: Callable[[Context, Task], str]) -> str:
     """Drop a stale task unread, else do it; count the outcome and end the task's lease.
 
@@ -253,6 +259,15 @@ def _end_idle(ctx: Context, task: Task) -> str:
     except DomainError as exc:
         return _refused_in_process(exc)
     log.info("match %s idle at version %s: ended as abandoned", task.match, task.version)
+    return PLAYED
+
+
+def _start_match(ctx: Context, task: Task) -> str:
+    try:
+        ctx.lobby.deal(task.match, task.version)
+    except DomainError as exc:
+        return _refused_in_process(exc)
+    log.warning("match %s full and open at version %s: dealt", task.match, task.version)
     return PLAYED
 
 

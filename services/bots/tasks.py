@@ -7,6 +7,9 @@
             closes the server sends ``{"type": "timeout"}`` (jobs.close_window)
     idle    a running match has had no entry for the idle limit (``MATCH_IDLE_LIMIT_S``):
             the server ends it as abandoned (jobs.end_idle)
+    start   a match that starts itself is full and still open a moment after its last seat
+            was taken (the lobby's own start failed or never ran): the server deals it
+            (jobs.start_match)
 
 A task's rq job id is unique to (kind, match, version, seat): a notification delivered
 twice enqueues nothing new (rq's ``unique=True`` checks and enqueues in one Lua script).
@@ -31,12 +34,13 @@ from rq.exceptions import DuplicateJobError
 
 QUEUE = "tapete-bots"
 JOB_PREFIX = "tapete"  # job ids: tapete-<kind>-<match>-<version>[-<seat>][-r<attempt>]
-BOT, TURN, WINDOW, IDLE = "bot", "turn", "window", "idle"
+BOT, TURN, WINDOW, IDLE, START = "bot", "turn", "window", "idle", "start"
 JOB_FUNCTIONS = {
     BOT: "services.bots.jobs.play_bot",
     TURN: "services.bots.jobs.play_for_seat",
     WINDOW: "services.bots.jobs.close_window",
     IDLE: "services.bots.jobs.end_idle",
+    START: "services.bots.jobs.start_match",
 }
 JOB_TIMEOUT_S = 30  # a job is two lobby calls; anything near this is a hung lobby
 RESULT_TTL_S = 300  # how long a finished job's id keeps a redelivered notification out
@@ -56,7 +60,7 @@ class Task:
     kind: str
     match: str
     version: int
-    seat: int | None = None  # None for a window: the server acts, from no seat
+    seat: int | None = None  # None for a window, idle or start: the server acts, from no seat
     attempt: int = 0
 
     @property
@@ -79,7 +83,7 @@ class Task:
     @property
     def args(self) -> tuple[Any, ...]:
         """The job function's arguments: ids only."""
-        if self.kind in (WINDOW, IDLE):
+        if self.kind in (WINDOW, IDLE, START):
             return (self.match, self.version, self.attempt)
         return (self.match, self.version, self.seat, self.attempt)
 

@@ -54,6 +54,24 @@ ERRORS = {
     503: "Redis or the rules service does not answer",
 }
 
+# The stream's body, as OpenAPI 3.1 can say it: a text/event-stream string whose content is
+# a sequence of events, each a StreamEvent (an SSE parser's event name, id, retry and data,
+# the data parsed as JSON), one of the events of ``schemas.STREAM_EVENTS`` by its name.
+STREAM_EVENT = {
+    "description": "one event of the stream, by its `event` name",
+    "oneOf": [{"$ref": f"#/components/schemas/{event.__name__}"} for event in schemas.STREAM_EVENTS.values()],
+    "discriminator": {
+        "propertyName": "event",
+        "mapping": {name: f"#/components/schemas/{event.__name__}" for name, event in schemas.STREAM_EVENTS.items()},
+    },
+}  # fmt: skip
+STREAM_BODY = {
+    "type": "string",
+    "contentMediaType": "text/event-stream",
+    "contentSchema": {"type": "array", "items": {"$ref": "#/components/schemas/StreamEvent"}},
+}
+
+
 players = Blueprint("players", __name__, url_prefix="/v1/players", description="Players and tokens")
 matches = Blueprint(
     "matches", __name__, url_prefix="/v1/matches", description="Matches, seats, actions and feed"
@@ -197,14 +215,16 @@ class MatchDetail(MethodView):
 
 @matches.route("/<match_id>/join")
 class Join(MethodView):
-    @matches.arguments(schemas.Join())
+    @matches.arguments(schemas.Join(), required=False)
     @matches.response(200, schemas.MatchOut)
     @refusals("joinMatch", 400, 404, 409, 415,
               e400="malformed request, or no such seat in this match",
               e409="the seat is taken (or kept for another player), every seat is, you "
               "already sit here, or the match has started")  # fmt: skip
     def post(self, body: dict, match_id: str):
-        """Take a seat (the first free one if none is named); a full match starts itself."""
+        """Take a seat (the first free one if none is named); a full match starts itself.
+
+        The body may be left out: then any free seat, as with `{}`."""
         return lobby().join(caller(), match_id, body["seat"])
 
 
@@ -319,9 +339,12 @@ class Events(MethodView):
 @matches.route("/<match_id>/stream-ticket")
 class StreamTicket(MethodView):
     @matches.response(200, schemas.StreamTicket)
-    @refusals("createStreamTicket", 404)
+    @refusals("createStreamTicket", 404, 429)
     def post(self, match_id: str):
-        """A single-use ticket, good for 30 s, to open this match's stream from a browser."""
+        """A single-use ticket, good for 30 s, to open this match's stream from a browser.
+
+        At most `LIMIT_STREAM_TICKETS` tickets per player (docs/operations.md)."""
+        rate_limit("stream_tickets", caller().id)
         return lobby().stream_ticket(caller(), match_id)
 
 
@@ -335,13 +358,14 @@ class Stream(MethodView):
             "200": {
                 "description": "Server-Sent Events: one `entry` event per log entry after your "
                 "last version, redacted for you, its version as the event id; comments as "
-                "heartbeats; an `reconnect` event when the server goes away",
-                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                "heartbeats; a `finished` event once the match is over, then the end; a "
+                "`reconnect` event when the server goes away. Each event is a `StreamEvent`",
+                "content": {"text/event-stream": {"schema": STREAM_BODY}},
             },
             **{
                 str(status): {"description": ERRORS[status], "content": {"application/json": {
                     "schema": ErrorSchema}}}
-                for status in (400, 401, 403, 404, 503)
+                for status in (400, 401, 403, 404, 429, 503)
             },
         },
     )  # fmt: skip
@@ -350,6 +374,9 @@ class Stream(MethodView):
 
         Authenticate with `?ticket=` (from `POST /v1/matches/{id}/stream-ticket`, for
         browsers) or `Authorization: Bearer`. Resume after a cut with the last id you got.
+        At most `FEED_STREAMS_PER_PLAYER` streams open per player (429 `too_many_streams`);
+        a stream whose client takes no write for `FEED_HEARTBEAT_SECONDS`, or falls
+        `FEED_BUFFER` entries behind, is closed (docs/operations.md).
         """
         service = lobby()
         if query["ticket"]:
@@ -357,8 +384,8 @@ class Stream(MethodView):
         else:
             player = service.authenticate(bearer_token(request.headers.get("Authorization")))
         after = last_event_id(request.headers.get("Last-Event-ID"), query["after"])
-        heartbeat = current_app.extensions["feed_heartbeat"]
-        chunks = service.open_stream(player, match_id, after, heartbeat)
+        sock = request.environ.get("gunicorn.socket")
+        chunks = service.open_stream(player, match_id, after, sock)
         return Response(
             chunks,
             mimetype="text/event-stream",
@@ -396,15 +423,16 @@ def create_lobby_app(
     app.extensions["rate_limits"] = RateLimits(
         service.client,
         {"register": settings.limit_register, "new_matches": settings.limit_new_matches,
-         "moves": settings.limit_moves},
+         "moves": settings.limit_moves, "stream_tickets": settings.limit_stream_tickets},
     )  # fmt: skip
-    app.extensions["feed_heartbeat"] = settings.feed_heartbeat_seconds
     # Long-polls waiting at once per process (LOBBY_MAX_WAITING): the other threads stay free
     # for moves and views whatever the clients do.
     app.extensions["lobby_waiting"] = threading.BoundedSemaphore(settings.lobby_max_waiting)
-    app.extensions["tapete_api"].spec.components.security_scheme(
-        BEARER_SCHEME, {"type": "http", "scheme": "bearer"}
-    )
+    spec = app.extensions["tapete_api"].spec
+    spec.components.security_scheme(BEARER_SCHEME, {"type": "http", "scheme": "bearer"})
+    for event in schemas.STREAM_EVENTS.values():
+        spec.components.schema(event.__name__, schema=event)
+    spec.components.schema("StreamEvent", STREAM_EVENT)
 
     @app.errorhandler(redis.exceptions.OutOfMemoryError)
     def _redis_full(exc: redis.RedisError):

@@ -8,6 +8,13 @@ in each subscriber's bounded buffer. A subscriber that falls ``capacity`` entrie
 dropped (its stream ends; the client resumes from its last id), so a slow reader never makes
 the process grow.
 
+A client that stops reading altogether is cut off: a write to its stream that its client
+has not taken within ``write_timeout`` seconds (the heartbeat interval), or one still
+waiting when its buffer overflows, has the connection shut down under it, so the stream
+ends, a finished match's included, whose ``finished`` event waits behind the unread bytes.
+Each player has at most ``Quotas.streams_per_player`` streams open, counted across every
+feed process (``quotas.OpenStreams``); the hub renews the count's leases of its streams.
+
 Exactly once and in order, across races and reconnects: a stream subscribes *before* it
 reads the log after the client's last version, skips what it has already sent, and fills a
 gap from the log, so an entry appended between the two is neither lost nor repeated.
@@ -18,11 +25,13 @@ below are greenlets, and thousands of streams share one process.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 import redis
@@ -35,6 +44,7 @@ from shared.redisconn import latest_ids, read_streams
 
 from . import match as rules_of
 from .match import FINISHED
+from .quotas import OpenStreams
 
 log = logging.getLogger("tapete.lobby.feed")
 
@@ -46,6 +56,11 @@ DROPPED = Counter(
     "tapete_feed_dropped_total", "streams closed because their reader fell behind",
     registry=REGISTRY,
 )  # fmt: skip
+CUT = Counter(
+    "tapete_feed_cut_total",
+    "streams whose connection was shut down under a write their client did not take",
+    registry=REGISTRY,
+)
 DELIVERY = Histogram(
     "tapete_feed_delivery_seconds",
     "from an entry's append to its write on a stream",
@@ -57,6 +72,7 @@ RETRY_MS = 1000  # what a client waits before reconnecting (the SSE "retry" fiel
 FINISHED_RETRY_MS = 3_600_000  # after the finished event: no reason to come back soon
 READ_BLOCK_MS = 5000
 READ_COUNT = 1000
+WATCH_EVERY_S = 1.0  # how often the hub looks for stalled writes (and renews the leases)
 CLOSE, DROP = "close", "drop"
 
 
@@ -77,30 +93,79 @@ HELLO = b"retry: %d\n\n" % RETRY_MS
 GOODBYE = b"retry: %d\nevent: reconnect\ndata: {}\n\n" % RETRY_MS
 
 
-# A buffered entry: its version, its SSE bytes, its append time (ms), and the finished event's
-# bytes if it ended the match (else None).
-Item = tuple[int, bytes, int, bytes | None]
+# A buffered entry: its version, its SSE bytes (None: the hub could not read it, the stream
+# reads it from the log), its append time (ms), and the finished event's bytes if it ended
+# the match (else None).
+Item = tuple[int, bytes | None, int, bytes | None]
+
+
+Disconnect = Callable[[], None]  # shuts a stream's connection down (see ``connection``)
+
+
+def connection(sock: Any, send_buffer: int) -> Disconnect | None:
+    """Take charge of a stream's connection ``sock`` (the WSGI server's socket, e.g.
+    ``gunicorn.socket``): the kernel keeps at most ``send_buffer`` bytes for its client
+    (SO_SNDBUF, which Linux doubles; without it the buffer grows to megabytes for a client
+    that does not read), and the function returned cuts it off: a shutdown wakes a write
+    blocked on it with an error, in whichever thread or greenlet waits there. None without
+    a socket (an in-process test client)."""
+    if not isinstance(sock, socket.socket):
+        return None
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
+
+    def disconnect() -> None:
+        with contextlib.suppress(OSError):  # already gone
+            sock.shutdown(socket.SHUT_RDWR)
+
+    return disconnect
 
 
 class Subscriber:
-    """One stream's bounded buffer of entries (``Item``) and its wake-up."""
+    """One stream's bounded buffer of entries (``Item``), its wake-up, and its connection."""
 
-    __slots__ = ("match_id", "player_id", "seat", "items", "capacity", "wake", "end")
+    __slots__ = (
+        "match_id", "player_id", "seat", "items", "capacity", "wake", "end", "slot",
+        "disconnect", "writing",
+    )  # fmt: skip
 
-    def __init__(self, match_id: str, player_id: str, seat: int | None, capacity: int) -> None:
+    def __init__(
+        self,
+        match_id: str,
+        player_id: str,
+        seat: int | None,
+        capacity: int,
+        slot: str | None = None,
+        disconnect: Disconnect | None = None,
+    ) -> None:
         self.match_id, self.player_id, self.seat = match_id, player_id, seat
         self.items: deque[Item] = deque()
         self.capacity = capacity
         self.wake = threading.Event()
         self.end: str | None = None  # CLOSE (the process stops) or DROP (fell behind)
+        self.slot = slot  # its id among its player's open streams (quotas.OpenStreams)
+        self.disconnect = disconnect
+        self.writing: float | None = None  # since when (monotonic) a write waits on its client
 
     def offer(self, item: Item) -> None:
         if len(self.items) >= self.capacity:
             if self.end is None:
                 self.end = DROP
                 DROPPED.inc()
+            if self.writing is not None:  # its client took nothing of a whole buffer
+                self.cut()
         else:
             self.items.append(item)
+        self.wake.set()
+
+    def cut(self) -> None:
+        """Shut the connection down under a write its client does not take: the write fails
+        and the stream ends (the client, if any, resumes from its last id)."""
+        self.end = self.end or DROP
+        if self.disconnect is not None:
+            CUT.inc()
+            self.disconnect()
+            self.disconnect = None
         self.wake.set()
 
     def finish(self, how: str) -> None:
@@ -120,18 +185,37 @@ class Subscriber:
 class Hub:
     """The process's one reader of the feed partitions and its subscribers, by match."""
 
-    def __init__(self, store: MatchLog, capacity: int = 256) -> None:
+    def __init__(
+        self,
+        store: MatchLog,
+        capacity: int = 256,
+        streams: OpenStreams | None = None,
+        write_timeout: float = 15.0,
+        send_buffer: int = 65536,
+    ) -> None:
+        """``streams`` counts each player's open streams (None: no cap); ``write_timeout``:
+        how long a write may wait on its client before the connection is shut down;
+        ``send_buffer``: the bytes the kernel keeps for a stream's client (``connection``)."""
         self.store = store
         self.capacity = capacity
+        self.streams = streams
+        self.write_timeout = write_timeout
+        self.send_buffer = send_buffer
         self.subscribers: dict[str, set[Subscriber]] = {}
         self.stopping = False
         self._started = False
         self._lock = threading.Lock()
 
     # -- subscribers -----------------------------------------------------------------------
-    def subscribe(self, match_id: str, player_id: str, seat: int | None) -> Subscriber:
+    def subscribe(
+        self, match_id: str, player_id: str, seat: int | None, sock: Any = None
+    ) -> Subscriber:
+        """A new stream's subscriber, on the connection ``sock`` (None: none to cut off);
+        429 ``too_many_streams`` when its player has the most open streams allowed."""
         self._start()
-        sub = Subscriber(match_id, player_id, seat, self.capacity)
+        slot = self.streams.open(player_id) if self.streams is not None else None
+        disconnect = connection(sock, self.send_buffer)
+        sub = Subscriber(match_id, player_id, seat, self.capacity, slot, disconnect)
         if self.stopping:
             sub.finish(CLOSE)
         with self._lock:
@@ -140,6 +224,7 @@ class Hub:
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
+        """The stream has ended (or was never read): forget it, and free its player's slot."""
         with self._lock:
             subs = self.subscribers.get(sub.match_id)
             if subs is None or sub not in subs:
@@ -148,6 +233,13 @@ class Hub:
             if not subs:
                 del self.subscribers[sub.match_id]
         SUBSCRIBERS.dec()
+        if self.streams is not None and sub.slot is not None:
+            with contextlib.suppress(redis.RedisError):  # else its lease lapses
+                self.streams.close(sub.player_id, sub.slot)
+
+    def everyone(self) -> list[Subscriber]:
+        with self._lock:
+            return [sub for subs in self.subscribers.values() for sub in subs]
 
     def subscribers_of(self, match_id: str) -> list[Subscriber]:
         with self._lock:
@@ -156,17 +248,36 @@ class Hub:
     def stop(self) -> None:
         """Tell every stream to end with a reconnect hint (SIGTERM): clients resume elsewhere."""
         self.stopping = True
-        with self._lock:
-            everyone = [sub for subs in self.subscribers.values() for sub in subs]
-        for sub in everyone:
+        for sub in self.everyone():
             sub.finish(CLOSE)
 
-    # -- the reader ------------------------------------------------------------------------
+    # -- the reader and the watch ------------------------------------------------------------
     def _start(self) -> None:
         with self._lock:
             if not self._started:
                 self._started = True
                 threading.Thread(target=self._run, name="feed-reader", daemon=True).start()
+                threading.Thread(target=self._watch, name="feed-watch", daemon=True).start()
+
+    def _watch(self) -> None:
+        """Every ``WATCH_EVERY_S``: cut off the streams whose write has waited on its client
+        for longer than ``write_timeout``; now and then renew the leases of every stream."""
+        renewed = time.monotonic()
+        while not self.stopping:
+            time.sleep(WATCH_EVERY_S)
+            now = time.monotonic()
+            everyone = self.everyone()
+            for sub in everyone:
+                since = sub.writing
+                if since is not None and now - since > self.write_timeout:
+                    sub.cut()
+            if self.streams is not None and now - renewed >= self.streams.lease_s / 3:
+                held = [(sub.player_id, sub.slot) for sub in everyone if sub.slot is not None]
+                try:
+                    self.streams.renew(held)
+                    renewed = now
+                except redis.RedisError as exc:
+                    log.warning("stream leases not renewed", extra={"fields": {"error": str(exc)}})
 
     def _run(self) -> None:
         cursors: dict[str, str] = {}
@@ -198,11 +309,15 @@ class Hub:
         if not subs or not isinstance(match_id, str):
             return
         version = int(fields["version"])
+        appended_ms = int(stream_id.split("-")[0])
         try:
             [entry] = self.store.entries(match_id, after=version - 1, limit=1)
         except (ValueError, redis.RedisError):
-            return  # the streams fill the gap from the log when the next entry comes
-        appended_ms = int(stream_id.split("-")[0])
+            # each stream reads it from the log itself: waiting for the next entry to show
+            # the gap would leave a finished match's streams open for ever
+            for sub in subs:
+                sub.offer((version, None, appended_ms, None))
+            return
         payloads: dict[int | None, bytes] = {}
         ending = finished_event(version, entry) if entry.get("status") == FINISHED else None
         for sub in subs:
@@ -223,6 +338,32 @@ def seat_after(entry: dict[str, Any], player_id: str, seat: int | None) -> int |
     return seat
 
 
+class Stream:
+    """One open stream's bytes (iterate once). ``close`` ends it, read or not: the WSGI server
+    calls it when the response is done, so the subscriber never outlives its connection."""
+
+    def __init__(self, hub: Hub, sub: Subscriber, chunks: Generator[bytes, None, None]) -> None:
+        self.hub, self.sub, self.chunks = hub, sub, chunks
+        self.timed = _timed(sub, chunks)
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self.timed
+
+    def close(self) -> None:
+        self.timed.close()
+        self.chunks.close()
+        self.hub.unsubscribe(self.sub)
+
+
+def _timed(sub: Subscriber, chunks: Iterator[bytes]) -> Generator[bytes, None, None]:
+    """``chunks``, each marked as waiting on the client from when it is handed to the server
+    until the server asks for the next one (its write is done): what the hub's watch reads."""
+    for chunk in chunks:
+        sub.writing = time.monotonic()
+        yield chunk
+        sub.writing = None
+
+
 def stream(
     hub: Hub,
     match_id: str,
@@ -230,11 +371,21 @@ def stream(
     seat: int | None,
     after: int,
     heartbeat: float,
+    sock: Any = None,
     clock: Callable[[], float] = time.time,
-) -> Iterator[bytes]:
+) -> Stream:
     """The bytes of one stream: every entry after ``after`` exactly once, in order, then live;
-    once the match is finished, a ``finished`` event, and the stream ends."""
-    sub = hub.subscribe(match_id, player_id, seat)
+    once the match is finished, a ``finished`` event, and the stream ends. ``sock`` is its
+    connection (``connection``). Subscribes now, so that a player over the cap is refused
+    (429) before any byte is sent."""
+    sub = hub.subscribe(match_id, player_id, seat, sock)
+    return Stream(hub, sub, _follow(hub, sub, after, heartbeat, clock))
+
+
+def _follow(
+    hub: Hub, sub: Subscriber, after: int, heartbeat: float, clock: Callable[[], float]
+) -> Generator[bytes, None, None]:
+    match_id, player_id = sub.match_id, sub.player_id
     ending: list[bytes] = []
 
     def from_log(after: int, limit: int | None = None) -> Iterator[tuple[int, bytes]]:
@@ -253,9 +404,9 @@ def stream(
     last = after
     try:
         yield HELLO
-        for read, payload in from_log(after):
+        for read, backlog in from_log(after):
             last = read
-            yield payload
+            yield backlog
         if ending:
             yield ending[0]
             return
@@ -271,14 +422,20 @@ def stream(
             version, payload, appended_ms, finished = item
             if version <= last:
                 continue
-            if version > last + 1:  # a gap (a failed read): fill it from the log
-                for _read, missed in from_log(last, version - 1 - last):
+            missing = version - last - (payload is not None)
+            if missing:  # a gap, or an entry the hub could not read: from the log
+                for read, missed in from_log(last, missing):
+                    last = read
                     yield missed
-            yield payload
-            DELIVERY.observe(max(0.0, clock() - appended_ms / 1000))
-            last = version
+            if payload is not None:
+                yield payload
+                DELIVERY.observe(max(0.0, clock() - appended_ms / 1000))
+                last = version
             if finished or ending:
                 yield finished or ending[0]
                 return
+    except redis.RedisError as exc:  # the log is out of reach: the client resumes later
+        log.warning("stream ended: the log failed", extra={"fields": {"error": str(exc)}})
+        yield GOODBYE
     finally:
         hub.unsubscribe(sub)

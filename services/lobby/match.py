@@ -103,6 +103,16 @@ def is_full(match: Match) -> bool:
     return not free_seats(match)
 
 
+def deals_itself(match: Match) -> bool:
+    """An open match that starts itself now: its creator asked for it and every seat is taken.
+
+    The lobby deals it right after the last seat's append; should that start fail or never
+    run (the rules do not answer, the process dies), the bot dispatcher's start task deals
+    it (services/bots), so a full match is never left open.
+    """
+    return match["status"] == OPEN and bool(match["autostart"]) and is_full(match)
+
+
 def bot_seats(match: Match) -> list[dict[str, Any]]:
     """The seats a bot plays, for the bot dispatcher: seat, strategy and the bot's player id."""
     return [

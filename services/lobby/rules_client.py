@@ -18,13 +18,15 @@ from __future__ import annotations
 import io
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import pycurl
 
 from services import tracing
+from services.errors import Rejected, Unavailable, UpstreamRefused
 from services.logs import REQUEST_ID_HEADER
 from services.settings import DEFAULT_RULES_URL
 from shared import jsoncodec
@@ -48,6 +50,21 @@ class RulesRefused(Exception):
 
 class RulesUnavailable(Exception):
     """The rules service could not be reached or failed (5xx, timeout, bad reply)."""
+
+
+@contextmanager
+def rules_errors() -> Iterator[None]:
+    """The rules service's refusals as the lobby's: an illegal action (422) passes through with
+    its code, any other refusal is a defect of ours, and no answer is unavailability."""
+    try:
+        yield
+    except RulesRefused as exc:
+        if exc.status == 422:
+            raise Rejected(exc.message, code=exc.code, details=exc.details) from exc
+        message = f"the rules service refused: {exc.message}"
+        raise UpstreamRefused(message, code="rules_refused") from exc
+    except RulesUnavailable as exc:
+        raise Unavailable(str(exc), code="rules_unavailable") from exc
 
 
 @dataclass(frozen=True)

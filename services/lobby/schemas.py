@@ -22,8 +22,22 @@ from shared.eventstore import MAX_ACTION_ID_LENGTH, MAX_WAIT_SECONDS
 
 from .match import BOT_STRATEGIES
 
+# A player's name: printable characters (Python's ``str.isprintable``: no control, format,
+# surrogate, private-use or unassigned character, no separator but the space), not all spaces.
+# The spec spells the rule as a pattern every regex dialect reads alike (ECMA-262, Python,
+# Rust; no Unicode property classes): spaces, then a character that is none of the Basic
+# Multilingual Plane's controls, format characters, private-use characters or separators
+# (space included), any number of times, then spaces. Unassigned characters, and the few
+# format and private-use ones beyond that plane, are refused too, though the pattern does
+# not list them.
+PRINTABLE_NAME = (
+    r"^(?: *[^\u0000-\u0020\u007f-\u00a0\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891"
+    r"\u08e2\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000"
+    r"\ue000-\uf8ff\ufeff\ufff9-\ufffb])+ *$"
+)
 
-def _not_blank(value: str) -> None:
+
+def _printable_and_not_blank(value: str) -> None:
     if not value.strip() or not value.isprintable():
         raise ma.ValidationError("must be printable and not blank")
 
@@ -44,8 +58,13 @@ MAX_VERSION = 2**53  # far beyond any match; keeps stream ids within what Redis 
 class NewPlayer(Strict):
     name = fields.String(
         required=True,
-        validate=[validate.Length(min=1, max=40), _not_blank],
-        metadata={"description": "1 to 40 printable characters, not all blank", "pattern": r"\S"},
+        validate=[validate.Length(min=1, max=40), _printable_and_not_blank],
+        metadata={
+            "description": "1 to 40 printable characters (no control, format, private-use or "
+            "unassigned character, no separator but the space), not all spaces; the pattern "
+            "lists the characters refused in the Basic Multilingual Plane",
+            "pattern": PRINTABLE_NAME,
+        },
     )
 
 
@@ -232,6 +251,56 @@ class ActionResult(ma.Schema):
         Ref("Event"), required=True, metadata={"description": "redacted for your seat"}
     )
     view = AsIs(View, required=True)
+
+
+class StreamFinished(ma.Schema):
+    """The data of the stream's last event, once the match is over."""
+
+    version = fields.Integer(required=True, metadata={"description": "the match's last version"})
+    status = status(required=True)
+    result = Ref("Result", required=True, allow_none=True)
+
+
+# One Server-Sent Event of the stream, as an SSE parser hands it over: its ``event`` name, its
+# ``id`` and ``retry`` lines when sent, and its ``data`` line parsed as JSON.
+class StreamEntryEvent(ma.Schema):
+    event = fields.String(required=True, validate=validate.OneOf(["entry"]))
+    id = fields.String(
+        required=True,
+        metadata={"description": "the entry's version: resume with it as Last-Event-ID"},
+    )
+    data = AsIs(LogEntry, required=True, metadata={"description": "the entry, redacted for you"})
+
+
+class StreamFinishedEvent(ma.Schema):
+    event = fields.String(required=True, validate=validate.OneOf(["finished"]))
+    retry = fields.Integer(
+        required=True, metadata={"description": "ms: an hour, for a client that reconnects"}
+    )
+    data = AsIs(
+        StreamFinished,
+        required=True,
+        metadata={"description": "the match is over: close the stream; nothing follows"},
+    )
+
+
+class StreamReconnectEvent(ma.Schema):
+    event = fields.String(required=True, validate=validate.OneOf(["reconnect"]))
+    retry = fields.Integer(required=True, metadata={"description": "ms to wait before resuming"})
+    data = fields.Dict(
+        required=True,
+        metadata={
+            "description": "empty: the server goes away; resume with your last id",
+            "maxProperties": 0,
+        },
+    )
+
+
+STREAM_EVENTS = {
+    "entry": StreamEntryEvent,
+    "finished": StreamFinishedEvent,
+    "reconnect": StreamReconnectEvent,
+}
 
 
 class StreamTicket(ma.Schema):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields
 
+from services.rules.seal import SIG
 from services.schemas import MAX_PLAYERS, AsIs, Deadline, Players, Strict, View, optional
 from services.spec import Ref
 
@@ -12,7 +13,17 @@ State = fields.Dict(
     keys=fields.String(),
     required=True,
     metadata={
-        "description": "the match state exactly as setup or apply returned it (signed, opaque)"
+        "description": "the match state exactly as setup or apply returned it (opaque); "
+        "sealed by this service: a state without its seal, or altered, is refused (400 "
+        "invalid_state)",
+        "required": [SIG],
+        "properties": {
+            SIG: {
+                "type": "string",
+                "description": "the seal: HMAC-SHA256 of the rest of the state, in hex, under "
+                "the service's key (only this service can make one)",
+            }
+        },
     },
 )
 StateHash = fields.String(

@@ -64,7 +64,8 @@ def unseal(doc: Any) -> dict:
         )
     state = {k: v for k, v in doc.items() if k != SIG}
     body = canonical(state)
+    given = sig.encode("utf-8", "surrogatepass")  # compare_digest takes ASCII text only
     for key in [KEY, *PREVIOUS_KEYS]:
-        if hmac.compare_digest(sig, hmac.new(key, body, hashlib.sha256).hexdigest()):
+        if hmac.compare_digest(given, hmac.new(key, body, hashlib.sha256).hexdigest().encode()):
             return state
     raise InvalidState("state signature does not match: the state was altered or not issued here")

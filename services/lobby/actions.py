@@ -1,0 +1,158 @@
+"""Moves: a seat's action at the version its view is of, decided by the rules service; the
+server's own moves (a window's timeout, a turn timer playing for an absent seat).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prometheus_client import REGISTRY, Counter
+
+from services.errors import BadRequest
+from shared.eventstore import VersionConflict
+
+from . import match as rules_of
+from .endings import Endings
+from .idempotency import Duplicate, Idempotent
+from .match import FINISHED, RUNNING
+from .matchstore import (
+    SYSTEM,
+    MatchStore,
+    StandIn,
+    actor,
+    deadline_at,
+    stale,
+    turn_deadline,
+)
+from .players import Player
+from .rules_client import rules_errors
+
+MOVES = Counter(
+    "tapete_moves_applied_total", "actions appended to match logs", ["game"], registry=REGISTRY
+)
+MISSED_TURNS_LIMIT = 3  # a person's turns timed out in a row before the match is abandoned
+
+
+class Actions:
+    """Actions on running matches, by their seats or by the server."""
+
+    def __init__(self, store: MatchStore, endings: Endings) -> None:
+        self.store = store
+        self.endings = endings  # a seat that kept missing its turns abandons the match
+
+    def submit_action(
+        self,
+        match_id: str,
+        player: Player | None,
+        action: dict[str, Any],
+        expected_version: int,
+        action_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Apply ``action`` for the player's seat at ``expected_version``: version, events, view.
+
+        ``player=SYSTEM`` acts as the server (seat null), e.g. a turn timer sending
+        ``{"type": "timeout"}``: the rules decide which system actions are legal. An
+        ``action_id`` makes a retry return the first answer and write nothing; ids are
+        per player, so another player's id never reveals someone else's answer.
+        """
+        store = self.store
+        snap = store.load_at(match_id, expected_version)
+        once = Idempotent.of(player, action_id, action)
+        if once is not None:
+            raw = store.client.hget(store.log.keys(match_id).actions, once.key)
+            first = once.recorded(raw)  # type: ignore[arg-type]
+            if first is not None:
+                return first
+        match = snap.match
+        rules_of.check_running(match)
+        if expected_version != snap.version:
+            raise stale(snap.version)
+        seat = None if player is SYSTEM else rules_of.seat_for(match, player)
+        if player is not SYSTEM:
+            rules_of.check_may_act(match, seat)
+        assert snap.state is not None  # a running match has a state
+        with rules_errors():
+            outcome = store.rules.apply(match["game"], snap.state, seat, action)
+            # the rules send the acting seat's view along; an older rules service may not
+            view = outcome.view or store.rules.view(match["game"], outcome.state, seat)
+        now = store.clock()
+        changed = {
+            **match,
+            "status": FINISHED if outcome.finished else RUNNING,
+            "to_act": outcome.to_act,
+            "deadline": deadline_at(outcome.deadline, now),
+            "result": outcome.result,
+        }
+        if seat is not None and match.get("missed_turns"):  # a turn timer counts, a move resets
+            missed = dict(match["missed_turns"])
+            missed[str(seat)] = missed.get(str(seat), 0) + 1 if isinstance(player, StandIn) else 0
+            changed["missed_turns"] = {k: n for k, n in missed.items() if n}
+        elif isinstance(player, StandIn) and seat is not None:
+            changed["missed_turns"] = {str(seat): 1}
+        entry = {
+            "kind": "action",
+            "actor": actor(player, seat),
+            "action": action,
+            "events": outcome.events,
+            "finished": outcome.finished,
+            "state_hash": outcome.state_hash,
+        }
+        if outcome.finished:  # the seed is revealed by the very entry that ends the match
+            changed["seed"] = snap.seed
+            entry.update(result=outcome.result, seed=snap.seed)
+        answer = {
+            "version": snap.version + 1,
+            "events": rules_of.redact_all(outcome.events, seat),
+            "view": {**view, "turn_deadline": turn_deadline(changed, now)},
+        }
+        try:
+            store.append(
+                snap, changed, entry, outcome.state, snap.seed, now,
+                once.answering(answer) if once else None,
+            )  # fmt: skip
+        except Duplicate as duplicate:
+            assert once is not None  # only an action with an id can be a retry
+            return once.replayed(duplicate)
+        except VersionConflict as exc:
+            raise stale(exc.current_version) from exc
+        MOVES.labels(match["game"]).inc()
+        if outcome.finished:
+            store.keep_answers_a_while(match_id)
+        return answer
+
+    def seat_view(self, match_id: str, seat: int) -> dict[str, Any]:
+        """``{"version", "view"}``: what ``seat`` sees now, for a turn timer choosing its move.
+
+        Only for the server's own use (it needs no token): the timer sees what the seat's
+        player would see, no more.
+        """
+        snap = self.store.load(match_id)
+        rules_of.check_running(snap.match)
+        if not 0 <= seat < snap.match["players"]:
+            raise BadRequest(f"no seat {seat} in match {match_id}", code="bad_seat")
+        assert snap.state is not None  # a running match has a state
+        with rules_errors():
+            view = self.store.rules.view(snap.match["game"], snap.state, seat)
+        return {"version": snap.version, "view": view}
+
+    def submit_for_seat(
+        self,
+        match_id: str,
+        seat: int,
+        action: dict[str, Any],
+        expected_version: int,
+        action_id: str | None = None,
+    ) -> dict[str, Any]:
+        """``submit_action`` by the server for ``seat`` (a turn timer playing for an absent
+        player): the entry's actor is ``{"player": <the seat's player>, "seat": seat,
+        "system": true}``, and the same version, turn and legality checks apply."""
+        snap = self.store.load(match_id)
+        seats = snap.match["seats"]
+        if not 0 <= seat < len(seats) or seats[seat]["player"] is None:
+            raise BadRequest(f"no player at seat {seat} of match {match_id}", code="bad_seat")
+        stand_in = StandIn(seats[seat]["player"], seats[seat]["name"] or "")
+        missed = (snap.match.get("missed_turns") or {}).get(str(seat), 0)
+        if missed + 1 >= MISSED_TURNS_LIMIT and seat in snap.match["to_act"]:
+            ended = self.endings.abandon(match_id, expected_version, seat, actor(stand_in, seat))
+            return {"version": ended.version, "abandoned": True}
+        return self.submit_action(match_id, stand_in, action, expected_version, action_id)

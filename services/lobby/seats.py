@@ -1,0 +1,199 @@
+"""Before the deal: creating a match, taking and leaving seats, seating bots, starting.
+
+A full match whose creator asked for it starts itself right after the last seat's append;
+should that start fail or never run, the bot dispatcher's start task deals it (``deal``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from services.errors import BadRequest, Conflict, DomainError, Unavailable
+from shared.eventstore import VersionConflict
+
+from . import match as rules_of
+from .match import FINISHED, RUNNING
+from .matchstore import SYSTEM, MatchStore, Snapshot, actor, deadline_at, iso_time, stale
+from .players import Player, bot_player
+from .quotas import Quotas, check_memory
+from .rules_client import rules_errors
+
+
+class Seats:
+    """Matches being set up: their seats, their bots, and their deal."""
+
+    def __init__(self, store: MatchStore, quotas: Quotas, new_seed: Callable[[], str]) -> None:
+        """``new_seed`` draws each match's secret seed at its start (tests may rig a deal)."""
+        self.store = store
+        self.quotas = quotas
+        self.new_seed = new_seed
+
+    def create_match(
+        self,
+        player: Player,
+        game: str,
+        variant: str,
+        players: int | None,
+        options: dict[str, Any],
+        autostart: bool = True,
+        turn_timeout: float | None = None,
+    ) -> dict[str, Any]:
+        """An open match, checked against the rules catalog. Its creator is not seated.
+
+        ``turn_timeout`` (seconds): a seat that has not acted that long after a change of
+        the match is played for by the bot timers (services/bots); None waits for ever.
+        """
+        store = self.store
+        with rules_errors():
+            catalog = store.rules.catalog()
+        if game not in catalog:
+            raise BadRequest(f"no game {game!r}; games: {sorted(catalog)}", code="unknown_game")
+        count = rules_of.check_setup(catalog[game], variant, players, options)
+        self.check_room_for_a_match(player)
+        match_id = secrets.token_hex(8)
+        now = store.clock()
+        match = rules_of.new_match(
+            match_id, player, game, variant, count, options, autostart, iso_time(now)
+        )
+        match["turn_timeout"] = turn_timeout
+        event = {"type": "match_created", "game": game, "variant": variant, "players": count}
+        by = actor(player, None)
+        entry = {"kind": "match.created", "actor": by, "events": [event], "match": match}
+        created = store.append(None, match, entry, now=now)
+        store.open_matches.created(player.id, match_id)
+        return store.presented(created, player)
+
+    def join(self, player: Player, match_id: str, seat: int | None = None) -> dict[str, Any]:
+        """Take ``seat`` (None: the first free one); a full match may then start itself."""
+
+        def change(snap: Snapshot) -> Snapshot:
+            match = rules_of.take_seat(snap.match, player, seat)
+            taken = rules_of.seat_for(match, player)
+            who = {"id": player.id, "name": player.name}
+            event = {"type": "seat_joined", "seat": taken, "player": player.id, "name": player.name}
+            entry = {"kind": "seat.joined", "actor": actor(player, taken), "events": [event]}
+            return self.store.append(snap, match, {**entry, "seat": taken, "player": who})
+
+        joined = self._autostart(self.store.command(match_id, change))
+        return self.store.presented(joined, player)
+
+    def leave(self, player: Player, match_id: str) -> dict[str, Any]:
+        """Give up one's seat before the match starts."""
+
+        def change(snap: Snapshot) -> Snapshot:
+            match, seat = rules_of.leave_seat(snap.match, player)
+            who = {"id": player.id, "name": player.name}
+            event = {"type": "seat_left", "seat": seat, "player": player.id}
+            entry = {"kind": "seat.left", "actor": actor(player, seat), "events": [event]}
+            return self.store.append(snap, match, {**entry, "seat": seat, "player": who})
+
+        return self.store.presented(self.store.command(match_id, change), player)
+
+    def add_bot(self, player: Player, match_id: str, seat: int, strategy: str) -> dict[str, Any]:
+        """Seat the strategy's bot player; the seat's token is for the bot workers only."""
+        bot = bot_player(strategy)
+
+        def change(snap: Snapshot) -> Snapshot:
+            rules_of.check_may_manage(snap.match, player)
+            rules_of.check_bot_strategy(snap.match, strategy)
+            rules_of.check_seat_free(snap.match, seat)  # refuse before storing a token
+            self.store.players.seat_bot(bot, match_id, seat)
+            match = rules_of.take_seat(snap.match, bot, seat, bot=strategy)
+            event = {"type": "bot_added", "seat": seat, "player": bot.id, "strategy": strategy}
+            by = actor(player, rules_of.seat_for(snap.match, player))
+            entry = {"kind": "bot.added", "actor": by, "events": [event], "seat": seat}
+            who = {"id": bot.id, "name": bot.name}
+            return self.store.append(snap, match, {**entry, "strategy": strategy, "player": who})
+
+        seated = self._autostart(self.store.command(match_id, change))
+        return self.store.presented(seated, player)
+
+    def start(self, player: Player, match_id: str) -> dict[str, Any]:
+        """Deal, once every seat is taken (the creator or a seated player asks)."""
+
+        def change(snap: Snapshot) -> Snapshot:
+            rules_of.check_may_manage(snap.match, player)
+            rules_of.check_startable(snap.match)
+            return self._deal(snap, actor(player, rules_of.seat_for(snap.match, player)))
+
+        return self.store.presented(self.store.command(match_id, change), player)
+
+    def deal(self, match_id: str, version: int) -> Snapshot:
+        """Deal a match left full and open at ``version`` although it starts itself: the
+        lobby's own start after the last join failed or never ran. The bot dispatcher's start
+        task calls this; the compare-and-append at ``version`` makes a second deal impossible.
+        409 when the match has moved on or does not wait to be dealt; 503 while the rules do
+        not answer (the task is tried again)."""
+        snap = self.store.load(match_id)
+        if snap.version != version:
+            raise stale(snap.version)
+        if not rules_of.deals_itself(snap.match):
+            raise Conflict("the match does not wait to be dealt", code="match_not_open")
+        try:
+            return self._deal(snap, actor(SYSTEM, None))
+        except VersionConflict as exc:
+            raise stale(exc.current_version) from exc
+
+    def check_room_for_a_match(self, player: Player) -> None:
+        """A new match (created or a rematch) needs room in Redis and under the player's cap
+        of open matches (quotas.py): else 503 ``store_full`` or 409 ``too_many_open_matches``."""
+        store = self.store
+        check_memory(store.client, self.quotas.memory_fraction)
+        store.open_matches.check_room(player.id, lambda m: store.log.keys(m).snapshot)
+
+    def _autostart(self, snap: Snapshot) -> Snapshot:
+        """Start a full match whose creator asked for it; a concurrent change wins instead."""
+        if not rules_of.deals_itself(snap.match):
+            return snap
+        try:
+            return self._deal(snap, actor(SYSTEM, None))
+        except VersionConflict:
+            return self.store.load(snap.id)
+        except DomainError:  # the seat is taken all the same: the dispatcher's start task
+            return snap  # deals it once the rules answer again (``deal``)
+
+    def _deal(self, snap: Snapshot, by: dict[str, Any]) -> Snapshot:
+        """Draw the seed, deal through the rules service, publish the seed's SHA-256 only."""
+        match = snap.match
+        seed = self.new_seed()
+        seed_sha256 = hashlib.sha256(seed.encode()).hexdigest()
+        setup = {k: match[k] for k in ("game", "variant", "players", "options")}
+        try:
+            with rules_errors():
+                outcome = self.store.rules.setup(
+                    match["game"], match["variant"], match["players"], match["options"], seed
+                )
+        except Unavailable:
+            raise
+        except DomainError as exc:
+            raise Conflict(
+                f"the rules refused this setup: {exc.message}", code="setup_refused"
+            ) from exc
+        if outcome.rules_version is not None:  # replay and verify deal under the same rules
+            setup["rules_version"] = outcome.rules_version
+        now = self.store.clock()
+        started = {
+            **match,
+            "status": RUNNING,
+            "started": iso_time(now),
+            "seed_sha256": seed_sha256,
+            "to_act": outcome.to_act,
+            "deadline": deadline_at(outcome.deadline, now),
+        }
+        event = {"type": "match_started", "seed_sha256": seed_sha256, "to_act": outcome.to_act}
+        entry: dict[str, Any] = {
+            "kind": "match.started",
+            "actor": by,
+            "events": [event, *outcome.events],
+            "seed_sha256": seed_sha256,
+            "setup": setup,
+            "state_hash": outcome.state_hash,
+        }
+        if outcome.finished:  # the deal itself ended it: this entry is also the last one
+            ending = {"result": outcome.result, "seed": seed}
+            started.update(status=FINISHED, **ending)
+            entry.update(finished=True, **ending)
+        return self.store.append(snap, started, entry, outcome.state, seed, now)
