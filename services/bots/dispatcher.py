@@ -77,6 +77,7 @@ class Notice:
     deadline: dict[str, Any] | None
     bot_seats: frozenset[int]
     turn_deadline: str | None = None
+    bot_pace: float = 0.0  # seconds a bot's move waits after this entry (the lobby's bot_pace)
 
     @classmethod
     def parse(cls, message_id: str, fields: dict[str, str]) -> Notice:
@@ -94,6 +95,7 @@ class Notice:
             deadline=event.get("deadline") or None,
             bot_seats=frozenset(int(bot["seat"]) for bot in event.get("bots") or []),
             turn_deadline=event.get("turn_deadline") or None,
+            bot_pace=float(event.get("bot_pace") or 0.0),
         )
 
 
@@ -105,7 +107,8 @@ def plan(
 ) -> list[tuple[Task, float | None]]:
     """The tasks a current notification asks for, each with when (None: now).
 
-    In a reflex window a bot acts after a person's reaction time, or misses it."""
+    In a reflex window a bot acts after a person's reaction time, or misses it; otherwise
+    no sooner than the match's bot pace after the entry (paced_at)."""
     if notice.status != RUNNING:
         return []
     match, version = notice.match, notice.version
@@ -118,7 +121,7 @@ def plan(
             if delay is not None:
                 tasks.append((Task(BOT, match, version, seat), notice.notified + delay))
     else:
-        tasks += [(Task(BOT, match, version, seat), None) for seat in bots]
+        tasks += [(Task(BOT, match, version, seat), paced_at(notice)) for seat in bots]
     if notice.deadline:
         closes = window_closes_at(notice.deadline, notice.notified)
         tasks.append((Task(WINDOW, match, version), closes))
@@ -130,6 +133,14 @@ def plan(
             if seat not in notice.bot_seats
         ]
     return tasks
+
+
+def paced_at(notice: Notice) -> float | None:
+    """When a bot may answer this entry: the match's pace after the entry's append, so a
+    person sees each bot move come at a human pace (None: at once). Counted from the entry,
+    not from the dispatch: a dispatcher running late adds no wait of its own, and one later
+    than the pace enqueues the move at once."""
+    return notice.notified + notice.bot_pace if notice.bot_pace > 0 else None
 
 
 class Dispatcher(FeedGroup):

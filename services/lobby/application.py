@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib import metadata
 from typing import Any, Final
@@ -39,6 +39,7 @@ from services.errors import (
 )
 from services.settings import Settings
 from services.store import match_log
+from shared.bots import names as bot_names
 from shared.endings import ABANDONED, RESIGNED, ended_result
 from shared.eventstore import MATCH_ID, MAX_WAIT_SECONDS, MatchLog, VersionConflict, state_hash
 from shared.redisconn import connect
@@ -191,7 +192,7 @@ class Lobby:
         return cls(
             client, rules, log, feed_buffer=settings.feed_buffer,
             bot_token_key=settings.bot_token_key, quotas=Quotas.from_settings(settings),
-            listing_shards=settings.listing_shards,
+            listing_shards=settings.listing_shards, bot_pace_s=settings.bot_pace_s,
         )  # fmt: skip
 
     def __init__(
@@ -205,10 +206,12 @@ class Lobby:
         bot_token_key: str | None = None,
         quotas: Quotas = DEFAULT_QUOTAS,
         listing_shards: int = Settings.listing_shards,
+        bot_pace_s: float = Settings.bot_pace_s,
     ) -> None:
         """``new_seed`` draws each match's secret seed at its start (tests may rig a deal);
         ``quotas`` bound the open matches and the store's memory (quotas.py);
-        ``listing_shards`` is how many slots each match list index spreads over (listing.py)."""
+        ``listing_shards`` is how many slots each match list index spreads over (listing.py);
+        ``bot_pace_s`` is a new match's bot pace when its creator names none."""
         self.client = client
         self.rules = rules
         self.log = log or MatchLog(client)
@@ -223,6 +226,7 @@ class Lobby:
         if listing_shards < 1:
             raise ValueError("listing_shards must be at least 1")
         self.listing_shards = listing_shards
+        self.bot_pace_s = bot_pace_s
 
     # -- players ---------------------------------------------------------------------------
     def register(self, name: str) -> tuple[Player, str]:
@@ -348,11 +352,14 @@ class Lobby:
         options: dict[str, Any],
         autostart: bool = True,
         turn_timeout: float | None = None,
+        bot_pace: float | None = None,
     ) -> dict[str, Any]:
         """An open match, checked against the rules catalog. Its creator is not seated.
 
         ``turn_timeout`` (seconds): a seat that has not acted that long after a change of
         the match is played for by the bot timers (services/bots); None waits for ever.
+        ``bot_pace`` (seconds): how long a bot's move waits after the entry before it while a
+        person sits in the match; None: the lobby's default (``BOT_PACE_S``).
         """
         with rules_errors():
             catalog = self.rules.catalog()
@@ -366,6 +373,7 @@ class Lobby:
             match_id, player, game, variant, count, options, autostart, iso_time(now)
         )
         match["turn_timeout"] = turn_timeout
+        match["bot_pace"] = self.bot_pace_s if bot_pace is None else bot_pace
         event = {"type": "match_created", "game": game, "variant": variant, "players": count}
         by = actor(player, None)
         entry = {"kind": "match.created", "actor": by, "events": [event], "match": match}
@@ -401,17 +409,18 @@ class Lobby:
     def add_bot(self, player: Player, match_id: str, seat: int, strategy: str) -> dict[str, Any]:
         """Seat the strategy's bot player; the seat's token is for the bot workers only."""
         bot = bot_player(strategy)
+        seated = replace(bot, name=bot_names.seat_name(seat))  # its own name in this match
 
         def change(snap: Snapshot) -> Snapshot:
             rules_of.check_may_manage(snap.match, player)
             rules_of.check_bot_strategy(snap.match, strategy)
             rules_of.check_seat_free(snap.match, seat)  # refuse before storing a token
             self.players.seat_bot(bot, match_id, seat)
-            match = rules_of.take_seat(snap.match, bot, seat, bot=strategy)
+            match = rules_of.take_seat(snap.match, seated, seat, bot=strategy)
             event = {"type": "bot_added", "seat": seat, "player": bot.id, "strategy": strategy}
             by = actor(player, rules_of.seat_for(snap.match, player))
             entry = {"kind": "bot.added", "actor": by, "events": [event], "seat": seat}
-            who = {"id": bot.id, "name": bot.name}
+            who = {"id": bot.id, "name": seated.name}
             return self._append(snap, match, {**entry, "strategy": strategy, "player": who})
 
         return self._presented(self._autostart(self._command(match_id, change)), player)
@@ -647,6 +656,7 @@ class Lobby:
             "deadline": match["deadline"],
             "turn_deadline": match["turn_deadline"],
             "bots": rules_of.bot_seats(match),
+            "bot_pace": rules_of.bot_pace(match),
         }
         snapshot = {"state": state, "match": match, "seed": seed}
         result = self.log.append(

@@ -20,7 +20,7 @@ from services.schemas import (
 from services.spec import Ref
 from shared.eventstore import MAX_ACTION_ID_LENGTH, MAX_WAIT_SECONDS
 
-from .match import BOT_STRATEGIES
+from .match import BOT_STRATEGIES, MAX_BOT_PACE_S
 
 
 def _not_blank(value: str) -> None:
@@ -91,6 +91,17 @@ class NewMatch(Strict):
         metadata={
             "description": "seconds a seat may take to act; then the server plays a random "
             "legal action for it (default: no limit)"
+        },
+    )
+    bot_pace = JsonNumber(
+        load_default=optional(None),
+        allow_none=True,
+        validate=validate.Range(min=0.0, max=MAX_BOT_PACE_S),
+        metadata={
+            "description": "seconds a bot's move waits after the entry before it, while a "
+            "person sits in the match, so people can follow the bots' moves (a bot in a "
+            "reaction window waits a person's reaction time instead; a match of bots only "
+            "never waits); 0: at once (default: the server's BOT_PACE_S, 1 s)"
         },
     )
 
