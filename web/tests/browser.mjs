@@ -18,9 +18,10 @@ function fail(message) {
 }
 
 // -- pages --------------------------------------------------------------------------------
-/** A person's page in a browser context of its own, kept in the scenario's `scope`. */
-async function newPage(scope, name, viewport = { width: 1280, height: 900 }) {
-  const context = await scope.browser.newContext({ viewport });
+/** A person's page in a browser context of its own, kept in the scenario's `scope`; the
+ * browser's language is `locale` (the app's comes from it). */
+async function newPage(scope, name, viewport = { width: 1280, height: 900 }, locale = "en-US") {
+  const context = await scope.browser.newContext({ viewport, locale });
   const page = await context.newPage();
   page.consoleErrors = [];
   page.expectedFailures = 0; // requests a scenario itself cuts off (see `outage`)
@@ -46,12 +47,16 @@ function checkConsole(...pages) {
   if (errors.length) fail(`console errors:\n${errors.join("\n")}`);
 }
 
-/** Through the form: the game's page, variant, players and options; then the match page. */
-async function createMatch(page, game, variant, players, options = {}) {
+/** Through the form: the game's page, variant, players and options, the bots' pace
+ * (seconds; at once unless asked) and who fills the other seats (a bot level, or people);
+ * then the match page. */
+async function createMatch(page, game, variant, players, options = {}, { pace = 0, others = "" } = {}) {
   await page.goto(`${BASE}/#/games/${game}`);
   await page.waitForSelector("form.new-match #variant");
   await page.selectOption("#variant", variant);
   await page.fill("#players", String(players));
+  await page.selectOption("#pace", String(pace));
+  await page.selectOption("#others", others);
   for (const [name, value] of Object.entries(options)) {
     await page.evaluate(() => { document.querySelector("form.new-match details").open = true; });
     await page.fill(`#opt-${name}`, String(value));
@@ -81,7 +86,7 @@ async function apiMatch(page, game, variant, players, strategy) {
       if (!r.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
       return json;
     };
-    const match = await call("/v1/matches", { game, variant, players });
+    const match = await call("/v1/matches", { game, variant, players, bot_pace: 0 });
     await call(`/v1/matches/${match.id}/join`, { seat: 0 });
     for (let seat = 1; seat < players; seat++) await call(`/v1/matches/${match.id}/bots`, { seat, strategy });
     return match.id;
@@ -100,7 +105,9 @@ async function diagnose(page) {
     if (!id) return `no match on the page (${location.hash})`;
     const { token } = JSON.parse(localStorage.getItem("tapete.player"));
     const served = await (await fetch(`/v1/matches/${id}`, { headers: { Authorization: `Bearer ${token}` } })).json();
-    return `match ${id}: the page shows version ${shown.dataset.version} (${shown.dataset.status}), the server ${served.version} (${served.status}, to act ${JSON.stringify(served.to_act)})`;
+    const busy = shown.hasAttribute("aria-busy") ? ", a move on its way" : "";
+    const said = document.querySelector(".notice")?.textContent;
+    return `match ${id}: the page shows version ${shown.dataset.version} (${shown.dataset.status}${busy}${said ? `, "${said}"` : ""}), the server ${served.version} (${served.status}, to act ${JSON.stringify(served.to_act)})`;
   });
 }
 
@@ -160,7 +167,10 @@ async function clickMove(page, prefer = null, choose = null) {
         await page.locator(pick).first().click({ timeout: 2000 });
       }
     } catch {
-      continue; // the screen changed under the click (a bot moved, a window closed): look again
+      // The screen changed under the click (a bot moved, a window closed, a redraw): look
+      // again, unless the click went through all the same and its move is on its way or made.
+      const now = await page.evaluate(() => { const m = document.querySelector(".match"); return m && { version: m.dataset.version, busy: m.hasAttribute("aria-busy") }; });
+      if (!now || (now.version === version && !now.busy)) continue;
     }
     await waitOn(page, (v) => {
       const match = document.querySelector(".match");
@@ -187,6 +197,10 @@ async function playToTheEnd(page, prefer = null, limit = 400, onStep = null) {
 async function verified(page) {
   await page.waitForSelector('.result .verification[data-ok="true"]', { timeout: MOVE_TIMEOUT });
   return page.locator(".result").textContent();
+}
+
+function gameName(catalog, id) {
+  return catalog.games.find((g) => g.id === id).name;
 }
 
 // -- scenarios --------------------------------------------------------------------------
@@ -348,8 +362,21 @@ const scenarios = {
         }
       }
     };
+    // Whose turn it is, as the server says (a page may still show the state before).
+    const toActNow = async () => {
+      for (const page of [ana, beto]) {
+        const served = await page.evaluate(async (matchId) => {
+          const { token } = JSON.parse(localStorage.getItem("tapete.player"));
+          return (await fetch(`/v1/matches/${matchId}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+        }, id);
+        if (served.status === "finished") return null;
+        if (served.to_act.includes(served.view.seat)) return page;
+      }
+      return null;
+    };
     // The one who waits clicks a card anyway: the server's reason is shown, nothing moves.
-    const toAct = await Promise.race([ana, beto].map((p) => p.waitForSelector(".moves").then(() => p)));
+    const toAct = await toActNow();
+    await toAct.waitForSelector(".moves");
     const waiting = toAct === ana ? beto : ana;
     const before = await waiting.getAttribute(".match", "data-version");
     await waiting.locator(".mine [data-zone^='hand'] button.card").first().click();
@@ -358,18 +385,244 @@ const scenarios = {
     let moves = 0;
     for (let i = 0; i < 200; i++) {
       await check();
-      const turn = await Promise.race([
-        ana.waitForSelector(".moves, .match[data-status=finished]", { timeout: MOVE_TIMEOUT }).then(() => ana),
-        beto.waitForSelector(".moves, .match[data-status=finished]", { timeout: MOVE_TIMEOUT }).then(() => beto),
-      ]);
+      const turn = await toActNow();
+      if (!turn) break; // finished
       const outcome = await clickMove(turn, null, "[data-action=play]");
       if (outcome === "finished") break;
       if (outcome === "moved") moves += 1;
     }
     await ana.waitForSelector(".match[data-status=finished]", { timeout: MOVE_TIMEOUT });
     await beto.waitForSelector(".match[data-status=finished]", { timeout: MOVE_TIMEOUT });
+    // Each page told its screen reader the other's moves (a polite live region).
+    const announced = await Promise.all([ana, beto].map((p) => p.locator("[data-announcer]").textContent()));
+    if (!announced.every(Boolean)) fail(`nothing announced: ${JSON.stringify(announced)}`);
+    // A rematch one of them asks for reaches the other's page live, without a reload.
+    await ana.click("button.rematch");
+    await ana.waitForURL((url) => url.hash.startsWith("#/match/") && !url.hash.endsWith(id));
+    const rematch = ana.url().split("#/match/")[1];
+    const offered = Date.now();
+    await beto.waitForSelector(`a.rematch[data-offered][href$="${rematch}"]`, { timeout: MOVE_TIMEOUT });
+    const rematchSeconds = (Date.now() - offered) / 1000;
     checkConsole(ana, beto);
-    return { match: id, moves, checks, refusal };
+    return { match: id, moves, checks, refusal, announced, rematch, rematchSeconds };
+  },
+
+  /** Every game and variant of the catalog is created from its page with the form as it
+   * comes: the variant chosen, everything else at its default (the options in their closed
+   * section included). Three people share the 61 creations. */
+  async create(scope) {
+    const catalog = await (await fetch(`${BASE}/v1/games`)).json();
+    const jobs = catalog.games.flatMap((g) => g.variants.map((v) => ({ game: g.id, variant: v.id })));
+    const created = [];
+    const pages = await Promise.all([1, 2, 3].map((i) => newPage(scope, `Maker ${i}`)));
+    let players = 3;
+    await Promise.all(pages.map(async (page) => {
+      for (let job = jobs.shift(), made = 0; job; job = jobs.shift(), made++) {
+        const { game, variant } = job;
+        if (made && made % 9 === 0) {
+          // a player may keep only so many open matches (OPEN_MATCHES_PER_PLAYER): another name
+          const name = `Maker ${++players}`;
+          await page.click("#me button.link");
+          await page.fill("#name", name);
+          await page.click(".name-form button[type=submit]");
+          await page.waitForSelector(`#me:has-text("${name}")`);
+        }
+        await page.evaluate((hash) => { location.hash = hash; }, `#/games/${game}`); // no reload
+        await page.waitForSelector(`.screen h2:text-is("${gameName(catalog, game)}") ~ form.new-match #variant`);
+        await page.selectOption("#variant", variant);
+        await page.click("form.new-match button[type=submit]");
+        try {
+          await page.waitForURL(/#\/match\//, { timeout: 10_000 });
+        } catch {
+          const invalid = await page.evaluate(() => [...document.querySelectorAll("form.new-match :invalid")].map((e) => `${e.id}=${e.value} (${e.validationMessage})`));
+          const shown = await page.locator("form.new-match .form-error").textContent();
+          fail(`${game}/${variant} was not created from its page: invalid ${JSON.stringify(invalid)}; ${shown}`);
+        }
+        const id = page.url().split("#/match/")[1];
+        await page.waitForSelector(`.match[data-id="${id}"]`); // open, or a solitaire dealt at once
+        const served = await page.evaluate(async (matchId) => {
+          const { id: me, token } = JSON.parse(localStorage.getItem("tapete.player"));
+          const m = await (await fetch(`/v1/matches/${matchId}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+          return [m.game, m.variant, m.options, m.seats[0].player === me];
+        }, id);
+        created.push({ game, variant, match: id, served });
+      }
+    }));
+    checkConsole(...pages);
+    return { variants: created.length, created };
+  },
+
+  /** Brisca against a bot at a person's pace: the bot's card stays on the table at least
+   * 0.8 s before the trick clears, whether the bot led (the card waits for the person's
+   * answer) or answered (the finished trick is kept in sight). Every card of the trick is
+   * timed in the page from when it appears until it leaves; the log's times give the bot's
+   * pace (its entry's time minus the entry before it). */
+  async pace(scope) {
+    const page = await newPage(scope, "Gloria");
+    const id = await createMatch(page, "brisca", "base", 2, { deals: 1 }, { pace: 1, others: "random" });
+    await page.waitForSelector(`.match[data-id="${id}"] .table`, { timeout: MOVE_TIMEOUT });
+    await page.evaluate(() => {
+      // Timed as the DOM changes (a MutationObserver runs right after each change, however
+      // late a timer would run on a loaded machine): when each card of the trick appears,
+      // and when it is gone from it.
+      const seen = (window.trickCards = {}); // code -> {first, gone, mine, held}
+      const hand = new Set();
+      const look = () => {
+        const now = performance.now();
+        for (const el of document.querySelectorAll(".mine [data-zone^='hand'] [data-card]")) hand.add(el.dataset.card);
+        const present = new Set();
+        for (const el of document.querySelectorAll("[data-zone='trick'] [data-card]")) {
+          const code = el.dataset.card;
+          present.add(code);
+          seen[code] ??= { first: now, gone: null, mine: hand.has(code), held: false };
+          seen[code].gone = null;
+          if (el.closest("[data-held]")) seen[code].held = true;
+        }
+        for (const [code, card] of Object.entries(seen)) if (!present.has(code) && card.gone === null) card.gone = now;
+      };
+      new MutationObserver(look).observe(document.body, { childList: true, subtree: true });
+      look();
+    });
+    let moves = 0;
+    for (let i = 0; i < 8; i++) {
+      const outcome = await clickMove(page, null, "[data-action=play]");
+      if (outcome === "finished") break;
+      if (outcome === "moved") moves += 1;
+    }
+    await page.waitForTimeout(2000); // the last trick's hold runs out
+    const cards = await page.evaluate(() => Object.entries(window.trickCards).map(([code, c]) => ({ code, mine: c.mine, held: c.held, seconds: c.gone === null ? null : (c.gone - c.first) / 1000 })));
+    const { token } = await page.evaluate(() => JSON.parse(localStorage.getItem("tapete.player")));
+    const log = await (await fetch(`${BASE}/v1/matches/${id}/events`, { headers: { Authorization: `Bearer ${token}` } })).json();
+    const gaps = [];
+    for (let i = 1; i < log.entries.length; i++) {
+      const entry = log.entries[i];
+      if (entry.kind === "action" && entry.actor?.seat === 1) gaps.push((Date.parse(entry.time) - Date.parse(log.entries[i - 1].time)) / 1000);
+    }
+    const timed = cards.filter((c) => !c.mine && c.seconds !== null); // cleared: its whole time is known
+    if (timed.length < 3) fail(`only ${timed.length} bot cards were seen and cleared: ${JSON.stringify(cards)}`);
+    const short = timed.filter((c) => c.seconds < 0.8);
+    if (short.length) fail(`a bot card left the table in under 0.8 s: ${JSON.stringify(short)}`);
+    if (gaps.some((g) => g < 1.0)) fail(`a bot moved sooner than its pace: ${gaps}`);
+    checkConsole(page);
+    return { match: id, moves, bot_cards: timed, bot_answer_seconds: gaps };
+  },
+
+  /** A running match watched live from Matches by someone without a seat: the table shows
+   * and follows the moves, no move is offered, and no hidden card is anywhere in the
+   * watcher's page (no hand's card face up; none of the player's own hand). */
+  async spectate(scope) {
+    const ana = await newPage(scope, "Inés");
+    const watcher = await newPage(scope, "Jaime", { width: 390, height: 844 });
+    const id = await createMatch(ana, "brisca", "base", 2, { deals: 1 }, { others: "random" });
+    await ana.waitForSelector(`.match[data-id="${id}"] .table`, { timeout: MOVE_TIMEOUT });
+    await clickMove(ana, null, "[data-action=play]");
+    await watcher.goto(`${BASE}/#/matches`);
+    const link = watcher.locator(`[data-list=running] li[data-match="${id}"] a.go`);
+    await link.waitFor({ timeout: MOVE_TIMEOUT });
+    await link.click();
+    await watcher.waitForSelector(`.match[data-id="${id}"][data-watching=true] .table`);
+    const handOf = (page) => page.locator(".mine [data-zone^='hand'] [data-card]").evaluateAll((els) => els.map((e) => e.dataset.card));
+    let checks = 0;
+    const check = async () => {
+      const secret = new Set(await handOf(ana));
+      const faceUp = await watcher.locator(".table [data-zone^='hand'] [data-card]").count();
+      if (faceUp) fail(`the watcher's page shows ${faceUp} hand cards face up`);
+      const html = await watcher.content();
+      for (const code of secret) if (html.includes(`data-card="${code}"`)) fail(`the watcher's page holds ${code}, hidden in a hand`);
+      if (await watcher.locator(".moves, button.card").count()) fail("the watcher is offered moves");
+      checks += 1;
+    };
+    await check();
+    for (let i = 0; i < 4; i++) {
+      const before = Number(await watcher.getAttribute(".match", "data-version"));
+      const outcome = await clickMove(ana, null, "[data-action=play]");
+      if (outcome === "finished") break;
+      const after = Number(await ana.getAttribute(".match", "data-version"));
+      await waitOn(watcher, (v) => Number(document.querySelector(".match")?.dataset.version) >= v, after, "the watcher's page did not follow the move");
+      if (after <= before) fail("the match did not move");
+      await check();
+    }
+    checkConsole(ana, watcher);
+    return { match: id, checks };
+  },
+
+  /** The UI in Spanish from a Spanish browser: its words, and the cards named as the deck
+   * names them; the switch turns it to English, which a reload keeps; every API request
+   * says the chosen language. Screenshots of the table in both languages. */
+  async spanish(scope) {
+    const page = await newPage(scope, "Lucía", { width: 1280, height: 900 }, "es-ES");
+    const languages = new Set();
+    page.on("request", (request) => {
+      // the app's API calls (an EventSource sends the browser's own header: it can set none)
+      if (request.resourceType() === "fetch" && new URL(request.url()).pathname.startsWith("/v1/")) languages.add(request.headers()["accept-language"]);
+    });
+    if (!(await page.locator("nav").textContent()).includes("Juegos")) fail("the navigation is not in Spanish");
+    const id = await createMatch(page, "brisca", "base", 2, { deals: 1 }, { others: "random" });
+    await page.waitForSelector(`.match[data-id="${id}"] .table .mine button.card`, { timeout: MOVE_TIMEOUT });
+    await clickMove(page, null, "[data-action=play]");
+    await waitOn(page, () => document.querySelector(".moves"), null, "no move of this seat shown");
+    const names = () => page.locator(".mine [data-zone^='hand'] [data-card]").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
+    const spanish = await names();
+    if (!spanish.every((n) => /^(As|Sota|Caballo|Rey|\d) de (oros|copas|espadas|bastos)/.test(n))) fail(`Spanish card names: ${spanish}`);
+    const turn = await page.locator(".turn").textContent();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS}/table-es.png`, fullPage: true });
+    const spanishHeaders = [...languages];
+    await page.click("button[data-lang=en]");
+    await page.waitForSelector(`.match[data-id="${id}"] .table`);
+    const english = await names();
+    if (!english.every((n) => /^(Ace|Jack|Knight|King|\d) of (coins|cups|swords|clubs)/.test(n))) fail(`English card names: ${english}`);
+    await page.reload();
+    await page.waitForSelector(`.match[data-id="${id}"] .table .mine [data-card]`);
+    if (!(await page.locator("nav").textContent()).includes("Games")) fail("the English choice was not kept across a reload");
+    await page.screenshot({ path: `${ARTIFACTS}/table-en.png`, fullPage: true });
+    await waitOn(page, () => document.querySelector(".moves"), null, "no move of this seat shown");
+    languages.clear();
+    await clickMove(page, null, "[data-action=play]");
+    const englishHeaders = [...languages];
+    if (spanishHeaders.join() !== "es" || englishHeaders.join() !== "en") fail(`Accept-Language sent: ${spanishHeaders} then ${englishHeaders}`);
+    checkConsole(page);
+    return { match: id, turn, spanish, english, spanishHeaders, englishHeaders };
+  },
+
+  /** A phone's width (390 px): no screen scrolls sideways, the new-match form (options
+   * open) and a match filling up, at the table and finished included. */
+  async phone(scope) {
+    const page = await newPage(scope, "Marta", { width: 390, height: 844 });
+    const wide = [];
+    const measure = async (what) => {
+      const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      if (scroll > client) wide.push(`${what}: ${scroll} px wide in ${client}`);
+    };
+    const screens = [["home", "#/", ".actions"], ["games", "#/games", ".catalog"], ["matches", "#/matches", "#l-finished h3"], ["mine", "#/mine", "#played h3"], ["leaderboards", "#/leaderboards/brisca", "#lb-game"]];
+    for (const [what, hash, ready] of screens) {
+      await page.goto(`${BASE}/${hash}`);
+      await page.waitForSelector(ready);
+      await measure(what);
+    }
+    const catalog = await (await fetch(`${BASE}/v1/games`)).json();
+    for (const game of catalog.games) {
+      await page.evaluate((hash) => { location.hash = hash; }, `#/games/${game.id}`); // no reload
+      await page.waitForSelector(`.screen h2:text-is("${game.name}") ~ form.new-match #variant`);
+      await page.evaluate(() => document.querySelectorAll("details").forEach((d) => { d.open = true; }));
+      await measure(`the page of ${game.id}`);
+    }
+    const id = await createMatch(page, "presidente", "base", 4);
+    await page.waitForSelector(".seats .add-bot");
+    await measure("a match filling up");
+    await addBots(page);
+    await page.waitForSelector(`.match[data-id="${id}"] .table`, { timeout: MOVE_TIMEOUT });
+    await measure("the table");
+    await page.click("button.resign");
+    await page.click("button.resign:has-text('Really')");
+    await page.waitForSelector(`.match[data-id="${id}"][data-status=finished] .result`, { timeout: MOVE_TIMEOUT });
+    await measure("a finished match");
+    await page.goto(`${BASE}/#/replay/${id}`);
+    await page.waitForSelector(".replay .replay-step");
+    await measure("a replay");
+    if (wide.length) fail(`screens wider than the phone:\n${wide.join("\n")}`);
+    checkConsole(page);
+    return { screens: screens.length + catalog.games.length + 4, match: id };
   },
 
   /** The replay of a finished match: back, forward, the slider; it ends on the match's final
