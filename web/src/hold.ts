@@ -18,6 +18,8 @@ export interface HeldCard {
   card: string;
   /** who played it, where the view or the event says */
   seat: number | null;
+  /** until when it stays in sight (Date.now() milliseconds) */
+  until: number;
 }
 
 export type Held = Record<string, HeldCard[]>;
@@ -33,8 +35,8 @@ function faceUp(view: View): Set<string> {
   return shown;
 }
 
-/** The zones to keep in sight after `before` became `after` through `events`. */
-export function heldZones(before: View, after: View, events: GameEvent[]): Held {
+/** The zones to keep in sight after `before` became `after` through `events`, until `until`. */
+export function heldZones(before: View, after: View, events: GameEvent[], until: number): Held {
   const visible = faceUp(after);
   const held: Held = {};
   for (const [name, zone] of Object.entries(before.zones)) {
@@ -44,7 +46,7 @@ export function heldZones(before: View, after: View, events: GameEvent[]): Held 
     if (!gone.length) continue;
     const seats = before[`${head}_seats`];
     const byWhom = Array.isArray(seats) && seats.length === zone.cards.length ? (seats as number[]) : null;
-    held[name] = zone.cards.flatMap((card, i) => (card ? [{ card, seat: byWhom?.[i] ?? zone.owner }] : []));
+    held[name] = zone.cards.flatMap((card, i) => (card ? [{ card, seat: byWhom?.[i] ?? zone.owner, until }] : []));
   }
   const names = Object.keys(held);
   if (!names.length) return held;
@@ -57,8 +59,26 @@ export function heldZones(before: View, after: View, events: GameEvent[]): Held 
       kept.add(card);
       // the seat's own zone that cleared, else the table's, else the first that did
       const zone = names.find((n) => seat !== null && before.zones[n].owner === seat) ?? names.find((n) => before.zones[n].owner === null) ?? names[0];
-      held[zone].push({ card, seat });
+      held[zone].push({ card, seat, until });
     }
   }
   return held;
+}
+
+/** What is still to be kept in sight at `now`: the cards of `held` not yet due, then those
+ * of `more` (a later move's), zone by zone; a card held twice keeps its later time. */
+export function stillHeld(held: Held, more: Held, now: number): Held {
+  const out: Held = {};
+  for (const source of [held, more]) {
+    for (const [zone, cards] of Object.entries(source)) {
+      for (const card of cards) {
+        if (card.until <= now) continue;
+        const list = (out[zone] ??= []);
+        const same = list.findIndex((c) => c.card === card.card);
+        if (same >= 0) list[same] = card;
+        else list.push(card);
+      }
+    }
+  }
+  return out;
 }

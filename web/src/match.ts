@@ -9,7 +9,7 @@ import { cardName, type Deck } from "./cards";
 import { h, mount, notice } from "./dom";
 import { Feed, type Entry } from "./feed";
 import { botStrategy, catalogEntry, type CatalogGame } from "./catalog";
-import { HOLD_MS, heldZones, type Held } from "./hold";
+import { HOLD_MS, heldZones, stillHeld, type Held } from "./hold";
 import { listOf, strategyLabel, t } from "./i18n";
 import { actorLine, entryLines, type GameEvent } from "./sentences";
 import { drawTable } from "./table";
@@ -169,7 +169,7 @@ export class MatchScreen {
     this.view = view && view.zones ? view : null;
     if (previous && this.view && to > from) {
       const events = [...this.eventsOf.entries()].filter(([v]) => v > from && v <= to).flatMap(([, e]) => e);
-      const held = heldZones(previous, this.view, events);
+      const held = heldZones(previous, this.view, events, Date.now() + HOLD_MS);
       if (Object.keys(held).length) this.hold(held);
     }
     const deadline = this.view?.deadline;
@@ -178,13 +178,20 @@ export class MatchScreen {
     if (this.selected && !this.view?.legal_actions.some((a) => cardsOf(a).includes(this.selected!))) this.selected = null;
   }
 
+  /** Keep `held` in sight beside what was held already (each card for its own time: a
+   * trick kept in sight is not cut short by the next one), and draw the table again when
+   * the next of them is due. */
   private hold(held: Held): void {
-    this.held = held;
+    this.held = stillHeld(this.held, held, Date.now());
     window.clearTimeout(this.heldTimer);
+    const due = Math.min(...Object.values(this.held).flat().map((c) => c.until));
+    if (!Number.isFinite(due)) return;
     this.heldTimer = window.setTimeout(() => {
-      this.held = {};
-      if (!this.closed) this.render();
-    }, HOLD_MS);
+      this.held = stillHeld(this.held, {}, Date.now() + 50);
+      if (this.closed) return;
+      this.render();
+      if (Object.keys(this.held).length) this.hold({});
+    }, Math.max(0, due - Date.now()));
   }
 
   private onEntry(entry: Entry): void {
@@ -197,7 +204,7 @@ export class MatchScreen {
     const lines = entryLines(entry, this.names, this.deck);
     if (lines.length && actor !== this.view?.seat) this.announcer.textContent = lines.join(". ");
     if (entry.version > (this.match?.version ?? 0)) void this.refresh().then(() => this.render());
-    else this.render();
+    else this.content.querySelector(".log")?.replaceWith(this.drawLog(this.names) ?? ""); // the rest is as shown
   }
 
   private tick(): void {

@@ -172,6 +172,13 @@ async function clickMove(page, prefer = null, choose = null) {
       const now = await page.evaluate(() => { const m = document.querySelector(".match"); return m && { version: m.dataset.version, busy: m.hasAttribute("aria-busy") }; });
       if (!now || (now.version === version && !now.busy)) continue;
     }
+    // A click the page took starts its move at once (aria-busy) or is refused; one that
+    // reached an element a redraw had just replaced did nothing: click again.
+    const took = await page.waitForFunction((v) => {
+      const match = document.querySelector(".match");
+      return !match || match.hasAttribute("aria-busy") || match.dataset.version !== v || document.querySelector(".notice.error:not([data-seen])");
+    }, version, { timeout: 5000 }).then(() => true, () => false);
+    if (!took) continue;
     await waitOn(page, (v) => {
       const match = document.querySelector(".match");
       return !match || match.dataset.version !== v || document.querySelector(".notice.error:not([data-seen])");
@@ -432,7 +439,7 @@ const scenarios = {
         await page.selectOption("#variant", variant);
         await page.click("form.new-match button[type=submit]");
         try {
-          await page.waitForURL(/#\/match\//, { timeout: 10_000 });
+          await page.waitForURL(/#\/match\//, { timeout: MOVE_TIMEOUT });
         } catch {
           const invalid = await page.evaluate(() => [...document.querySelectorAll("form.new-match :invalid")].map((e) => `${e.id}=${e.value} (${e.validationMessage})`));
           const shown = await page.locator("form.new-match .form-error").textContent();
