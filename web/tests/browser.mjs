@@ -149,7 +149,10 @@ async function clickMove(page, prefer = null, choose = null) {
     await page.evaluate(() => document.querySelectorAll(".notice.error").forEach((n) => { n.dataset.seen = "1"; }));
     const version = await page.getAttribute(".match", "data-version");
     let target = null;
-    for (const selector of [prefer, "button.card.playable", ".calls button.move"]) {
+    // A choice already open (a card with several moves, selected by an earlier try) is
+    // answered, not the card clicked again (which would close it).
+    const choice = choose ? `.choice button.move${choose}` : null;
+    for (const selector of [prefer, choice, ".choice button.move", "button.card.playable", ".calls button.move"]) {
       if (selector && (await page.locator(selector).count())) {
         target = page.locator(selector).first();
         break;
@@ -157,14 +160,15 @@ async function clickMove(page, prefer = null, choose = null) {
     }
     try {
       if (!target) {
-        await page.click("details.all-moves summary", { timeout: 2000 });
+        await page.click("details.all-moves summary", { timeout: 5000 });
         target = page.locator("details.all-moves button.move").first();
       }
       page.lastClicked = { call: await target.evaluate((el) => el.matches(".calls button.move")), text: (await target.textContent()).trim() };
-      await target.click({ timeout: 2000 });
-      if (await page.locator(".choice button.move").count()) {
+      const answered = await target.evaluate((el) => el.matches(".choice button.move"));
+      await target.click({ timeout: 5000 });
+      if (!answered && (await page.locator(".choice button.move").count())) {
         const pick = choose && (await page.locator(`.choice button.move${choose}`).count()) ? `.choice button.move${choose}` : ".choice button.move";
-        await page.locator(pick).first().click({ timeout: 2000 });
+        await page.locator(pick).first().click({ timeout: 5000 });
       }
     } catch {
       // The screen changed under the click (a bot moved, a window closed, a redraw): look
