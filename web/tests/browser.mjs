@@ -131,6 +131,18 @@ async function waitOn(page, fn, arg, what) {
   }
 }
 
+/** The moves the server logged for each seat of a match (as this page's player may read
+ * them): what was played, however the clicks that made it went. */
+async function movesBySeat(page, id) {
+  return page.evaluate(async (matchId) => {
+    const { token } = JSON.parse(localStorage.getItem("tapete.player"));
+    const log = await (await fetch(`/v1/matches/${matchId}/events`, { headers: { Authorization: `Bearer ${token}` } })).json();
+    const counts = {};
+    for (const entry of log.entries) if (entry.kind === "action" && typeof entry.actor?.seat === "number") counts[entry.actor.seat] = (counts[entry.actor.seat] ?? 0) + 1;
+    return counts;
+  }, id);
+}
+
 async function status(page) {
   return page.getAttribute(".match", "data-status");
 }
@@ -248,7 +260,8 @@ const scenarios = {
     await page.waitForSelector(`.match[data-id="${rematch}"][data-status=finished] .result`, { timeout: MOVE_TIMEOUT });
     const resigned = await page.locator(".result h3").textContent();
     checkConsole(page);
-    return { match: id, moves: counts.moved, refused: counts.refused, result, rematch, resigned };
+    const moves = (await movesBySeat(page, id))[0] ?? 0;
+    return { match: id, moves, clicked: counts.moved, refused: counts.refused, result, rematch, resigned };
   },
 
   /** Truco with calls: every time a call is offered (envido, truco, quiero...), click it;
@@ -415,7 +428,8 @@ const scenarios = {
     await beto.waitForSelector(`a.rematch[data-offered][href$="${rematch}"]`, { timeout: MOVE_TIMEOUT });
     const rematchSeconds = (Date.now() - offered) / 1000;
     checkConsole(ana, beto);
-    return { match: id, moves, checks, refusal, announced, rematch, rematchSeconds };
+    const played = await movesBySeat(ana, id);
+    return { match: id, moves: (played[0] ?? 0) + (played[1] ?? 0), clicked: moves, checks, refusal, announced, rematch, rematchSeconds };
   },
 
   /** Every game and variant of the catalog is created from its page with the form as it
