@@ -16,6 +16,7 @@ import pytest
 import redis
 
 from services.lobby.players import TOKEN_KEY, bot_seat_token, token_digest
+from services.settings import DEV_BOT_TOKEN_KEY
 from tests.bots_fixtures import BotProcess, BotProcesses
 from tests.service_fixtures import Http, Service, error_of, session
 from tests.sse import Stream
@@ -95,7 +96,7 @@ def test_bots_play_their_seats_as_one_player_and_their_tokens_die_with_the_match
     assert {(e["actor"]["player"], e["actor"]["system"]) for e in moves} == {("bot-random", False)}
     assert {e["actor"]["seat"] for e in moves} == {0, 1}
     for seat in (0, 1):
-        token = bot_seat_token(None, match["id"], seat)
+        token = bot_seat_token(DEV_BOT_TOKEN_KEY, match["id"], seat)
         assert redis_client.get(TOKEN_KEY.format(digest=token_digest(token))) is None
         error_of(http.get(f"/v1/matches/{match['id']}", token), 401)
 
