@@ -180,7 +180,7 @@ def test_a_person_plays_a_truco_with_calls(
     assert verified(platform, truco["match"])
 
 
-def test_every_variant_is_created_from_its_page_deals_and_takes_three_clicked_moves(
+def test_every_variant_is_created_from_its_page_deals_and_takes_a_clicked_move(
     platform: Gateway, scenarios: dict[str, dict[str, Any]]
 ) -> None:
     catalog = requests.get(f"{platform.url}/v1/games", timeout=10).json()["games"]
@@ -188,7 +188,7 @@ def test_every_variant_is_created_from_its_page_deals_and_takes_three_clicked_mo
     found = scenario(scenarios, "catalog")
     assert {(r["game"], r["variant"]) for r in found["results"]} == expected
     for result in found["results"]:
-        assert result["moved"] >= 3 and result["cards"] > 0, result
+        assert result["moved"] >= 1 and result["cards"] > 0, result
         # created on its page as the form comes: as the lobby has it, that game and variant,
         # no option changed, the creator seated (the scenario fails naming an invalid input)
         assert result["served"] == [result["game"], result["variant"], {}, True], result

@@ -2,7 +2,7 @@
  * language chosen from the browser's unless the person picked one (kept in localStorage),
  * and `t(key, values)` to say a message. What the server says (the rules' reasons, later
  * the games' sentences and facts) comes in the language sent as `Accept-Language`. */
-import { messages, strategyWords, zoneWords, type MessageKey } from "./messages";
+import { messages, phaseWords, strategyWords, zoneWords, type MessageKey } from "./messages";
 
 export type Lang = "es" | "en";
 export const LANGS: Lang[] = ["es", "en"];
@@ -58,4 +58,9 @@ export function zoneWord(head: string): string {
 /** A bot strategy's name for a person: the levels in words, a game's own strategies too. */
 export function strategyLabel(name: string): string {
   return strategyWords[current][name] ?? name;
+}
+
+/** A phase of the rules in words ("juego" for play), else its id. */
+export function phaseWord(phase: string): string {
+  return phaseWords[current][phase] ?? phase;
 }

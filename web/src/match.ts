@@ -10,7 +10,7 @@ import { h, mount, notice } from "./dom";
 import { Feed, type Entry } from "./feed";
 import { botStrategy, catalogEntry, type CatalogGame } from "./catalog";
 import { HOLD_MS, heldZones, stillHeld, type Held } from "./hold";
-import { listOf, strategyLabel, t } from "./i18n";
+import { listOf, phaseWord, strategyLabel, t } from "./i18n";
 import { actorLine, entryLines, type GameEvent } from "./sentences";
 import { drawTable } from "./table";
 import { cardsOf, describeAction, viewDeck, type Action, type View } from "./view";
@@ -97,6 +97,7 @@ export class MatchScreen {
     await this.refresh();
     if (!this.match || this.closed) return;
     this.game = await catalogEntry(this.match.game ?? "");
+    await this.readRecent();
     if (this.closed) return; // left while loading: no feed, no timer
     this.feed = new Feed(this.id, this.match.version ?? 0, (entry) => this.onEntry(entry));
     this.feed.start();
@@ -194,13 +195,29 @@ export class MatchScreen {
     }, Math.max(0, due - Date.now()));
   }
 
-  private onEntry(entry: Entry): void {
+  /** The entries before the page opened (a reload, a link, watching): the move log and each
+   * seat's last move start from them rather than empty. */
+  private async readRecent(): Promise<void> {
+    const version = this.match?.version ?? 0;
+    const { data } = await lobby.GET("/v1/matches/{match_id}/events", {
+      params: { path: { match_id: this.id }, query: { after: Math.max(0, version - LOG_ENTRIES), wait: 0 } },
+    });
+    for (const entry of (data?.entries ?? []) as Entry[]) if (entry.version <= version) this.remember(entry);
+  }
+
+  /** An entry in the move log and as its seat's last move. */
+  private remember(entry: Entry): number | null | undefined {
     this.eventsOf.set(entry.version, entry.events ?? []);
     for (const old of this.eventsOf.keys()) if (old < entry.version - 20) this.eventsOf.delete(old);
-    if (this.closed) return;
     this.log = [...this.log, entry].slice(-LOG_ENTRIES);
     const actor = (entry as { actor?: { seat?: number | null } }).actor?.seat;
     if (typeof actor === "number") this.lastMoves.set(actor, entry);
+    return actor;
+  }
+
+  private onEntry(entry: Entry): void {
+    if (this.closed) return;
+    const actor = this.remember(entry);
     const lines = entryLines(entry, this.names, this.deck);
     if (lines.length && actor !== this.view?.seat) this.announcer.textContent = lines.join(". ");
     if (entry.version > (this.match?.version ?? 0)) void this.refresh().then(() => this.render());
@@ -425,7 +442,7 @@ export class MatchScreen {
       }, describeAction(action, deck));
     return h("div", { class: "play" },
       h("p", { class: `turn${mine ? " mine" : ""}`, role: "status" }, turn,
-        view.phase ? h("span", { class: "muted" }, ` · ${t("phase", { phase: view.phase })}`) : null,
+        view.phase ? h("span", { class: "muted" }, ` · ${t("phase", { phase: phaseWord(view.phase) })}`) : null,
         view.round ? h("span", { class: "muted" }, ` · ${t("round", { n: view.round })}`) : null,
         this.match?.turn_deadline && !view.finished ? h("span", { class: "turn-timer" }, ` · ${t("turn_timer", { time: new Date(this.match.turn_deadline).toLocaleTimeString() })}`) : null,
         this.deadlineAt !== null ? h("span", { class: `deadline ${view.deadline?.kind}` }, ` ${view.deadline?.kind === "commit" ? t("sealed_choice") : t("react")}: `, h("span", { class: "countdown", "aria-live": "off" }, "")) : null,

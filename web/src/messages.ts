@@ -367,3 +367,13 @@ export const zoneWords: Record<"en" | "es", Record<string, string>> = {
     pyramid: "pirámide", cover: "tapa", draw: "robo", missions: "misiones", "missions-left": "misiones restantes", "red-threes": "treses rojos",
   },
 };
+
+/** The phases the games name (the rules' ids), in words; a phase not listed shows its id. */
+export const phaseWords: Record<"en" | "es", Record<string, string>> = {
+  en: { soltar: "letting go" }, // the others are English words already
+  es: {
+    arrange: "colocar", bid: "pujas", challenge: "desafío", choose: "elegir", dice: "dados", discard: "descarte", draw: "robo", duel: "duelo", dump: "soltar",
+    envido: "envido", flip: "volteo", lay: "bajar", meld: "combinar", move: "mover", open: "apertura", place: "colocar", play: "juego", race: "carrera",
+    raise: "subida", reaction: "reacción", reveal: "descubrir", soltar: "soltar", swap: "intercambio", truco: "truco", turn: "turno",
+  },
+};

@@ -12,6 +12,9 @@ import { mkdirSync } from "node:fs";
 const BASE = process.env.TAPETE_URL ?? "http://127.0.0.1:8080";
 const ARTIFACTS = process.env.TAPETE_ARTIFACTS ?? "../var/artifacts/web";
 const MOVE_TIMEOUT = 30_000;
+// The clicked moves each variant's table takes in the catalog: one shows that its moves are
+// offered and answered; the whole games are played by the Brisca, Truco and duel scenarios.
+const CATALOG_MOVES = 1;
 
 function fail(message) {
   throw new Error(message);
@@ -123,6 +126,18 @@ async function formMatch(page, game, variant, strategy) {
     return [m.game, m.variant, m.options, m.seats[0].player === me];
   }, id);
   return { id, served };
+}
+
+/** This page's player resigns each of `ids` still running: a match a scenario is done with
+ * ends, and its bots stop (La Granja's and Nervioso's would go on acting at their pace). */
+async function resignAll(page, ids) {
+  await page.evaluate(async (matchIds) => {
+    const { token } = JSON.parse(localStorage.getItem("tapete.player"));
+    for (const id of matchIds) {
+      const r = await fetch(`/v1/matches/${id}/resign`, { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+      if (!r.ok && r.status !== 409) throw new Error(`resign ${id}: ${r.status} ${await r.text()}`);
+    }
+  }, ids);
 }
 
 /** When a wait times out: what the page shows against what the server says, so a page left
@@ -314,9 +329,10 @@ const scenarios = {
     return { match: id, moves: counts.moved, calls, result };
   },
 
-  /** Every game and variant of the catalog: it is created from its page with the form as it
-   * comes, deals, and takes three clicked moves (a match that ends first is followed by
-   * another, through the API). */
+  /** Every game and variant of the catalog: it is created from its game's page with the
+   * form as it comes, deals, and its table takes a clicked move (a match that ends first is
+   * followed by another, through the API). The pages move between screens by the app's own
+   * routes: one page load each for the whole catalog. */
   async catalog(scope, only) {
     const catalog = await (await fetch(`${BASE}/v1/games`)).json();
     const jobs = catalog.games.flatMap((g) => g.variants.filter((v) => !only || only.split(",").includes(g.id)).map((v) => ({ game: g, variant: v })));
@@ -327,8 +343,8 @@ const scenarios = {
       for (let job = jobs.shift(); job; job = jobs.shift()) {
         const { game, variant } = job;
         // Random bots in La Granja call animals with no face-off and are penalised until the
-        // person's hand is empty: the match ends, won, before its third click. The search
-        // bot does not throw its cards away.
+        // person's hand is empty: the match may end, won, before a click. The search bot
+        // does not throw its cards away.
         const strategy = (game.strategies ?? []).includes("greedy") ? "greedy" : game.id === "la-granja" ? "easy" : "random";
         const started = Date.now();
         const matches = [];
@@ -336,8 +352,8 @@ const scenarios = {
         let moved = 0;
         let cards = 0;
         const refusals = [];
-        // A match that ends before three clicked moves (a short deal) is followed by another.
-        for (let tries = 0; moved < 3 && tries < 12; tries++) {
+        // A match that ends before its clicked move (a short deal) is followed by another.
+        for (let tries = 0; moved < CATALOG_MOVES && tries < 12; tries++) {
           if (!matches.length || (await status(page)) === "finished") {
             if (matches.length >= 3) break;
             if (matches.length) matches.push(await apiMatch(page, game.id, variant.id, variant.players.min, strategy));
@@ -349,7 +365,8 @@ const scenarios = {
           if (outcome === "moved") moved += 1;
           else if (outcome !== "finished") refusals.push(outcome);
         }
-        if (moved < 3) fail(`${game.id}/${variant.id}: ${moved} moves in ${matches.length} matches; refusals: ${refusals.join(" | ")}`);
+        await resignAll(page, matches);
+        if (moved < CATALOG_MOVES) fail(`${game.id}/${variant.id}: ${moved} moves in ${matches.length} matches; refusals: ${refusals.join(" | ")}`);
         if (!cards) fail(`${game.id}/${variant.id}: no card on the table after the deal`);
         console.error(`${game.id}/${variant.id}: ${moved} moves in ${(Date.now() - started) / 1000} s${refusals.length ? `; refused: ${refusals.join(" | ")}` : ""}`);
         results.push({ game: game.id, variant: variant.id, matches, served, moved, cards, seconds: (Date.now() - started) / 1000 });
@@ -412,11 +429,13 @@ const scenarios = {
       for (const page of [ana, beto]) for (const code of await publicOf(page)) everPublic.add(code);
       for (const [mine, other] of [[ana, beto], [beto, ana]]) {
         const secret = (await handOf(mine)).filter(({ code }) => !everPublic.has(code));
-        const html = await other.content();
-        for (const { code, name } of secret) {
-          if (html.includes(`data-card="${code}"`) || html.includes(name)) fail(`the other page holds ${name} (${code}), hidden in a hand`);
-          checks += 1;
-        }
+        // searched in the other page itself (its whole HTML, never sent over)
+        const held = await other.evaluate((cards) => {
+          const html = document.documentElement.outerHTML;
+          return cards.filter(({ code, name }) => html.includes(`data-card="${code}"`) || html.includes(name));
+        }, secret);
+        if (held.length) fail(`the other page holds ${held.map(({ name, code }) => `${name} (${code})`).join(", ")}, hidden in a hand`);
+        checks += secret.length;
       }
     };
     // Whose turn it is, as the server says (a page may still show the state before).
