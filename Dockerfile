@@ -8,13 +8,15 @@
 # The project is installed as a package (its version is what log entries record as
 # rules_version), so the gunicorn settings are loaded as the module services.gunicorn_conf.
 # -- web: the web client (web/), built from the locked npm packages into static files ---------
-# Its API client is generated from openapi/*.yaml and it bundles docs/games/*.md.
+# Its API client is generated from openapi/*.yaml and it bundles docs/games/*.md and the
+# original rule texts, shared/games/rules/*.txt.
 FROM node:20-bookworm-slim AS web
 WORKDIR /src/web
 COPY web/package.json web/package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY openapi /src/openapi
 COPY docs/games /src/docs/games
+COPY shared/games/rules /src/shared/games/rules
 COPY web ./
 RUN npm run build
 

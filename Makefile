@@ -34,18 +34,25 @@ format: $(STAMP)
 # process that dies is started again (with a growing pause), the others carry on; Ctrl-C
 # stops them all. Without REDIS_URL, an embedded Redis (valkey from PyPI) keeps its data in
 # var/redis across restarts. TAPETE_DEV=1: a development machine (a secret left unset is its
-# development key, written in the source: docs/operations.md, "Secrets"). The ports are the Procfile's *_PORT variables; browser pages
-# served from DEV_ORIGINS (a web client's development server) may call the services
-# (CORS_ORIGINS, if set, wins). The web client is built first when missing or stale
-# (web/build.sh) and served with the API by the gateway, which prints the one URL to open
-# (GATEWAY_PORT, 8080).
+# development key, written in the source: docs/operations.md, "Secrets"). The ports are the
+# Procfile's *_PORT variables; browser pages served from DEV_ORIGINS (a web client's
+# development server) may call the services (CORS_ORIGINS, if set, wins). The web client is
+# built first when missing or stale (web/build.sh, with Node.js and npm) and served with the
+# API by the gateway; once every service answers, the supervisor prints the one URL to open
+# last, on a line of its own (GATEWAY_PORT, 8080).
 WORKERS ?= 1
 DEV_ORIGINS ?= http://localhost:5173,http://127.0.0.1:5173
+RULES_PORT   ?= 8001
+FEED_PORT    ?= 8003
+GATEWAY_PORT ?= 8080
+READY_URLS = $(foreach port,$(LOBBY_PORT) $(RULES_PORT) $(HISTORY_PORT) $(FEED_PORT),--ready http://127.0.0.1:$(port)/readyz) --ready http://127.0.0.1:$(GATEWAY_PORT)/healthz
 run: $(STAMP)
 	mkdir -p var/redis
-	@if command -v npm >/dev/null; then sh web/build.sh; else echo "npm not found: the web client is not built (the API still runs)"; fi
+	@if command -v npm >/dev/null; then sh web/build.sh; else echo "npm not found: the web client is not built (install Node.js and npm for it; the API still runs)"; fi
+	@if [ -f web/dist/index.html ]; then open="Tapete is ready: open http://127.0.0.1:$(GATEWAY_PORT)/ in a browser"; \
+	else open="Tapete's API is ready at http://127.0.0.1:$(GATEWAY_PORT)/v1/games (no web client: it needs Node.js and npm)"; fi; \
 	TAPETE_DEV=1 CORS_ORIGINS="$${CORS_ORIGINS-$(DEV_ORIGINS)}" PATH="$(CURDIR)/$(BIN):$$PATH" \
-		$(BIN)/python -m shared.supervisor -f Procfile -c worker=$(WORKERS)
+		$(BIN)/python -m shared.supervisor -f Procfile -c worker=$(WORKERS) $(READY_URLS) --announce "$$open"
 
 # A bot-only match against the running platform (`make run` in another terminal): its moves
 # as they happen, the final scores and the history service's verification.

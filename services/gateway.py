@@ -379,7 +379,7 @@ def main() -> None:
     app = Gateway(args.static, settings.gateway_upstreams)
     server = WSGIServer((args.host, args.port), app, log=None, handler_class=ClientHandler)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
-    print(f"Tapete is up: open http://{shown}:{args.port}/ in a browser", flush=True)
+    log.info("serving the web app and the API on http://%s:%d/", shown, args.port)
     server.serve_forever()
 
 

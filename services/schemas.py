@@ -181,6 +181,13 @@ class MatchDocument(ma.Schema):
     turn_timeout = fields.Float(
         allow_none=True, metadata={"description": "seconds a seat may take before the server plays"}
     )
+    bot_pace = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "seconds a bot's move waits after the entry before it while a person "
+            "sits in the match (null in matches older than the setting: at once)"
+        },
+    )
     turn_deadline = fields.String(
         allow_none=True,
         metadata={

@@ -225,6 +225,9 @@ class Settings:
     cors_origins: tuple[str, ...] = ()  # CORS_ORIGINS, comma-separated; "*" for any
     # the lobby's idle limit: a running match with no entry for this long ends as abandoned
     match_idle_limit_s: float = 86400.0  # MATCH_IDLE_LIMIT_S
+    # a new match's bot pace when its creator names none: the seconds a bot's move waits after
+    # the entry before it, in a match with a person (0: at once; the tests' setting)
+    bot_pace_s: float = 1.0  # BOT_PACE_S
     # the key bot seat tokens are derived from (None: unset; see with_secrets)
     bot_token_key: str | None = None  # TAPETE_BOT_TOKEN_KEY
     # logs, metrics and health
@@ -370,6 +373,7 @@ class Settings:
             feed_send_buffer=int(env.get("FEED_SEND_BUFFER", d.feed_send_buffer)),
             cors_origins=_csv(env.get("CORS_ORIGINS", "")),
             match_idle_limit_s=float(env.get("MATCH_IDLE_LIMIT_S", d.match_idle_limit_s)),
+            bot_pace_s=float(env.get("BOT_PACE_S", d.bot_pace_s)),
             bot_token_key=env.get("TAPETE_BOT_TOKEN_KEY") or None,
             log_level=env.get("LOG_LEVEL", d.log_level),
             heartbeat_dir=env.get("HEARTBEAT_DIR") or None,

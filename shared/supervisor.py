@@ -12,6 +12,12 @@ one (``name.1``, ``name.2``, ...), each with ``PROCESS_NAME`` and ``PROCESS_INDE
 environment.
 
     python -m shared.supervisor -f Procfile -c worker=2
+    python -m shared.supervisor -f Procfile --ready http://127.0.0.1:8000/readyz \
+        --announce "Open http://127.0.0.1:8080/ in a browser"
+
+``--announce`` is said last, on a line of its own without a prefix, once every ``--ready``
+URL answers 200 and the processes' start-up output has gone quiet: what a person should do
+next is not buried in the start-up log.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +43,9 @@ BACKOFF_MAX = 30.0
 STABLE_AFTER = 10.0
 STOP_TIMEOUT = 15.0
 POLL_SECONDS = 0.1
+QUIET_SECONDS = 1.0  # no output for this long: the start-up log is over
+QUIET_LIMIT = 10.0  # a log that never goes quiet does not hold the announcement back longer
+READY_TIMEOUT = 300.0  # the announcement gives up on URLs that never answer
 COLOURS = (36, 33, 32, 35, 34, 31, 96, 93, 92, 95, 94, 91)
 LINE = re.compile(r"^([A-Za-z0-9_-]+):\s*(.+)$")
 
@@ -93,6 +103,7 @@ class Supervisor:
         self.width = max(len(name) for name in ["supervisor", *(c.name for c in self.children)])
         self.colour = out.isatty()
         self._write_lock = threading.Lock()
+        self.last_output = self.clock()
 
     # -- output ----------------------------------------------------------------------------
     def say(self, name: str, text: str) -> None:
@@ -105,6 +116,26 @@ class Supervisor:
         with self._write_lock:
             self.out.write(prefix + text + "\n")
             self.out.flush()
+            self.last_output = self.clock()
+
+    def announce(self, text: str, ready: Sequence[str], timeout: float = READY_TIMEOUT) -> bool:
+        """Say ``text`` on its own lines, unprefixed, once every URL of ``ready`` answers 200
+        and the output has been quiet for ``QUIET_SECONDS`` (or has not, for ``QUIET_LIMIT``);
+        False if the URLs never answered."""
+        deadline = self.clock() + timeout
+        waiting = list(ready)
+        while waiting:
+            if self.stopping.is_set() or self.clock() > deadline:
+                return False
+            waiting = [url for url in waiting if not _answers(url)]
+            self.stopping.wait(POLL_SECONDS * 3)
+        noisy_until = self.clock() + QUIET_LIMIT
+        while self.clock() - self.last_output < QUIET_SECONDS and self.clock() < noisy_until:
+            self.stopping.wait(POLL_SECONDS)
+        with self._write_lock:
+            self.out.write(f"\n{text}\n\n")
+            self.out.flush()
+        return True
 
     def _pump(self, name: str, stream: IO[bytes]) -> None:
         for raw in iter(stream.readline, b""):
@@ -195,6 +226,15 @@ def _signal_group(child: Child, signum: int) -> None:
         os.killpg(child.process.pid, signum)
 
 
+def _answers(url: str) -> bool:
+    """Whether ``url`` answers 200 now."""
+    try:
+        with urllib.request.urlopen(url, timeout=1) as answer:  # noqa: S310 (our own URLs)
+            return bool(answer.status == 200)
+    except OSError:  # refused, reset, timed out, or an HTTP error status
+        return False
+
+
 def parse_concurrency(values: Sequence[str]) -> dict[str, int]:
     """``["worker=2", "web=1"]`` -> ``{"worker": 2, "web": 1}``; commas also separate."""
     counts = {}
@@ -211,6 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-f", "--procfile", default="Procfile")
     parser.add_argument("-c", "--concurrency", action="append", default=[], help="name=N")
     parser.add_argument("--stop-timeout", type=float, default=STOP_TIMEOUT)
+    parser.add_argument("--ready", action="append", default=[], help="a URL to answer 200 first")
+    parser.add_argument("--announce", help="said last, once the --ready URLs answer")
     args = parser.parse_args(argv)
     supervisor = Supervisor(
         read_procfile(Path(args.procfile).read_text()),
@@ -223,6 +265,10 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
+    if args.announce:
+        threading.Thread(
+            target=supervisor.announce, args=(args.announce, args.ready), daemon=True
+        ).start()
     return supervisor.run()
 
 

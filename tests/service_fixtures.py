@@ -136,7 +136,8 @@ def rules_service() -> Iterator[Service]:
 
 @pytest.fixture(scope="session")
 def lobby_service(redis_store: RedisStore, rules_service: Service) -> Iterator[Service]:
-    env = {**redis_store.env, "RULES_URL": rules_service.url}
+    # Bots answer at once unless a test's match asks for a pace (bot_pace).
+    env = {**redis_store.env, "RULES_URL": rules_service.url, "BOT_PACE_S": "0"}
     service = Service("lobby", "services.lobby.wsgi:app", env)
     service.start()
     yield service

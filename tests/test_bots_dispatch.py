@@ -49,6 +49,50 @@ def test_a_bot_seat_to_act_gets_a_job_now_and_a_person_none_without_a_turn_timeo
     assert plan(notice(to_act=[0, 1], bots=BOT_AT_1), None) == [(Task(BOT, MATCH, 7, 1), None)]
 
 
+def test_a_bot_waits_the_matchs_pace_after_the_entry_it_answers():
+    """The lobby sends the match's bot_pace while a person sits in it: the bot's job is due
+    that long after the entry, counted from its append (the feed id), whoever is to act."""
+    paced = plan(notice(to_act=[0, 1], bots=BOT_AT_1, bot_pace=1.0), None)
+    assert paced == [(Task(BOT, MATCH, 7, 1), pytest.approx(NOTIFIED + 1.0))]
+    commit = {"kind": "commit", "seconds": 30.0}  # a sealed bid is paced like a turn move
+    tasks = plan(notice(to_act=[1], deadline=commit, bots=BOT_AT_1, bot_pace=2.5), None)
+    assert (Task(BOT, MATCH, 7, 1), pytest.approx(NOTIFIED + 2.5)) in tasks
+    # a match of bots only (the lobby sends 0), or a notification without the field: at once
+    assert plan(notice(to_act=[1], bots=BOT_AT_1, bot_pace=0), None) == [
+        (Task(BOT, MATCH, 7, 1), None)
+    ]
+
+
+def test_a_paced_bot_move_is_scheduled_no_sooner_than_its_pace(
+    dispatcher: Dispatcher, redis_client: redis.Redis
+):
+    """Dispatched at once, the bot's job waits in rq's scheduler, due at the next whole
+    second after the entry's time plus the pace; a dispatch later than that queues it now."""
+    at_version(redis_client, 7)
+    now = time.time()
+    ms = int(now * 1000)
+    fresh = Notice.parse(
+        f"{ms}-0",
+        {"match": MATCH, "version": "7", "kind": "action",
+         "event": json.dumps({"status": "running", "to_act": [1], "bots": BOT_AT_1,
+                              "bot_pace": 1.0})},
+    )  # fmt: skip
+    assert dispatcher.dispatch(fresh, 7, None) == "dispatched"
+    job_id = Task(BOT, MATCH, 7, 1).job_id
+    registry = ScheduledJobRegistry(queue=dispatcher.queue)
+    assert job_id in registry.get_job_ids() and dispatcher.queue.job_ids == []
+    assert registry.get_scheduled_time(job_id).timestamp() >= ms / 1000 + 1.0
+    late = Notice.parse(
+        "1000-0",  # appended long ago: its pace is over
+        {"match": MATCH, "version": "8", "kind": "action",
+         "event": json.dumps({"status": "running", "to_act": [1], "bots": BOT_AT_1,
+                              "bot_pace": 1.0})},
+    )  # fmt: skip
+    at_version(redis_client, 8)
+    assert dispatcher.dispatch(late, 8, None) == "dispatched"
+    assert dispatcher.queue.job_ids == [Task(BOT, MATCH, 8, 1).job_id]
+
+
 def test_a_finished_match_asks_for_nothing():
     assert plan(notice(status="finished", to_act=[], bots=BOT_AT_1), 5.0) == []
 

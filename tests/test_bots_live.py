@@ -227,6 +227,24 @@ def play_once(http: Http, person: dict[str, Any], match_id: str, rng: random.Ran
     return int(move.body["version"])
 
 
+def test_a_bot_answers_a_person_no_sooner_than_the_matchs_pace(lobby: Http, workers: Workers):
+    """With bot_pace 1 s every bot move comes at least a second after the entry before it
+    (rq's scheduler keeps whole seconds: at most about two seconds more)."""
+    workers.start(1)
+    match, person = person_against_bot(lobby, bot_pace=1.0)
+    rng = random.Random(3)
+    for _ in range(3):
+        play_once(lobby, person, match["id"], rng)
+    log = lobby.events(person, match["id"]).body["entries"]
+    gaps = [
+        seconds_between(before, entry)
+        for before, entry in zip(log, log[1:], strict=False)
+        if entry["kind"] == "action" and entry["actor"]["seat"] == 1
+    ]
+    assert len(gaps) >= 2, log
+    assert all(1.0 <= gap < 4.0 for gap in gaps), gaps
+
+
 # -- a worker killed in the middle of a bot's turn ----------------------------------------------
 @pytest.fixture
 def rq_connection(redis_store: RedisStore) -> Iterator[redis.Redis]:

@@ -755,10 +755,76 @@ def test_the_feed_notification_carries_what_a_bot_dispatcher_needs(
         "deadline": None,
         "turn_deadline": None,
         "bots": [{"seat": 1, "strategy": "random", "player": bot}],
+        "bot_pace": 1.0,  # a person sits in it: the lobby's default pace
     }
     assert started["to_act"] in ([0], [1])
     secrets = [lobby.load(match["id"]).seed, lobby.bot_token(match["id"], 1)]
     assert not any(s in json.dumps(feed) for s in secrets if s)
+
+
+def test_a_match_has_a_bot_pace_the_dispatcher_applies_only_while_a_person_sits_in_it(
+    http: Http, lobby: Lobby, redis_client: redis.Redis
+):
+    ana = http.player()
+    default = http.match(ana, players=2)
+    assert default["bot_pace"] == 1.0  # Lobby's default, BOT_PACE_S
+    paced = http.match(ana, players=2, bot_pace=2.5)
+    assert (
+        paced["bot_pace"] == 2.5
+        and http.get(f"/v1/matches/{paced['id']}", ana["token"]).body["bot_pace"] == 2.5
+    )
+    instant = http.match(ana, players=2, bot_pace=0)
+    assert instant["bot_pace"] == 0
+    bots_only = http.match(ana, players=2, bot_pace=2.5)
+    for match, people in ((paced, True), (bots_only, False)):
+        if people:
+            http.join(ana, match["id"])
+        for seat in range(1 if people else 0, 2):
+            http.post(
+                f"/v1/matches/{match['id']}/bots",
+                ana["token"],
+                json={"seat": seat, "strategy": "random"},
+            )
+        feed = cast(list, redis_client.xrange(MatchLog(redis_client).keys(match["id"]).feed))
+        started = json.loads([f for _, f in feed if f["match"] == match["id"]][-1]["event"])
+        assert started["status"] == "running"
+        assert started["bot_pace"] == (2.5 if people else 0.0)  # nobody to follow bots alone
+
+
+@pytest.mark.parametrize("bad", [-0.5, 10.5, "1", True, [1]])
+def test_a_bot_pace_out_of_range_or_not_a_number_is_refused(
+    http: Http, redis_client: redis.Redis, bad: Any
+):
+    ana = http.player()
+    before = everything(redis_client)
+    reply = http.post("/v1/matches", ana["token"], json={"game": "brisca", "bot_pace": bad})
+    assert "bot_pace" in json.dumps(error_of(reply, 400))
+    assert everything(redis_client) == before
+
+
+def test_a_rematch_keeps_the_bot_pace_and_each_bot_seat_has_a_name_of_its_own(
+    http: Http, lobby: Lobby
+):
+    ana = http.player()
+    match = http.match(ana, game="presidente", players=4, bot_pace=0.5, autostart=False)
+    http.join(ana, match["id"], seat=0)
+    for seat in (1, 2, 3):
+        reply = http.post(
+            f"/v1/matches/{match['id']}/bots",
+            ana["token"],
+            json={"seat": seat, "strategy": "random"},
+        )
+    seats = reply.body["seats"]
+    names = [s["name"] for s in seats]
+    assert len(set(names)) == 4 and all(s["player"] == "bot-random" for s in seats[1:]), names
+    entry = entries(lobby, match["id"])[-1]
+    assert entry["kind"] == "bot.added" and entry["player"]["name"] == names[3]
+    http.post(f"/v1/matches/{match['id']}/start", ana["token"])
+    assert http.post(f"/v1/matches/{match['id']}/resign", ana["token"]).status == 200
+    again = http.post(f"/v1/matches/{match['id']}/rematch", ana["token"])
+    assert again.status == 200, again.body
+    assert again.body["bot_pace"] == 0.5
+    assert [s["name"] for s in again.body["seats"]] == names  # the bots keep their names
 
 
 # -- dependencies down ----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from shared.redis_server import free_port
 from shared.supervisor import parse_concurrency, read_procfile
 from tests.service_fixtures import ROOT, wait_until
 
@@ -87,7 +88,37 @@ def test_a_dead_process_restarts_with_backoff_while_the_others_carry_on(tmp_path
             os.killpg(supervisor.pid, signal.SIGKILL)
 
 
+def test_the_url_to_open_is_said_last_on_its_own_line_once_the_services_answer(tmp_path: Path):
+    """Until the process serving the --ready URL answers, nothing is announced; then the
+    announcement comes after the start-up output, unprefixed, between blank lines."""
+    port = free_port()
+    procfile = tmp_path / "Procfile"
+    procfile.write_text(
+        "chatty: for i in 1 2 3; do echo starting $i; sleep 0.3; done; sleep 300\n"
+        f"web: sleep 1.5; echo web up; exec {sys.executable} -m http.server {port} --bind 127.0.0.1\n"
+    )
+    log = tmp_path / "out.log"
+    announcement = "Open http://127.0.0.1:8080/ now"
+    with log.open("wb") as out:
+        supervisor = subprocess.Popen(
+            [sys.executable, "-m", "shared.supervisor", "-f", str(procfile), "--stop-timeout", "5",
+             "--ready", f"http://127.0.0.1:{port}/", "--announce", announcement],
+            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    try:
+        wait_until(lambda: announcement in log.read_text(), timeout=20, what="the announcement")
+        lines = log.read_text().splitlines()
+        at = lines.index(announcement)
+        assert lines[at - 1] == "" and lines[at + 1] == ""
+        before = "\n".join(lines[:at])
+        assert "web up" in before and "starting 3" in before  # after the start-up output
+    finally:
+        supervisor.send_signal(signal.SIGTERM)
+        supervisor.wait(15)
+
+
 def test_make_run_supervises_the_projects_procfile():
     names = [name for name, _ in read_procfile((ROOT / "Procfile").read_text())]
     assert {"redis", "rules", "lobby", "history-consumer", "dispatcher", "worker"} <= set(names)
-    assert "-m shared.supervisor -f Procfile" in (ROOT / "Makefile").read_text()
+    makefile = (ROOT / "Makefile").read_text()
+    assert "-m shared.supervisor -f Procfile" in makefile and "--announce" in makefile

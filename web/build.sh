@@ -8,7 +8,7 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   echo "web: npm ci (installing the build tools from package-lock.json)"
   npm ci --no-audit --no-fund
 fi
-if [ ! -f dist/index.html ] || [ -n "$(find src index.html vite.config.ts package.json ../openapi ../docs/games -newer dist/index.html -not -name '*.d.ts' | head -1)" ]; then
+if [ ! -f dist/index.html ] || [ -n "$(find src index.html vite.config.ts package.json ../openapi ../docs/games ../shared/games/rules -newer dist/index.html -not -name '*.d.ts' | head -1)" ]; then
   echo "web: building the app into web/dist"
   npm run build --silent
 fi

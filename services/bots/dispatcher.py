@@ -88,6 +88,7 @@ class Notice:
     deadline: dict[str, Any] | None
     bot_seats: frozenset[int]
     turn_deadline: str | None = None
+    bot_pace: float = 0.0  # seconds a bot's move waits after this entry (the lobby's bot_pace)
 
     @classmethod
     def parse(cls, message_id: str, fields: dict[str, str]) -> Notice:
@@ -105,6 +106,7 @@ class Notice:
             deadline=event.get("deadline") or None,
             bot_seats=frozenset(int(bot["seat"]) for bot in event.get("bots") or []),
             turn_deadline=event.get("turn_deadline") or None,
+            bot_pace=float(event.get("bot_pace") or 0.0),
         )
 
 
@@ -118,7 +120,8 @@ def plan(
     """The tasks a current notification asks for, each with when (None: now); ``to_deal``:
     its match is open, full and starts itself (``deals_itself``, read from its snapshot).
 
-    In a reflex window a bot acts after a person's reaction time, or misses it."""
+    In a reflex window a bot acts after a person's reaction time, or misses it; otherwise
+    no sooner than the match's bot pace after the entry (paced_at)."""
     if notice.status == OPEN and to_deal:
         return [(Task(START, notice.match, notice.version), notice.notified + START_GRACE_S)]
     if notice.status != RUNNING:
@@ -133,7 +136,7 @@ def plan(
             if delay is not None:
                 tasks.append((Task(BOT, match, version, seat), notice.notified + delay))
     else:
-        tasks += [(Task(BOT, match, version, seat), None) for seat in bots]
+        tasks += [(Task(BOT, match, version, seat), paced_at(notice)) for seat in bots]
     if notice.deadline:
         closes = window_closes_at(notice.deadline, notice.notified)
         tasks.append((Task(WINDOW, match, version), closes))
@@ -145,6 +148,14 @@ def plan(
             if seat not in notice.bot_seats
         ]
     return tasks
+
+
+def paced_at(notice: Notice) -> float | None:
+    """When a bot may answer this entry: the match's pace after the entry's append, so a
+    person sees each bot move come at a human pace (None: at once). Counted from the entry,
+    not from the dispatch: a dispatcher running late adds no wait of its own, and one later
+    than the pace enqueues the move at once."""
+    return notice.notified + notice.bot_pace if notice.bot_pace > 0 else None
 
 
 class Dispatcher(FeedGroup):

@@ -16,6 +16,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from shared.bots.names import player_name
 from shared.endings import ABANDONED
 from shared.engine import new_match
 
@@ -282,7 +283,8 @@ def rate(
         base = current.get(player) or new_rating(seat)
         records[player] = {
             **base,
-            "name": seat.get("name"),
+            # a bot's line is its strategy's player, whichever seat names it played under
+            "name": seat.get("name") if seat.get("bot") is None else player_name(seat["bot"]),
             "bot": seat.get("bot"),
             "is_bot": seat.get("bot") is not None,
             "matches": base["matches"] + 1,

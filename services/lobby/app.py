@@ -200,7 +200,7 @@ class MatchCollection(MethodView):
         rate_limit("new_matches", caller().id)
         return lobby().create_match(
             caller(), body["game"], body["variant"], body["players"], body["options"],
-            body["autostart"], body["turn_timeout"],
+            body["autostart"], body["turn_timeout"], body["bot_pace"],
         )  # fmt: skip
 
 

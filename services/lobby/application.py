@@ -85,7 +85,7 @@ class Lobby:
             bot_token_key=settings.bot_token_key or "", quotas=Quotas.from_settings(settings),
             listing_shards=settings.listing_shards,
             feed_heartbeat=settings.feed_heartbeat_seconds,
-            feed_send_buffer=settings.feed_send_buffer,
+            feed_send_buffer=settings.feed_send_buffer, bot_pace_s=settings.bot_pace_s,
         )  # fmt: skip
 
     def __init__(
@@ -101,6 +101,7 @@ class Lobby:
         listing_shards: int = Settings.listing_shards,
         feed_heartbeat: float = Settings.feed_heartbeat_seconds,
         feed_send_buffer: int = Settings.feed_send_buffer,
+        bot_pace_s: float = Settings.bot_pace_s,
     ) -> None:
         """``new_seed`` draws each match's secret seed at its start (tests may rig a deal);
         ``bot_token_key`` derives bot seats' tokens (the development key by default, for a lobby
@@ -109,7 +110,8 @@ class Lobby:
         ``listing_shards`` is how many slots each match list index spreads over (listing.py);
         ``feed_heartbeat`` is the streams' heartbeat interval, and the time a stream's client
         has to take each write; ``feed_send_buffer`` the bytes the kernel keeps for a
-        stream's client (feed.py)."""
+        stream's client (feed.py); ``bot_pace_s`` is a new match's bot pace when its creator
+        names none."""
         if listing_shards < 1:
             raise ValueError("listing_shards must be at least 1")
         self.client = client
@@ -126,7 +128,7 @@ class Lobby:
             listing_shards,
         )  # fmt: skip
         self.reading = Reading(self.store, self.tickets, self.hub, feed_heartbeat)
-        self.seats = Seats(self.store, quotas, new_seed)
+        self.seats = Seats(self.store, quotas, new_seed, bot_pace_s)
         self.endings = Endings(self.store, self.seats)
         self.actions = Actions(self.store, self.endings)
 

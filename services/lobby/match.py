@@ -19,6 +19,7 @@ from .players import Player
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 STATUSES = (OPEN, RUNNING, FINISHED)
 BOT_STRATEGIES = tuple(all_strategies())  # each game has some of them: check_bot_strategy
+MAX_BOT_PACE_S = 10.0  # a bot waiting longer than this after each move stalls its table
 
 # What a caller sees of a log entry besides its redacted events (see public_entry).
 PUBLIC_ENTRY_FIELDS = (
@@ -122,6 +123,14 @@ def bot_seats(match: Match) -> list[dict[str, Any]]:
     ]
 
 
+def bot_pace(match: Match) -> float:
+    """How long a bot's move waits after the entry before it, for the dispatcher: the match's
+    ``bot_pace`` while a person sits in it, so people can follow the bots; 0 in a match of
+    bots only, where nobody watches at the table's pace."""
+    people = any(s["player"] is not None and s["bot"] is None for s in match["seats"])
+    return float(match.get("bot_pace") or 0.0) if people else 0.0
+
+
 # -- decisions: each returns the changed copy, or raises a domain error-----------------------
 def take_seat(match: Match, player: Player, seat: int | None, bot: str | None = None) -> Match:
     """``player`` sits at ``seat`` (None: the first free one)."""
@@ -213,6 +222,7 @@ def rematch_of(match: Match, new_id: str, creator: Player, now: str) -> Match:
         match["autostart"], now,
     )  # fmt: skip
     again["turn_timeout"] = match.get("turn_timeout")
+    again["bot_pace"] = match.get("bot_pace")
     again["rematch_of"] = match["id"]
     for old in match["seats"]:
         if old["bot"] is None:

@@ -241,6 +241,7 @@ class MatchStore:
             "deadline": match["deadline"],
             "turn_deadline": match["turn_deadline"],
             "bots": rules_of.bot_seats(match),
+            "bot_pace": rules_of.bot_pace(match),
         }
         snapshot = {"state": state, "match": match, "seed": seed}
         key, answer, fingerprint = once.stored() if once else (None, None, None)

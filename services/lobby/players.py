@@ -25,6 +25,7 @@ from typing import Any
 import redis
 
 from services.errors import Forbidden, Unauthorized
+from shared.bots import names
 
 TOKEN_KEY = "tapete:token:{digest}"  # -> {"id", "name", "bot", "token_sha256", "match", "seat"}
 MAX_TOKEN_LENGTH = 256
@@ -59,7 +60,7 @@ def bearer_token(authorization: str | None) -> str:
 
 def bot_player(strategy: str) -> Player:
     """The one bot player of a strategy: every seat it plays is this player."""
-    return Player(id=f"{BOT_ID_PREFIX}{strategy}", name=f"{strategy} bot", bot=True)
+    return Player(id=f"{BOT_ID_PREFIX}{strategy}", name=names.player_name(strategy), bot=True)
 
 
 def bot_seat_token(key: str, match_id: str, seat: int) -> str:

@@ -20,7 +20,7 @@ from services.schemas import (
 from services.spec import Ref
 from shared.eventstore import MAX_ACTION_ID_LENGTH, MAX_WAIT_SECONDS
 
-from .match import BOT_STRATEGIES
+from .match import BOT_STRATEGIES, MAX_BOT_PACE_S
 
 # A player's name: printable characters (Python's ``str.isprintable``: no control, format,
 # surrogate, private-use or unassigned character, no separator but the space), not all spaces.
@@ -110,6 +110,17 @@ class NewMatch(Strict):
         metadata={
             "description": "seconds a seat may take to act; then the server plays a random "
             "legal action for it (default: no limit)"
+        },
+    )
+    bot_pace = JsonNumber(
+        load_default=optional(None),
+        allow_none=True,
+        validate=validate.Range(min=0.0, max=MAX_BOT_PACE_S),
+        metadata={
+            "description": "seconds a bot's move waits after the entry before it, while a "
+            "person sits in the match, so people can follow the bots' moves (a bot in a "
+            "reaction window waits a person's reaction time instead; a match of bots only "
+            "never waits); 0: at once (default: the server's BOT_PACE_S, 1 s)"
         },
     )
 

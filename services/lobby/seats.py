@@ -9,9 +9,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from services.errors import BadRequest, Conflict, DomainError, Unavailable
+from shared.bots import names as bot_names
 from shared.eventstore import VersionConflict
 
 from . import match as rules_of
@@ -25,11 +27,19 @@ from .rules_client import rules_errors
 class Seats:
     """Matches being set up: their seats, their bots, and their deal."""
 
-    def __init__(self, store: MatchStore, quotas: Quotas, new_seed: Callable[[], str]) -> None:
-        """``new_seed`` draws each match's secret seed at its start (tests may rig a deal)."""
+    def __init__(
+        self,
+        store: MatchStore,
+        quotas: Quotas,
+        new_seed: Callable[[], str],
+        bot_pace_s: float,
+    ) -> None:
+        """``new_seed`` draws each match's secret seed at its start (tests may rig a deal);
+        ``bot_pace_s`` is a new match's bot pace when its creator names none."""
         self.store = store
         self.quotas = quotas
         self.new_seed = new_seed
+        self.bot_pace_s = bot_pace_s
 
     def create_match(
         self,
@@ -40,11 +50,14 @@ class Seats:
         options: dict[str, Any],
         autostart: bool = True,
         turn_timeout: float | None = None,
+        bot_pace: float | None = None,
     ) -> dict[str, Any]:
         """An open match, checked against the rules catalog. Its creator is not seated.
 
         ``turn_timeout`` (seconds): a seat that has not acted that long after a change of
         the match is played for by the bot timers (services/bots); None waits for ever.
+        ``bot_pace`` (seconds): how long a bot's move waits after the entry before it while a
+        person sits in the match; None: the lobby's default (``BOT_PACE_S``).
         """
         store = self.store
         with rules_errors():
@@ -59,6 +72,7 @@ class Seats:
             match_id, player, game, variant, count, options, autostart, iso_time(now)
         )
         match["turn_timeout"] = turn_timeout
+        match["bot_pace"] = self.bot_pace_s if bot_pace is None else bot_pace
         event = {"type": "match_created", "game": game, "variant": variant, "players": count}
         by = actor(player, None)
         entry = {"kind": "match.created", "actor": by, "events": [event], "match": match}
@@ -95,17 +109,18 @@ class Seats:
     def add_bot(self, player: Player, match_id: str, seat: int, strategy: str) -> dict[str, Any]:
         """Seat the strategy's bot player; the seat's token is for the bot workers only."""
         bot = bot_player(strategy)
+        seated_bot = replace(bot, name=bot_names.seat_name(seat))  # its own name in this match
 
         def change(snap: Snapshot) -> Snapshot:
             rules_of.check_may_manage(snap.match, player)
             rules_of.check_bot_strategy(snap.match, strategy)
             rules_of.check_seat_free(snap.match, seat)  # refuse before storing a token
             self.store.players.seat_bot(bot, match_id, seat)
-            match = rules_of.take_seat(snap.match, bot, seat, bot=strategy)
+            match = rules_of.take_seat(snap.match, seated_bot, seat, bot=strategy)
             event = {"type": "bot_added", "seat": seat, "player": bot.id, "strategy": strategy}
             by = actor(player, rules_of.seat_for(snap.match, player))
             entry = {"kind": "bot.added", "actor": by, "events": [event], "seat": seat}
-            who = {"id": bot.id, "name": bot.name}
+            who = {"id": bot.id, "name": seated_bot.name}
             return self.store.append(snap, match, {**entry, "strategy": strategy, "player": who})
 
         seated = self._autostart(self.store.command(match_id, change))

@@ -5,6 +5,7 @@ import createClient, { type Middleware } from "openapi-fetch";
 import type { paths as LobbyPaths } from "./api/lobby";
 import type { paths as HistoryPaths } from "./api/history";
 import type { paths as RulesPaths } from "./api/rules";
+import { lang, t } from "./i18n";
 
 const TOKEN_KEY = "tapete.player";
 
@@ -33,11 +34,20 @@ const bearer: Middleware = {
   },
 };
 
+/** Every request says the UI's language: the server words its answers (refusals, and
+ * the games' sentences and facts) in it. */
+const language: Middleware = {
+  onRequest({ request }) {
+    request.headers.set("Accept-Language", lang());
+    return request;
+  },
+};
+
 /** No answer at all (the network, a closed tab's fetch) as the API's own 503: every call
  * ends in `{data}` or `{error}`, so no screen or feed dies of a thrown fetch. */
 const unreachable: Middleware = {
   onError() {
-    const body = { error: { code: "unavailable", message: "the server did not answer" } };
+    const body = { error: { code: "unavailable", message: t("no_answer") } };
     return new Response(JSON.stringify(body), { status: 503, headers: { "Content-Type": "application/json" } });
   },
 };
@@ -51,14 +61,14 @@ const baseUrl = location.origin;
 export const lobby = createClient<LobbyPaths>({ baseUrl });
 export const history = createClient<HistoryPaths>({ baseUrl });
 export const rules = createClient<RulesPaths>({ baseUrl });
-for (const client of [lobby, history, rules]) client.use(unreachable);
+for (const client of [lobby, history, rules]) client.use(unreachable, language);
 lobby.use(bearer);
 history.use(bearer);
 
 /** The message of an API error answer ({"error": {"code", "message"}}), for a person. */
 export function reason(error: unknown): string {
   const body = error as { error?: { code?: string; message?: string } } | undefined;
-  return body?.error?.message ?? body?.error?.code ?? "the server did not answer";
+  return body?.error?.message ?? body?.error?.code ?? t("no_answer");
 }
 
 export function errorCode(error: unknown): string | undefined {

@@ -2,22 +2,26 @@
  * 1..12) and the English deck (spades, hearts, diamonds, clubs; A..K, joker). Card codes
  * are the engine's (shared/engine/cards.py): rank then suit letter, e.g. 12B, 10H, QS, JK. */
 
+import { lang, t, type Lang } from "./i18n";
+
 export type Deck = "spanish" | "english";
 
-const SPANISH_SUITS: Record<string, [string, string]> = {
-  O: ["oros", "#c9961a"],
-  C: ["copas", "#c0392b"],
-  E: ["espadas", "#2c5aa0"],
-  B: ["bastos", "#2e7d32"],
+/** Each suit's colour, by the deck's suit letters. */
+const SPANISH_COLOURS: Record<string, string> = { O: "#c9961a", C: "#c0392b", E: "#2c5aa0", B: "#2e7d32" };
+const ENGLISH_COLOURS: Record<string, string> = { S: "#1b1b1b", H: "#c62828", D: "#c62828", C: "#1b1b1b" };
+/** Each deck's names in each language: a rank's and a suit's words, by code. */
+const NAMES: Record<Deck, Record<Lang, { ranks: Record<string, string>; suits: Record<string, string>; of: string; joker: string }>> = {
+  spanish: {
+    es: { ranks: { "1": "As", "10": "Sota", "11": "Caballo", "12": "Rey" }, suits: { O: "oros", C: "copas", E: "espadas", B: "bastos" }, of: "de", joker: "Comodín" },
+    en: { ranks: { "1": "Ace", "10": "Jack", "11": "Knight", "12": "King" }, suits: { O: "coins", C: "cups", E: "swords", B: "clubs" }, of: "of", joker: "Joker" },
+  },
+  english: {
+    es: { ranks: { A: "As", J: "Jota", Q: "Reina", K: "Rey" }, suits: { S: "picas", H: "corazones", D: "diamantes", C: "tréboles" }, of: "de", joker: "Comodín" },
+    en: { ranks: { A: "Ace", J: "Jack", Q: "Queen", K: "King" }, suits: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }, of: "of", joker: "Joker" },
+  },
 };
-const ENGLISH_SUITS: Record<string, [string, string]> = {
-  S: ["spades", "#1b1b1b"],
-  H: ["hearts", "#c62828"],
-  D: ["diamonds", "#c62828"],
-  C: ["clubs", "#1b1b1b"],
-};
-const SPANISH_NAMES: Record<string, string> = { "1": "As", "10": "Sota", "11": "Caballo", "12": "Rey" };
-const ENGLISH_NAMES: Record<string, string> = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
+/** The word printed on a figure (the deck's own, whatever the UI's language). */
+const FIGURE_WORDS: Record<string, string> = { "10": "Sota", "11": "Caballo", "12": "Rey", J: "Jack", Q: "Queen", K: "King" };
 const CARD_RE = /^(?:(?:[1-9]|1[0-2])[OCEB]|(?:[2-9]|10|[AJQK])[SHDC]|JK)$/;
 
 export function isCard(value: unknown): value is string {
@@ -37,23 +41,27 @@ export function deckOf(codes: Iterable<string>): Deck {
   return "spanish";
 }
 
-function parts(code: string, deck: Deck): { rank: string; suit: string; color: string; suitName: string } {
+function parts(code: string, deck: Deck): { rank: string; suit: string; color: string } {
   const rank = code.slice(0, -1);
   const letter = code.slice(-1);
   const spanish = deck === "spanish" && !"SHD".includes(letter) && !"AJQK".includes(rank);
-  const [suitName, color] = (spanish ? SPANISH_SUITS : ENGLISH_SUITS)[letter] ?? ["", "#333"];
-  return { rank, suit: letter, color, suitName };
+  const color = (spanish ? SPANISH_COLOURS : ENGLISH_COLOURS)[letter] ?? "#333";
+  return { rank, suit: letter, color };
 }
 
-/** A person's name for a card: "Caballo de bastos", "Queen of spades". */
-export function cardName(code: string | null, deck: Deck): string {
-  if (code === null) return "a face-down card";
-  if (code === "JK") return deck === "spanish" ? "Comodín" : "Joker";
-  const { rank, suitName } = parts(code, deck);
-  if (deck === "spanish" && SPANISH_SUITS[code.slice(-1)] && !"AJQK".includes(rank)) {
-    return `${SPANISH_NAMES[rank] ?? rank} de ${suitName}`;
-  }
-  return `${ENGLISH_NAMES[rank] ?? rank} of ${suitName}`;
+/** A person's name for a card, as its deck names it in the UI's language: "As de oros",
+ * "Sota de bastos", "Caballo de copas" (the Spanish deck), "Ace of spades" (the English
+ * deck); in English the Spanish deck's "3 of cups", in Spanish the English deck's "Reina
+ * de picas". A face-down card is "a face-down card". */
+export function cardName(code: string | null, deck: Deck, language: Lang = lang()): string {
+  if (code === null) return t("face_down_card");
+  if (code === "JK") return NAMES[deck][language].joker;
+  const rank = code.slice(0, -1);
+  const letter = code.slice(-1);
+  // a code only the other deck has (a diamond in a Spanish view) is named by that deck
+  const own = deck === "spanish" && ("SHD".includes(letter) || "AJQK".includes(rank)) ? "english" : deck;
+  const names = NAMES[own][language];
+  return `${names.ranks[rank] ?? rank} ${names.of} ${names.suits[letter] ?? letter}`;
 }
 
 /** The suit's symbol as SVG shapes in a 20×20 box centred on (0, 0). */
@@ -97,7 +105,7 @@ export function cardSvg(code: string | null, deck: Deck): string {
   const shape = suitShape(suit, spanish, color);
   const figure = spanish ? ["10", "11", "12"].includes(rank) : ["J", "Q", "K"].includes(rank);
   const middle = figure
-    ? `<rect x="14" y="22" width="32" height="46" rx="3" fill="${color}22" stroke="${color}"/><g transform="translate(30 45) scale(1.3)">${shape}</g><text x="30" y="64" font-size="9" text-anchor="middle" fill="${color}" font-family="sans-serif">${spanish ? SPANISH_NAMES[rank] : ENGLISH_NAMES[rank]}</text>`
+    ? `<rect x="14" y="22" width="32" height="46" rx="3" fill="${color}22" stroke="${color}"/><g transform="translate(30 45) scale(1.3)">${shape}</g><text x="30" y="64" font-size="9" text-anchor="middle" fill="${color}" font-family="sans-serif">${FIGURE_WORDS[rank] ?? ""}</text>`
     : `<g transform="translate(30 47) scale(1.6)">${shape}</g>`;
   const corner = (x: number, y: number, rotate: string) =>
     `<g transform="translate(${x} ${y}) ${rotate}"><text x="0" y="0" font-size="13" font-weight="bold" text-anchor="middle" fill="${color}" font-family="sans-serif">${rank}</text><g transform="translate(0 9) scale(0.45)">${shape}</g></g>`;

@@ -1,5 +1,7 @@
 /** The catalog (the rules service's GET /v1/games), fetched once, and each game's rule
- * text: docs/games/<id>.md, bundled at build time so the app shows what the repo says. */
+ * texts, bundled at build time so the app shows what the repo says: the rules as
+ * implemented (docs/games/<id>.md, in English) and the original rule text in Spanish
+ * (shared/games/rules/<id>.txt). */
 import type { components as LobbyComponents } from "./api/lobby";
 import { rules } from "./api";
 import type { components } from "./api/rules";
@@ -12,6 +14,7 @@ export type CatalogGame = components["schemas"]["GameEntry"] & {
 };
 
 const RULE_TEXTS = import.meta.glob("../../docs/games/*.md", { query: "?raw", import: "default" });
+const ORIGINAL_TEXTS = import.meta.glob("../../shared/games/rules/*.txt", { query: "?raw", import: "default" });
 
 let catalog: Promise<CatalogGame[]> | null = null;
 
@@ -35,9 +38,21 @@ export async function ruleText(id: string): Promise<string | null> {
   return load ? ((await load()) as string) : null;
 }
 
+/** The game's rule text as it was written, in Spanish. */
+export async function originalText(id: string): Promise<string | null> {
+  const load = ORIGINAL_TEXTS[`../../shared/games/rules/${id}.txt`];
+  return load ? ((await load()) as string) : null;
+}
+
 /** The catalog's id of a game as the lobby's spec types it: both specs list the same
  * registered games, but the rules spec types the id as a string, so it is narrowed here,
  * once, for the new-match form. */
 export function lobbyGameId(game: CatalogGame): LobbyComponents["schemas"]["NewMatch"]["game"] {
   return game.id as LobbyComponents["schemas"]["NewMatch"]["game"];
+}
+
+/** A strategy the catalog lists for a game, as the lobby's spec types it (its list of every
+ * game's strategies): narrowed here, once, for adding a bot. */
+export function botStrategy(name: string): LobbyComponents["schemas"]["NewBot"]["strategy"] {
+  return name as LobbyComponents["schemas"]["NewBot"]["strategy"];
 }

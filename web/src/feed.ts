@@ -44,6 +44,8 @@ export class Feed {
     if (this.stopped) return;
     const { data, error } = await lobby.POST("/v1/matches/{match_id}/stream-ticket", { params: { path: { match_id: this.matchId } } });
     if (error || !data?.stream || this.stopped) return this.failed();
+    // An EventSource sends no header of the app's: the stream's Accept-Language is the
+    // browser's own, not the language chosen in the app.
     const url = `${data.stream}${data.stream.includes("?") ? "&" : "?"}after=${this.last}`;
     const source = new EventSource(url);
     this.source = source;

@@ -1,21 +1,37 @@
-/** Tapete's web client: a hash-routed single-page app on the public API.
- * Screens: #/ (name and open matches), #/games and #/games/<id> (catalog, rules, a new
- * match), #/match/<id> (seats and the table), #/replay/<id>, #/matches, #/mine,
- * #/leaderboards[/<game>]. */
+/** Tapete's web client: a hash-routed single-page app on the public API, in Spanish or
+ * English (i18n.ts). Screens: #/ (name and open matches), #/games and #/games/<id> (the
+ * catalog, a game's page: how to play, a new match, its rules), #/match/<id> (seats, the
+ * table, or watching it), #/replay/<id>, #/matches, #/mine, #/leaderboards[/<game>]. */
 import "./style.css";
 import { history, lobby, me, reason, rememberMe } from "./api";
-import { games, catalogEntry, lobbyGameId, ruleText, type CatalogGame } from "./catalog";
+import { botStrategy, games, catalogEntry, lobbyGameId, originalText, ruleText, type CatalogGame } from "./catalog";
 import { h, mount, notice } from "./dom";
-import { markdown } from "./markdown";
+import { LANGS, lang, plural, setLang, strategyLabel, t } from "./i18n";
+import { forPlayers, markdown, plainText } from "./markdown";
 import { MatchScreen, seatNames } from "./match";
 import { ReplayScreen } from "./replay";
 
 const app = document.getElementById("app")!;
 let current: { close(): void } | null = null;
 
-function showMe(): void {
+/** The header: the screens, the language switch, who plays here. */
+function drawHeader(): void {
+  document.documentElement.lang = lang();
+  document.title = "Tapete";
+  mount(document.getElementById("nav")!,
+    h("a", { href: "#/games" }, t("nav_games")),
+    h("a", { href: "#/matches" }, t("nav_matches")),
+    h("a", { href: "#/mine" }, t("nav_mine")),
+    h("a", { href: "#/leaderboards" }, t("nav_leaderboards")));
+  mount(document.getElementById("lang")!, h("span", { class: "lang-switch", role: "group", "aria-label": t("language") },
+    LANGS.map((code) => h("button", {
+      type: "button", class: "link lang", lang: code, "data-lang": code, "aria-pressed": code === lang() ? "true" : "false",
+      on: { click: () => { setLang(code); drawHeader(); void route(); } },
+    }, code === "es" ? "Español" : "English"))));
   const player = me();
-  mount(document.getElementById("me")!, player ? h("span", null, `Playing as ${player.name} `, h("button", { type: "button", class: "link", on: { click: () => { rememberMe(null); showMe(); void route(); } } }, "change")) : h("a", { href: "#/" }, "Pick a name"));
+  mount(document.getElementById("me")!, player
+    ? h("span", null, t("playing_as", { name: player.name }), " ", h("button", { type: "button", class: "link", on: { click: () => { rememberMe(null); drawHeader(); void route(); } } }, t("change")))
+    : h("a", { href: "#/" }, t("pick_a_name")));
 }
 
 /** The name form: a new player, its token kept in this browser. */
@@ -27,55 +43,88 @@ function nameForm(then: () => void): HTMLElement {
     const { data, error: refused } = await lobby.POST("/v1/players", { body: { name: input.value.trim() } });
     if (refused || !data) return mount(error, notice(reason(refused), "error"));
     rememberMe({ id: data.id!, name: data.name!, token: data.token! });
-    showMe();
+    drawHeader();
     then();
   } } },
-    h("label", { for: "name" }, "Your name"), input, h("button", { type: "submit" }, "Play"), error);
+    h("label", { for: "name" }, t("your_name")), input, h("button", { type: "submit" }, t("play")), error);
 }
 
 async function home(screen: HTMLElement): Promise<void> {
   const player = me();
   if (!player) {
-    mount(screen, h("section", { class: "welcome" }, h("h2", null, "Traditional card games, against people or bots"), nameForm(() => void route())));
+    mount(screen, h("section", { class: "welcome" }, h("h2", null, t("welcome")), h("p", null, t("welcome_more")), nameForm(() => void route())));
     return;
   }
-  const open = h("div", { id: "open" }, notice("Loading open matches…"));
-  mount(screen, h("h2", null, `Hello, ${player.name}`), h("p", null, h("a", { href: "#/games", class: "button" }, "Start a new match"), " ", h("a", { href: "#/mine", class: "button" }, "My matches")), open);
-  await matchList(open, "open", "Open matches to join");
+  const open = h("div", { id: "open" }, notice(t("loading")));
+  mount(screen, h("h2", null, t("hello", { name: player.name })), h("p", { class: "actions" }, h("a", { href: "#/games", class: "button" }, t("start_new")), " ", h("a", { href: "#/mine", class: "button" }, t("nav_mine"))), open);
+  await matchList(open, { status: "open" }, t("open_to_join"));
 }
 
-async function matchList(into: HTMLElement, status: "open" | "running" | "finished", title: string): Promise<void> {
-  const { data, error } = await lobby.GET("/v1/matches", { params: { query: { status, limit: 30 } } });
+interface ListQuery {
+  status: "open" | "running" | "finished";
+  mine?: boolean;
+}
+
+/** A list of the lobby's matches: each a link to its page (a running one to watch, a
+ * finished one to its replay), with its seats. */
+async function matchList(into: HTMLElement, query: ListQuery, title: string): Promise<void> {
+  const { data, error } = await lobby.GET("/v1/matches", { params: { query: { ...query, limit: 30 } } });
   if (error || !data) return mount(into, notice(reason(error), "error"));
   const rows = data.matches ?? [];
-  mount(into, h("h3", null, title), rows.length ? h("ul", { class: "matches" }, rows.map((m) =>
-    h("li", null, h("a", { href: status === "finished" ? `#/replay/${m.id}` : `#/match/${m.id}` }, `${m.game} · ${m.variant}`), " — ", seatNames(m.seats, m.players ?? 0).join(", ")))) : h("p", { class: "muted" }, "None right now."));
+  const all = await games().catch(() => [] as CatalogGame[]);
+  const player = me();
+  const link = (m: (typeof rows)[number]) => {
+    const seated = m.seats?.some((s) => s.player === player?.id);
+    if (query.status === "finished") return { href: `#/replay/${m.id}`, text: t("replay") };
+    if (query.status === "running") return { href: `#/match/${m.id}`, text: seated ? t("play_on") : t("watch") };
+    return { href: `#/match/${m.id}`, text: seated ? t("open_it") : t("join") };
+  };
+  mount(into, h("h3", null, title), rows.length ? h("ul", { class: "matches", "data-list": query.status }, rows.map((m) => {
+    const go = link(m);
+    const name = all.find((g) => g.id === m.game)?.name ?? m.game;
+    return h("li", { "data-match": m.id }, h("a", { href: go.href, class: "match-link" }, `${name} · ${m.variant}`), " — ", seatNames(m.seats, m.players ?? 0).join(", "), " ", h("a", { href: go.href, class: `go ${query.status}` }, go.text));
+  })) : h("p", { class: "muted" }, t("none_now")));
 }
 
 async function catalogScreen(screen: HTMLElement): Promise<void> {
   const all = await games();
   const variants = all.reduce((n, g) => n + (g.variants?.length ?? 0), 0);
-  mount(screen, h("h2", null, `Games (${all.length} games, ${variants} variants)`),
+  mount(screen, h("h2", null, t("games_title", { games: all.length, variants })),
     h("ul", { class: "catalog" }, all.map((g) => h("li", { "data-game": g.id },
       h("a", { href: `#/games/${g.id}` }, h("strong", null, g.name)),
-      h("span", { class: "muted" }, ` ${g.players?.min}–${g.players?.max} players`),
+      h("span", { class: "muted" }, ` ${t("players_range", { min: g.players?.min ?? 1, max: g.players?.max ?? 1 })}`),
       h("ul", null, (g.variants ?? []).map((v) => h("li", null, h("code", null, v.id), " ", v.description ?? "")))))));
 }
 
+/** An option's words: its name made readable ("race seconds"). */
+function optionWords(name: string): string {
+  const words = name.replace(/_/g, " ");
+  return words[0].toUpperCase() + words.slice(1);
+}
+
+function shown(value: unknown): string {
+  if (typeof value === "boolean") return value ? t("yes") : t("no");
+  return String(value);
+}
+
+/** One option of the new-match form, explained: what it is, its default, its choices. Its
+ * input is valid at its default (a decimal option steps by any amount). */
 function optionInput(name: string, spec: Record<string, unknown>, value: unknown): HTMLElement {
   const id = `opt-${name}`;
-  const label = h("label", { for: id }, `${name.replace(/_/g, " ")}`, h("span", { class: "muted" }, ` — ${spec.description ?? ""}`));
+  const explained = h("span", { class: "explain" }, spec.description ? `${spec.description}. ` : "", t("default_is", { value: shown(value) }),
+    typeof spec.minimum === "number" && typeof spec.maximum === "number" ? ` ${t("between", { min: spec.minimum, max: spec.maximum })}` : "");
   let input: HTMLElement;
   if (Array.isArray(spec.choices)) {
-    input = h("select", { id, "data-option": name, "data-kind": typeof spec.choices[0] }, spec.choices.map((c) => h("option", { value: String(c), selected: c === value }, String(c))));
+    input = h("select", { id, "data-option": name, "data-kind": typeof spec.choices[0] }, spec.choices.map((c) => h("option", { value: String(c), selected: c === value }, shown(c))));
   } else if (typeof value === "boolean") {
     input = h("input", { id, type: "checkbox", "data-option": name, "data-kind": "boolean", checked: value });
   } else if (typeof value === "number") {
-    input = h("input", { id, type: "number", "data-option": name, "data-kind": Number.isInteger(value) ? "integer" : "number", value, min: spec.minimum as number, max: spec.maximum as number, step: Number.isInteger(value) ? 1 : "any" });
+    const whole = [value, spec.minimum, spec.maximum].every((n) => n === undefined || Number.isInteger(n));
+    input = h("input", { id, type: "number", inputmode: whole ? "numeric" : "decimal", "data-option": name, "data-kind": whole ? "integer" : "number", value, min: spec.minimum as number, max: spec.maximum as number, step: whole ? 1 : "any" });
   } else {
     input = h("input", { id, "data-option": name, "data-kind": "string", value: String(value ?? "") });
   }
-  return h("div", { class: "option" }, label, input);
+  return h("div", { class: `option${typeof value === "boolean" ? " boolean" : ""}` }, h("label", { for: id }, optionWords(name)), input, explained);
 }
 
 function readOptions(form: HTMLElement, defaults: Record<string, unknown>): Record<string, unknown> {
@@ -89,87 +138,135 @@ function readOptions(form: HTMLElement, defaults: Record<string, unknown>): Reco
   return options;
 }
 
-async function gameScreen(screen: HTMLElement, id: string): Promise<void> {
-  const game = await catalogEntry(id);
-  if (!game) return mount(screen, notice(`No game ${id}`, "error"));
-  const text = await ruleText(id);
+/** The bots' pace a new match may have: seconds a bot waits after the move before its own. */
+const PACES: [number, "pace_person" | "pace_slow" | "pace_fast"][] = [[1, "pace_person"], [2, "pace_slow"], [0, "pace_fast"]];
+
+/** The new-match form: variant, players, who fills the other seats, the bots' pace and the
+ * game's options (each explained); creating it seats you in seat 0. */
+function newMatchForm(game: CatalogGame): HTMLFormElement {
   const form = h("form", { class: "new-match" }) as HTMLFormElement;
-  const drawForm = (variantId: string) => {
+  const draw = (variantId: string) => {
     const variant = game.variants?.find((v) => v.id === variantId) ?? game.variants![0];
     const defaults = (variant.options ?? {}) as Record<string, unknown>;
     const specs = (game.options ?? {}) as Record<string, Record<string, unknown>>;
-    const players = h("input", { id: "players", type: "number", min: variant.players?.min, max: variant.players?.max, value: variant.players?.min }) as HTMLInputElement;
-    const error = h("div");
+    const min = variant.players?.min ?? 1;
+    const max = variant.players?.max ?? min;
+    const players = h("input", { id: "players", type: "number", min, max, value: min, step: 1 }) as HTMLInputElement;
+    const levels = game.strategies ?? ["random"];
+    const others = h("select", { id: "others" }, h("option", { value: "" }, t("others_people")), levels.map((level) => h("option", { value: level }, t("others_bots", { level: strategyLabel(level) })))) as HTMLSelectElement;
+    const pace = h("select", { id: "pace" }, PACES.map(([seconds, key]) => h("option", { value: seconds, selected: seconds === 1 }, t(key)))) as HTMLSelectElement;
+    const options = h("details", { class: "options" }, h("summary", null, t("options_summary", { n: Object.keys(defaults).length })),
+      h("p", { class: "muted" }, t("options_note")),
+      Object.keys(defaults).map((name) => optionInput(name, specs[name] ?? {}, defaults[name]))) as HTMLDetailsElement;
+    const error = h("div", { class: "form-error" });
     mount(form,
-      h("h3", null, "New match"),
-      h("label", { for: "variant" }, "Variant"),
-      h("select", { id: "variant", on: { change: (e) => drawForm((e.target as HTMLSelectElement).value) } }, (game.variants ?? []).map((v) => h("option", { value: v.id, selected: v.id === variant.id }, `${v.id} — ${v.description ?? ""}`))),
-      h("label", { for: "players" }, `Players (${variant.players?.min}–${variant.players?.max})`), players,
-      h("details", null, h("summary", null, "Options"), Object.keys(defaults).map((name) => optionInput(name, specs[name] ?? {}, defaults[name]))),
-      h("button", { type: "submit", class: "primary" }, "Create and sit down"),
+      h("h3", null, t("new_match")),
+      h("label", { for: "variant" }, t("variant")),
+      h("select", { id: "variant", on: { change: (e) => draw((e.target as HTMLSelectElement).value) } }, (game.variants ?? []).map((v) => h("option", { value: v.id, selected: v.id === variant.id }, `${v.id} — ${v.description ?? ""}`))),
+      h("label", { for: "players" }, t("players_label", { min, max })), players,
+      h("label", { for: "others" }, t("others_label")), others,
+      h("label", { for: "pace" }, t("pace_label")), pace,
+      Object.keys(defaults).length ? options : null,
+      h("button", { type: "submit", class: "primary" }, t("create")),
       error,
     );
+    // A value the browser refuses in the closed options would block the click unseen.
+    form.addEventListener("invalid", () => { options.open = true; }, true);
     form.onsubmit = async (event) => {
       event.preventDefault();
       if (!me()) return mount(error, nameForm(() => form.requestSubmit()));
-      const body = { game: lobbyGameId(game), variant: variant.id!, players: parseInt(players.value, 10), options: readOptions(form, defaults), autostart: true, turn_timeout: null };
+      const seats = parseInt(players.value, 10);
+      const body = { game: lobbyGameId(game), variant: variant.id!, players: seats, options: readOptions(form, defaults), autostart: true, turn_timeout: null, bot_pace: Number(pace.value) };
       const created = await lobby.POST("/v1/matches", { body });
       if (created.error || !created.data) return mount(error, notice(reason(created.error), "error"));
-      const matchId = created.data.id!;
-      const joined = await lobby.POST("/v1/matches/{match_id}/join", { params: { path: { match_id: matchId } }, body: { seat: 0 } });
+      const match_id = created.data.id!;
+      const joined = await lobby.POST("/v1/matches/{match_id}/join", { params: { path: { match_id } }, body: { seat: 0 } });
       if (joined.error) return mount(error, notice(reason(joined.error), "error"));
-      location.hash = `#/match/${matchId}`;
+      for (let seat = 1; others.value && seat < seats; seat++) {
+        const bot = await lobby.POST("/v1/matches/{match_id}/bots", { params: { path: { match_id } }, body: { seat, strategy: botStrategy(others.value) } });
+        if (bot.error) break; // the match's page shows its seats; the rest can be added there
+      }
+      location.hash = `#/match/${match_id}`;
     };
   };
-  drawForm(game.variants?.[0]?.id ?? "base");
+  draw(game.variants?.[0]?.id ?? "base");
+  return form;
+}
+
+/** A game's page, for players: what it is, how to play it here, a new match, its rules. */
+async function gameScreen(screen: HTMLElement, id: string): Promise<void> {
+  const game = await catalogEntry(id);
+  if (!game) return mount(screen, notice(t("no_game", { id }), "error"));
+  const [implemented, original] = await Promise.all([ruleText(id), originalText(id)]);
+  const base = game.variants?.[0];
+  const moves = h("ul", { class: "game-moves" }, game.actions.map((a) => h("li", null, a.description ?? a.type)));
+  const rulesImplemented = implemented ? h("div", { class: "rules-text", html: markdown(forPlayers(implemented)) }) : null;
+  const rulesOriginal = original ? h("div", { class: "rules-text original", lang: "es", html: plainText(original) }) : null;
+  const spanish = lang() === "es";
   mount(screen,
     h("h2", null, game.name),
-    h("p", null, `${game.players?.min}–${game.players?.max} players · bots: ${(game.strategies ?? []).join(", ") || "none"}`),
-    form,
-    h("section", { class: "variants" }, h("h3", null, "Variants"), h("dl", null, (game.variants ?? []).flatMap((v) => [h("dt", null, v.id), h("dd", null, v.description ?? "")]))),
-    h("section", { class: "action-types" }, h("h3", null, "Moves"), h("dl", null, game.actions.flatMap((a) => [h("dt", null, h("code", null, a.type)), h("dd", null, a.description ?? "")]))),
-    text ? h("section", { class: "rules-text", html: markdown(text) }) : null,
+    h("p", { class: "summary" }, base?.description ?? "", " ", h("span", { class: "muted" }, t("players_range", { min: game.players?.min ?? 1, max: game.players?.max ?? 1 }), " · ", plural(game.variants?.length ?? 1, "one_variant", "n_variants"))),
+    h("section", { class: "how-to-play", "aria-labelledby": "how" },
+      h("h3", { id: "how" }, t("how_to_play")),
+      h("ol", null, [t("how_1"), t("how_2"), t("how_3"), t("how_4")].map((step) => h("li", null, step))),
+      h("p", null, t("how_moves")), moves),
+    newMatchForm(game),
+    h("section", { class: "variants" }, h("h3", null, t("variants")), h("dl", null, (game.variants ?? []).flatMap((v) => [h("dt", null, v.id), h("dd", null, v.description ?? "")]))),
+    h("section", { class: "rules", "aria-labelledby": "rules" },
+      h("h3", { id: "rules" }, t("rules")),
+      spanish ? rulesOriginal : rulesImplemented,
+      h("details", { class: "other-rules" }, h("summary", null, spanish ? t("rules_implemented") : t("rules_original")), spanish ? rulesImplemented : rulesOriginal)),
+    h("details", { class: "action-types" }, h("summary", null, t("for_developers")), h("dl", null, game.actions.flatMap((a) => [h("dt", null, h("code", null, a.type)), h("dd", null, a.description ?? "")]))),
   );
 }
 
+/** The player's own matches: the lobby's (running and open, with a seat here) and the
+ * history service's (played, won or lost). */
 async function mine(screen: HTMLElement): Promise<void> {
   const player = me();
   if (!player) return mount(screen, nameForm(() => void route()));
   const running = h("div", { id: "running" });
-  const played = h("div", { id: "played" }, notice("Loading…"));
-  mount(screen, h("h2", null, "My matches"), running, played);
-  const { data, error } = await history.GET("/v1/players/{player_id}/matches", { params: { path: { player_id: player.id } } });
-  if (error || !data) mount(played, notice(reason(error), "error"));
-  else mount(played, h("h3", null, "Played"), h("ul", { class: "matches" }, (data.matches ?? []).map((m) =>
-    h("li", null, h("a", { href: m.status === "finished" ? `#/replay/${m.id}` : `#/match/${m.id}` }, `${m.game} · ${m.variant}`), ` — ${m.status}${m.won === true ? " · won" : m.won === false ? " · lost" : ""}`))));
-  await matchList(running, "running", "Running now");
+  const open = h("div", { id: "mine-open" });
+  const played = h("div", { id: "played" }, notice(t("loading")));
+  mount(screen, h("h2", null, t("nav_mine")), running, open, played);
+  const all = await games().catch(() => [] as CatalogGame[]);
+  const [{ data, error }] = await Promise.all([
+    history.GET("/v1/players/{player_id}/matches", { params: { path: { player_id: player.id } } }),
+    matchList(running, { status: "running", mine: true }, t("mine_running")),
+    matchList(open, { status: "open", mine: true }, t("mine_open")),
+  ]);
+  if (error || !data) return mount(played, notice(reason(error), "error"));
+  const rows = (data.matches ?? []).filter((m) => m.status === "finished");
+  mount(played, h("h3", null, t("played")), rows.length ? h("ul", { class: "matches" }, rows.map((m) =>
+    h("li", null, h("a", { href: `#/replay/${m.id}` }, `${all.find((g) => g.id === m.game)?.name ?? m.game} · ${m.variant}`), ` — ${m.won === true ? t("won") : m.won === false ? t("lost") : t("status_finished")}`)))
+    : h("p", { class: "muted" }, t("none_yet")));
 }
 
 async function matchesScreen(screen: HTMLElement): Promise<void> {
   const [open, running, finished] = ["l-open", "l-running", "l-finished"].map((id) => h("div", { id }));
-  mount(screen, h("h2", null, "Matches"), open, running, finished);
+  mount(screen, h("h2", null, t("nav_matches")), open, running, finished);
   await Promise.all([
-    matchList(open, "open", "Open"),
-    matchList(running, "running", "Running"),
-    matchList(finished, "finished", "Finished (replays)"),
+    matchList(open, { status: "open" }, t("list_open")),
+    matchList(running, { status: "running" }, t("list_running")),
+    matchList(finished, { status: "finished" }, t("list_finished")),
   ]);
 }
 
 async function leaderboards(screen: HTMLElement, gameId?: string): Promise<void> {
   const all: CatalogGame[] = await games();
   const chosen = gameId ?? all[0]?.id;
-  const board = h("div", null, notice("Loading…"));
-  mount(screen, h("h2", null, "Leaderboards"),
-    h("label", { for: "lb-game" }, "Game "),
+  const board = h("div", null, notice(t("loading")));
+  mount(screen, h("h2", null, t("nav_leaderboards")),
+    h("label", { for: "lb-game" }, t("game"), " "),
     h("select", { id: "lb-game", on: { change: (e) => { location.hash = `#/leaderboards/${(e.target as HTMLSelectElement).value}`; } } }, all.map((g) => h("option", { value: g.id, selected: g.id === chosen }, g.name))),
     board);
   const { data, error } = await history.GET("/v1/leaderboards/{game}", { params: { path: { game: chosen } } });
   if (error || !data) return mount(board, notice(reason(error), "error"));
   const rows = data.players ?? [];
-  mount(board, rows.length ? h("table", { class: "leaderboard" },
-    h("thead", null, h("tr", null, ["#", "Player", "Rating", "Matches", "Wins"].map((t) => h("th", { scope: "col" }, t)))),
-    h("tbody", null, rows.map((r) => h("tr", null, h("td", null, String(r.rank)), h("td", null, r.name ?? r.player ?? "", r.bot ? ` (${r.bot} bot)` : ""), h("td", null, (r.rating ?? 0).toFixed(2)), h("td", null, String(r.matches)), h("td", null, String(r.wins))))))
-    : h("p", { class: "muted" }, "No finished matches of this game yet."));
+  mount(board, rows.length ? h("div", { class: "scroll" }, h("table", { class: "leaderboard" },
+    h("thead", null, h("tr", null, ["#", t("player"), t("rating"), t("matches"), t("wins")].map((text) => h("th", { scope: "col" }, text)))),
+    h("tbody", null, rows.map((r) => h("tr", null, h("td", null, String(r.rank)), h("td", null, r.name ?? r.player ?? "", r.bot ? ` (${t("bot_named_short", { level: strategyLabel(r.bot) })})` : ""), h("td", null, (r.rating ?? 0).toFixed(2)), h("td", null, String(r.matches)), h("td", null, String(r.wins)))))))
+    : h("p", { class: "muted" }, t("no_finished_yet")));
 }
 
 /** Draw the screen the address names. Each screen draws into an element of its own: one
@@ -184,7 +281,7 @@ async function route(): Promise<void> {
     if (name === "games" && arg) await gameScreen(screen, arg);
     else if (name === "games") await catalogScreen(screen);
     else if (name === "match" && arg) {
-      if (!me()) return mount(screen, h("p", null, "Pick a name to take a seat or watch."), nameForm(() => void route()));
+      if (!me()) return mount(screen, h("p", null, t("name_to_play")), nameForm(() => void route()));
       const match = new MatchScreen(screen, arg);
       current = match;
       await match.open();
@@ -202,5 +299,5 @@ async function route(): Promise<void> {
 }
 
 window.addEventListener("hashchange", () => void route());
-showMe();
+drawHeader();
 void route();

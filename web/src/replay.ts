@@ -3,15 +3,14 @@
  * the history service's verification of the whole log. */
 import { history, reason } from "./api";
 import { h, mount, notice } from "./dom";
-import { describeEvent, seatNames } from "./match";
+import { plural, t } from "./i18n";
+import { seatNames } from "./match";
+import { entryLines } from "./sentences";
 import { drawTable } from "./table";
 import { viewDeck, type View } from "./view";
+import type { LoggedEntry } from "./sentences";
 
-interface LogEntry {
-  version?: number;
-  kind?: string;
-  events?: Record<string, unknown>[];
-}
+type LogEntry = LoggedEntry;
 
 export class ReplayScreen {
   private entries: LogEntry[] = [];
@@ -29,14 +28,14 @@ export class ReplayScreen {
   constructor(private readonly root: HTMLElement, private readonly id: string) {}
 
   async open(): Promise<void> {
-    mount(this.root, notice("Loading the replay…"));
+    mount(this.root, notice(t("loading_replay")));
     const match_id = this.id;
     const [log, verify] = await Promise.all([
       history.GET("/v1/matches/{match_id}/log", { params: { path: { match_id } } }),
       history.GET("/v1/matches/{match_id}/verify", { params: { path: { match_id } } }),
     ]);
     if (log.error || !log.data) {
-      mount(this.root, notice(`No replay: ${reason(log.error)}`, "error"));
+      mount(this.root, notice(t("no_replay", { reason: reason(log.error) }), "error"));
       return;
     }
     this.entries = (log.data.entries ?? []) as LogEntry[];
@@ -52,15 +51,15 @@ export class ReplayScreen {
     this.names = seatNames([...seats.values()], Math.max(created?.players ?? 0, seats.size));
     const v = verify.data;
     this.header = h("section", { class: "replay-head" },
-      h("h2", null, `Replay · ${created?.game ?? ""} ${created?.variant ?? ""}`),
-      h("p", null, "Seed commitment (SHA-256, published at the deal): ", h("code", { class: "seed-sha" }, log.data.seed_sha256 ?? "—")),
-      h("p", null, "Seed (revealed at the end): ", h("code", { class: "seed" }, log.data.seed ?? "not revealed yet")),
+      h("h2", null, t("replay_title", { game: created?.game ?? "", variant: created?.variant ?? "" })),
+      h("p", null, t("seed_commitment"), " ", h("code", { class: "seed-sha" }, log.data.seed_sha256 ?? "—")),
+      h("p", null, t("seed_revealed"), " ", h("code", { class: "seed" }, log.data.seed ?? t("seed_not_yet"))),
       h("p", { class: "verification", "data-ok": String(Boolean(v?.ok && v.seed?.matches)) },
-        v ? (v.ok ? `Verified: ${v.checked} entries replayed through the rules, every state hash and the seed match.` : `Verification failed at version ${v.first_divergence}`) : `Not verified: ${reason(verify.error)}`),
+        v ? (v.ok ? t("replay_verified", { n: v.checked ?? 0 }) : t("verification_failed", { v: String(v.first_divergence) })) : t("not_verified", { reason: reason(verify.error) })),
       h("div", { class: "controls" },
-        h("button", { type: "button", class: "back", "aria-label": "step back", on: { click: () => void this.go(this.version - 1) } }, "◀"),
-        h("input", { type: "range", class: "scrub", min: 1, max: last, value: last, "aria-label": "version", on: { input: (e) => void this.go(Number((e.target as HTMLInputElement).value)) } }),
-        h("button", { type: "button", class: "forward", "aria-label": "step forward", on: { click: () => void this.go(this.version + 1) } }, "▶"),
+        h("button", { type: "button", class: "back", "aria-label": t("step_back"), on: { click: () => void this.go(this.version - 1) } }, "◀"),
+        h("input", { type: "range", class: "scrub", min: 1, max: last, value: last, "aria-label": t("version_label"), on: { input: (e) => void this.go(Number((e.target as HTMLInputElement).value)) } }),
+        h("button", { type: "button", class: "forward", "aria-label": t("step_forward"), on: { click: () => void this.go(this.version + 1) } }, "▶"),
         h("span", { class: "at" }, ""),
       ),
     );
@@ -84,7 +83,7 @@ export class ReplayScreen {
     const slider = this.root.querySelector<HTMLInputElement>(".scrub");
     if (slider) slider.value = String(version);
     const at = this.root.querySelector<HTMLElement>(".at");
-    if (at) at.textContent = `version ${version} of ${this.last}`;
+    if (at) at.textContent = t("version_of", { v: version, last: this.last });
     const { data, error } = await history.GET("/v1/matches/{match_id}/replay", { params: { path: { match_id: this.id }, query: { version } } });
     if (this.version !== version) return; // a later step has been asked for meanwhile
     if (error || !data) return mount(this.stage, notice(reason(error), "error"));
@@ -93,9 +92,9 @@ export class ReplayScreen {
     const deck = view ? viewDeck(view) : "spanish";
     mount(this.stage,
       h("div", { class: "replay-step", "data-version": version },
-        h("p", { class: "muted" }, `${entry?.kind ?? ""}: `, (entry?.events ?? []).map((e) => describeEvent(e, this.names, deck)).join("; ")),
-        view && view.zones ? drawTable(view, { deck, names: this.names }) : notice("Before the deal"),
-        view?.finished ? h("p", { class: "final" }, `Final scores: ${view.scores.map((s, i) => `${this.names[i]} ${s}`).join(" · ")}`) : null,
+        h("p", { class: "muted" }, entry ? entryLines(entry, this.names, deck).join("; ") : ""),
+        view && view.zones ? drawTable(view, { deck, names: this.names }) : notice(t("before_deal")),
+        view?.finished ? h("p", { class: "final" }, t("final_scores"), " ", view.scores.map((s, i) => `${this.names[i]} ${plural(s, "one_point", "n_points")}`).join(" · ")) : null,
       ),
     );
   }

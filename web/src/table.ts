@@ -4,7 +4,9 @@
  * (zones named `name:row:column`). The same drawing serves play and replay. */
 import { cardName, cardSvg, sortHand, type Deck } from "./cards";
 import { h } from "./dom";
-import { cardsOf, meldGroups, zoneParts, type View, type Zone } from "./view";
+import type { Held } from "./hold";
+import { plural, t, zoneWord } from "./i18n";
+import { cardsOf, meldGroups, zoneParts, type Fact, type View, type Zone } from "./view";
 
 export interface TableContext {
   deck: Deck;
@@ -12,6 +14,10 @@ export interface TableContext {
   /** Play: a card was clicked (null in a replay: nothing is clickable). */
   onCard?: (code: string, zone: string) => void;
   selected?: string | null;
+  /** Cards that just left a zone, still shown beside what it holds now (hold.ts). */
+  held?: Held;
+  /** Each seat's last move in words, shown in its area. */
+  lastMoves?: Map<number, string>;
 }
 
 const PILE_WORDS = ["stock", "deck", "discard", "won", "captured", "removed", "unused", "bank", "drawn", "waste", "foundation", "collected"];
@@ -25,7 +31,7 @@ function card(code: string | null, deck: Deck, clickable: boolean, playable: boo
       class: classes,
       type: "button",
       "data-card": code,
-      "aria-label": playable ? `${label}: playable` : label,
+      "aria-label": playable ? t("card_playable", { card: label }) : label,
       "aria-pressed": selected ? "true" : "false",
       html: cardSvg(code, deck),
       on: { click: () => onClick?.() },
@@ -42,7 +48,7 @@ function isPile(name: string, zone: Zone): boolean {
 
 function zoneLabel(name: string, view: View, ctx: TableContext): string {
   const [head, ...numbers] = zoneParts(name);
-  const words = head.replace(/[-_]/g, " ");
+  const words = zoneWord(head);
   const zone = view.zones[name];
   if (zone.owner !== null && numbers.length === 1 && numbers[0] === zone.owner) return words;
   return numbers.length ? `${words} ${numbers.join("·")}` : words;
@@ -69,7 +75,7 @@ function drawZone(name: string, view: View, ctx: TableContext, playableCodes: Se
     cards = h("div", { class: "cards empty" }, h("span", { class: "slot", "aria-hidden": "true" }));
   } else if (isPile(name, zone)) {
     const top = zone.cards[zone.cards.length - 1] ?? null;
-    cards = h("div", { class: "cards pile" }, draw(top), h("span", { class: "count", "aria-label": `${zone.count} cards` }, `×${zone.count}`));
+    cards = h("div", { class: "cards pile" }, draw(top), h("span", { class: "count", "aria-label": plural(zone.count, "one_card", "n_cards") }, `×${zone.count}`));
   } else if (!mine && zone.cards.every((c) => c === null)) {
     const shown = zone.cards.slice(0, FAN_LIMIT).map(() => draw(null));
     cards = h("div", { class: "cards fan" }, shown, zone.count > FAN_LIMIT ? h("span", { class: "count" }, `×${zone.count}`) : null);
@@ -85,7 +91,20 @@ function drawZone(name: string, view: View, ctx: TableContext, playableCodes: Se
     );
     cards = h("div", { class: `cards spread${mine && zoneParts(name)[0] === "hand" ? " hand" : ""}` }, drawn);
   }
-  return h("div", { class: "zone", "data-zone": name }, h("h4", null, zoneLabel(name, view, ctx), h("span", { class: "muted" }, ` (${zone.count})`)), cards);
+  const held = ctx.held?.[name];
+  const kept = held?.length
+    ? h("div", { class: "cards spread held", "data-held": "true", "aria-label": t("just_played") },
+        held.map(({ card: code, seat }) => h("figure", { class: "played" }, card(code, ctx.deck, false, false, false), h("figcaption", null, seat !== null ? (ctx.names[seat] ?? "") : ""))))
+    : null;
+  return h("div", { class: "zone", "data-zone": name }, h("h4", null, zoneLabel(name, view, ctx), h("span", { class: "muted" }, ` (${zone.count})`)), kept, kept && zone.count === 0 ? null : cards);
+}
+
+/** The facts a view carries about one seat, or about the table (seat null), as a list. */
+function factList(view: View, seat: number | null): HTMLElement | null {
+  const facts = (view.facts ?? []).filter((fact: Fact) => fact.seat === seat);
+  if (!facts.length) return null;
+  return h("ul", { class: seat === null ? "facts table-facts" : "facts" },
+    facts.map((fact) => h("li", { "data-fact": fact.id, title: fact.label }, fact.text)));
 }
 
 /** The middle of the table: zones of no one, grouped by name; `name:r:c` zones as a grid. */
@@ -114,7 +133,7 @@ function drawCenter(names: string[], view: View, ctx: TableContext, playable: Se
         rows.set(row, [...(rows.get(row) ?? []), name]);
       }
       parts.push(
-        h("div", { class: "grid", "data-group": head }, h("h4", null, head),
+        h("div", { class: "grid", "data-group": head }, h("h4", null, zoneWord(head)),
           [...rows.values()].map((row) => h("div", { class: "grid-row" }, row.map((name) => drawZone(name, view, ctx, playable)))),
         ),
       );
@@ -137,10 +156,14 @@ export function drawTable(view: View, ctx: TableContext): HTMLElement {
   const seatBox = (seat: number) => {
     const toAct = view.to_act.includes(seat);
     const score = view.scores[seat];
+    const name = ctx.names[seat] ?? t("seat_n", { n: seat + 1 });
+    const last = ctx.lastMoves?.get(seat);
     return h(
       "section",
-      { class: `seat${toAct ? " to-act" : ""}${seat === view.seat ? " me" : ""}`, "data-seat": seat, "aria-label": `${ctx.names[seat] ?? `Seat ${seat + 1}`}` },
-      h("h3", null, ctx.names[seat] ?? `Seat ${seat + 1}`, toAct ? h("span", { class: "badge" }, "to act") : null, score !== undefined ? h("span", { class: "score" }, `${score} pts`) : null),
+      { class: `seat${toAct ? " to-act" : ""}${seat === view.seat ? " me" : ""}`, "data-seat": seat, "aria-label": name },
+      h("h3", null, name, toAct ? h("span", { class: "badge" }, t("to_act")) : null, score !== undefined ? h("span", { class: "score" }, plural(score, "one_point", "n_points")) : null),
+      factList(view, seat),
+      last ? h("p", { class: "last-move" }, last) : null,
       h("div", { class: "zones" }, (owned.get(seat) ?? []).map((name) => drawZone(name, view, ctx, playable))),
     );
   };
@@ -149,6 +172,7 @@ export function drawTable(view: View, ctx: TableContext): HTMLElement {
     "div",
     { class: "table", "data-game": view.game },
     h("div", { class: "others" }, others.map(seatBox)),
+    factList(view, null),
     drawCenter(shared, view, ctx, playable),
     view.seat !== null ? h("div", { class: "mine" }, seatBox(view.seat)) : null,
   );

@@ -2,11 +2,20 @@
  * the app reads it: zones, legal actions and the cards an action names. */
 import type { components } from "./api/lobby";
 import { cardName, deckOf, isCard, type Deck } from "./cards";
+import { t } from "./i18n";
 
 export interface Zone {
   owner: number | null;
   count: number;
   cards: (string | null)[];
+}
+
+export interface Fact {
+  id: string;
+  seat: number | null;
+  value?: unknown;
+  label: string;
+  text: string;
 }
 
 /** A move: one of the spec's action types (a union on `type`, from every game's action table). */
@@ -28,18 +37,15 @@ export interface View {
   result: { winners?: number[]; scores?: number[] } | null;
   deadline: { kind: string; seconds: number } | null;
   teams?: number[][];
+  /** What a player at the table knows at a glance, said by the game in the reader's
+   * language: about a seat, or about the table (seat null). */
+  facts?: Fact[];
   [field: string]: unknown;
 }
 
 /** Every card code an action names, in any field (card, cards, take, meld groups...). */
 export function cardsOf(action: Action): string[] {
-  const found: string[] = [];
-  const walk = (value: unknown) => {
-    if (isCard(value)) found.push(value);
-    else if (Array.isArray(value)) value.forEach(walk);
-  };
-  for (const [key, value] of Object.entries(action)) if (key !== "type") walk(value);
-  return found;
+  return Object.entries(action).flatMap(([key, value]) => (key === "type" ? [] : cardsIn(value)));
 }
 
 /** A view's meld groups by seat, where the game lists them (`groups` or `melds`: items
@@ -84,8 +90,8 @@ export function describeAction(action: Action, deck: Deck): string {
 
 export function describeValue(value: unknown, deck: Deck): string {
   if (isCard(value)) return cardName(value, deck);
-  if (Array.isArray(value)) return value.map((v) => describeValue(v, deck)).join(", ") || "none";
-  if (value === null) return "hidden";
+  if (Array.isArray(value)) return value.map((v) => describeValue(v, deck)).join(", ") || t("none");
+  if (value === null) return t("hidden");
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
@@ -94,4 +100,11 @@ export function describeValue(value: unknown, deck: Deck): string {
 export function zoneParts(name: string): [string, ...(number | string)[]] {
   const [head, ...rest] = name.split(":");
   return [head, ...rest.map((part) => (/^\d+$/.test(part) ? Number(part) : part))];
+}
+
+/** Every card code in a value (an event's or an action's fields, nested lists included). */
+export function cardsIn(value: unknown): string[] {
+  if (isCard(value)) return [value];
+  if (Array.isArray(value)) return value.flatMap(cardsIn);
+  return [];
 }

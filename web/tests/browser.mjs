@@ -12,15 +12,19 @@ import { mkdirSync } from "node:fs";
 const BASE = process.env.TAPETE_URL ?? "http://127.0.0.1:8080";
 const ARTIFACTS = process.env.TAPETE_ARTIFACTS ?? "../var/artifacts/web";
 const MOVE_TIMEOUT = 30_000;
+// The clicked moves each variant's table takes in the catalog: one shows that its moves are
+// offered and answered; the whole games are played by the Brisca, Truco and duel scenarios.
+const CATALOG_MOVES = 1;
 
 function fail(message) {
   throw new Error(message);
 }
 
 // -- pages --------------------------------------------------------------------------------
-/** A person's page in a browser context of its own, kept in the scenario's `scope`. */
-async function newPage(scope, name, viewport = { width: 1280, height: 900 }) {
-  const context = await scope.browser.newContext({ viewport });
+/** A person's page in a browser context of its own, kept in the scenario's `scope`; the
+ * browser's language is `locale` (the app's comes from it). */
+async function newPage(scope, name, viewport = { width: 1280, height: 900 }, locale = "en-US") {
+  const context = await scope.browser.newContext({ viewport, locale });
   const page = await context.newPage();
   page.consoleErrors = [];
   page.expectedFailures = 0; // requests a scenario itself cuts off (see `outage`)
@@ -46,12 +50,16 @@ function checkConsole(...pages) {
   if (errors.length) fail(`console errors:\n${errors.join("\n")}`);
 }
 
-/** Through the form: the game's page, variant, players and options; then the match page. */
-async function createMatch(page, game, variant, players, options = {}) {
+/** Through the form: the game's page, variant, players and options, the bots' pace
+ * (seconds; at once unless asked) and who fills the other seats (a bot level, or people);
+ * then the match page. */
+async function createMatch(page, game, variant, players, options = {}, { pace = 0, others = "" } = {}) {
   await page.goto(`${BASE}/#/games/${game}`);
   await page.waitForSelector("form.new-match #variant");
   await page.selectOption("#variant", variant);
   await page.fill("#players", String(players));
+  await page.selectOption("#pace", String(pace));
+  await page.selectOption("#others", others);
   for (const [name, value] of Object.entries(options)) {
     await page.evaluate(() => { document.querySelector("form.new-match details").open = true; });
     await page.fill(`#opt-${name}`, String(value));
@@ -81,7 +89,7 @@ async function apiMatch(page, game, variant, players, strategy) {
       if (!r.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
       return json;
     };
-    const match = await call("/v1/matches", { game, variant, players });
+    const match = await call("/v1/matches", { game, variant, players, bot_pace: 0 });
     await call(`/v1/matches/${match.id}/join`, { seat: 0 });
     for (let seat = 1; seat < players; seat++) await call(`/v1/matches/${match.id}/bots`, { seat, strategy });
     return match.id;
@@ -89,6 +97,47 @@ async function apiMatch(page, game, variant, players, strategy) {
   await page.evaluate((hash) => { location.hash = hash; }, `#/match/${id}`); // no reload
   await page.waitForSelector(`.match[data-id="${id}"]`);
   return id;
+}
+
+/** A match of a variant made on its game's page with the form as it comes (the variant
+ * chosen, its players and options left at their defaults, the options' folded section
+ * included), the other seats given to bots of `strategy` that play at once; then its page.
+ * Its id, and what the lobby has of it: game, variant, options changed, this player seated. */
+async function formMatch(page, game, variant, strategy) {
+  await page.evaluate((hash) => { location.hash = hash; }, `#/games/${game.id}`); // no reload
+  await page.waitForSelector(`.screen h2:text-is("${game.name}") ~ form.new-match #variant`);
+  await page.selectOption("#variant", variant.id);
+  await page.selectOption("#others", strategy);
+  await page.selectOption("#pace", "0");
+  const before = page.url();
+  await page.click("form.new-match button[type=submit]");
+  try {
+    await page.waitForURL((url) => url.href !== before && url.hash.startsWith("#/match/"), { timeout: MOVE_TIMEOUT });
+  } catch {
+    const invalid = await page.evaluate(() => [...document.querySelectorAll("form.new-match :invalid")].map((e) => `${e.id}=${e.value} (${e.validationMessage})`));
+    const shown = await page.locator("form.new-match .form-error").textContent().catch(() => "");
+    fail(`${game.id}/${variant.id} was not created from its page: invalid ${JSON.stringify(invalid)}; ${shown}`);
+  }
+  const id = page.url().split("#/match/")[1];
+  await page.waitForSelector(`.match[data-id="${id}"]`);
+  const served = await page.evaluate(async (matchId) => {
+    const { id: me, token } = JSON.parse(localStorage.getItem("tapete.player"));
+    const m = await (await fetch(`/v1/matches/${matchId}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+    return [m.game, m.variant, m.options, m.seats[0].player === me];
+  }, id);
+  return { id, served };
+}
+
+/** This page's player resigns each of `ids` still running: a match a scenario is done with
+ * ends, and its bots stop (La Granja's and Nervioso's would go on acting at their pace). */
+async function resignAll(page, ids) {
+  await page.evaluate(async (matchIds) => {
+    const { token } = JSON.parse(localStorage.getItem("tapete.player"));
+    for (const id of matchIds) {
+      const r = await fetch(`/v1/matches/${id}/resign`, { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+      if (!r.ok && r.status !== 409) throw new Error(`resign ${id}: ${r.status} ${await r.text()}`);
+    }
+  }, ids);
 }
 
 /** When a wait times out: what the page shows against what the server says, so a page left
@@ -100,7 +149,9 @@ async function diagnose(page) {
     if (!id) return `no match on the page (${location.hash})`;
     const { token } = JSON.parse(localStorage.getItem("tapete.player"));
     const served = await (await fetch(`/v1/matches/${id}`, { headers: { Authorization: `Bearer ${token}` } })).json();
-    return `match ${id}: the page shows version ${shown.dataset.version} (${shown.dataset.status}), the server ${served.version} (${served.status}, to act ${JSON.stringify(served.to_act)})`;
+    const busy = shown.hasAttribute("aria-busy") ? ", a move on its way" : "";
+    const said = document.querySelector(".notice")?.textContent;
+    return `match ${id}: the page shows version ${shown.dataset.version} (${shown.dataset.status}${busy}${said ? `, "${said}"` : ""}), the server ${served.version} (${served.status}, to act ${JSON.stringify(served.to_act)})`;
   });
 }
 
@@ -124,6 +175,18 @@ async function waitOn(page, fn, arg, what) {
   }
 }
 
+/** The moves the server logged for each seat of a match (as this page's player may read
+ * them): what was played, however the clicks that made it went. */
+async function movesBySeat(page, id) {
+  return page.evaluate(async (matchId) => {
+    const { token } = JSON.parse(localStorage.getItem("tapete.player"));
+    const log = await (await fetch(`/v1/matches/${matchId}/events`, { headers: { Authorization: `Bearer ${token}` } })).json();
+    const counts = {};
+    for (const entry of log.entries) if (entry.kind === "action" && typeof entry.actor?.seat === "number") counts[entry.actor.seat] = (counts[entry.actor.seat] ?? 0) + 1;
+    return counts;
+  }, id);
+}
+
 async function status(page) {
   return page.getAttribute(".match", "data-status");
 }
@@ -142,7 +205,10 @@ async function clickMove(page, prefer = null, choose = null) {
     await page.evaluate(() => document.querySelectorAll(".notice.error").forEach((n) => { n.dataset.seen = "1"; }));
     const version = await page.getAttribute(".match", "data-version");
     let target = null;
-    for (const selector of [prefer, "button.card.playable", ".calls button.move"]) {
+    // A choice already open (a card with several moves, selected by an earlier try) is
+    // answered, not the card clicked again (which would close it).
+    const choice = choose ? `.choice button.move${choose}` : null;
+    for (const selector of [prefer, choice, ".choice button.move", "button.card.playable", ".calls button.move"]) {
       if (selector && (await page.locator(selector).count())) {
         target = page.locator(selector).first();
         break;
@@ -150,18 +216,29 @@ async function clickMove(page, prefer = null, choose = null) {
     }
     try {
       if (!target) {
-        await page.click("details.all-moves summary", { timeout: 2000 });
+        await page.click("details.all-moves summary", { timeout: 5000 });
         target = page.locator("details.all-moves button.move").first();
       }
       page.lastClicked = { call: await target.evaluate((el) => el.matches(".calls button.move")), text: (await target.textContent()).trim() };
-      await target.click({ timeout: 2000 });
-      if (await page.locator(".choice button.move").count()) {
+      const answered = await target.evaluate((el) => el.matches(".choice button.move"));
+      await target.click({ timeout: 5000 });
+      if (!answered && (await page.locator(".choice button.move").count())) {
         const pick = choose && (await page.locator(`.choice button.move${choose}`).count()) ? `.choice button.move${choose}` : ".choice button.move";
-        await page.locator(pick).first().click({ timeout: 2000 });
+        await page.locator(pick).first().click({ timeout: 5000 });
       }
     } catch {
-      continue; // the screen changed under the click (a bot moved, a window closed): look again
+      // The screen changed under the click (a bot moved, a window closed, a redraw): look
+      // again, unless the click went through all the same and its move is on its way or made.
+      const now = await page.evaluate(() => { const m = document.querySelector(".match"); return m && { version: m.dataset.version, busy: m.hasAttribute("aria-busy") }; });
+      if (!now || (now.version === version && !now.busy)) continue;
     }
+    // A click the page took starts its move at once (aria-busy) or is refused; one that
+    // reached an element a redraw had just replaced did nothing: click again.
+    const took = await page.waitForFunction((v) => {
+      const match = document.querySelector(".match");
+      return !match || match.hasAttribute("aria-busy") || match.dataset.version !== v || document.querySelector(".notice.error:not([data-seen])");
+    }, version, { timeout: 5000 }).then(() => true, () => false);
+    if (!took) continue;
     await waitOn(page, (v) => {
       const match = document.querySelector(".match");
       return !match || match.dataset.version !== v || document.querySelector(".notice.error:not([data-seen])");
@@ -187,6 +264,10 @@ async function playToTheEnd(page, prefer = null, limit = 400, onStep = null) {
 async function verified(page) {
   await page.waitForSelector('.result .verification[data-ok="true"]', { timeout: MOVE_TIMEOUT });
   return page.locator(".result").textContent();
+}
+
+function gameName(catalog, id) {
+  return catalog.games.find((g) => g.id === id).name;
 }
 
 // -- scenarios --------------------------------------------------------------------------
@@ -223,7 +304,8 @@ const scenarios = {
     await page.waitForSelector(`.match[data-id="${rematch}"][data-status=finished] .result`, { timeout: MOVE_TIMEOUT });
     const resigned = await page.locator(".result h3").textContent();
     checkConsole(page);
-    return { match: id, moves: counts.moved, refused: counts.refused, result, rematch, resigned };
+    const moves = (await movesBySeat(page, id))[0] ?? 0;
+    return { match: id, moves, clicked: counts.moved, refused: counts.refused, result, rematch, resigned };
   },
 
   /** Truco with calls: every time a call is offered (envido, truco, quiero...), click it;
@@ -247,7 +329,10 @@ const scenarios = {
     return { match: id, moves: counts.moved, calls, result };
   },
 
-  /** Every game and variant of the catalog: it opens, deals, and takes three clicked moves. */
+  /** Every game and variant of the catalog: it is created from its game's page with the
+   * form as it comes, deals, and its table takes a clicked move (a match that ends first is
+   * followed by another, through the API). The pages move between screens by the app's own
+   * routes: one page load each for the whole catalog. */
   async catalog(scope, only) {
     const catalog = await (await fetch(`${BASE}/v1/games`)).json();
     const jobs = catalog.games.flatMap((g) => g.variants.filter((v) => !only || only.split(",").includes(g.id)).map((v) => ({ game: g, variant: v })));
@@ -258,19 +343,21 @@ const scenarios = {
       for (let job = jobs.shift(); job; job = jobs.shift()) {
         const { game, variant } = job;
         // Random bots in La Granja call animals with no face-off and are penalised until the
-        // person's hand is empty: the match ends, won, before its third click. The search
-        // bot does not throw its cards away.
+        // person's hand is empty: the match may end, won, before a click. The search bot
+        // does not throw its cards away.
         const strategy = (game.strategies ?? []).includes("greedy") ? "greedy" : game.id === "la-granja" ? "easy" : "random";
         const started = Date.now();
         const matches = [];
+        let served = null;
         let moved = 0;
         let cards = 0;
         const refusals = [];
-        // A match that ends before three clicked moves (a short deal) is followed by another.
-        for (let tries = 0; moved < 3 && tries < 12; tries++) {
+        // A match that ends before its clicked move (a short deal) is followed by another.
+        for (let tries = 0; moved < CATALOG_MOVES && tries < 12; tries++) {
           if (!matches.length || (await status(page)) === "finished") {
             if (matches.length >= 3) break;
-            matches.push(await apiMatch(page, game.id, variant.id, variant.players.min, strategy));
+            if (matches.length) matches.push(await apiMatch(page, game.id, variant.id, variant.players.min, strategy));
+            else ({ id: matches[0], served } = await formMatch(page, game, variant, strategy));
             await page.waitForSelector(".table", { timeout: MOVE_TIMEOUT });
             cards = Math.max(cards, await page.locator(".table .card").count()); // dealt: cards on the table
           }
@@ -278,10 +365,11 @@ const scenarios = {
           if (outcome === "moved") moved += 1;
           else if (outcome !== "finished") refusals.push(outcome);
         }
-        if (moved < 3) fail(`${game.id}/${variant.id}: ${moved} moves in ${matches.length} matches; refusals: ${refusals.join(" | ")}`);
+        await resignAll(page, matches);
+        if (moved < CATALOG_MOVES) fail(`${game.id}/${variant.id}: ${moved} moves in ${matches.length} matches; refusals: ${refusals.join(" | ")}`);
         if (!cards) fail(`${game.id}/${variant.id}: no card on the table after the deal`);
         console.error(`${game.id}/${variant.id}: ${moved} moves in ${(Date.now() - started) / 1000} s${refusals.length ? `; refused: ${refusals.join(" | ")}` : ""}`);
-        results.push({ game: game.id, variant: variant.id, matches, moved, cards, seconds: (Date.now() - started) / 1000 });
+        results.push({ game: game.id, variant: variant.id, matches, served, moved, cards, seconds: (Date.now() - started) / 1000 });
       }
     };
     await Promise.all(pages.map(next));
@@ -341,15 +429,30 @@ const scenarios = {
       for (const page of [ana, beto]) for (const code of await publicOf(page)) everPublic.add(code);
       for (const [mine, other] of [[ana, beto], [beto, ana]]) {
         const secret = (await handOf(mine)).filter(({ code }) => !everPublic.has(code));
-        const html = await other.content();
-        for (const { code, name } of secret) {
-          if (html.includes(`data-card="${code}"`) || html.includes(name)) fail(`the other page holds ${name} (${code}), hidden in a hand`);
-          checks += 1;
-        }
+        // searched in the other page itself (its whole HTML, never sent over)
+        const held = await other.evaluate((cards) => {
+          const html = document.documentElement.outerHTML;
+          return cards.filter(({ code, name }) => html.includes(`data-card="${code}"`) || html.includes(name));
+        }, secret);
+        if (held.length) fail(`the other page holds ${held.map(({ name, code }) => `${name} (${code})`).join(", ")}, hidden in a hand`);
+        checks += secret.length;
       }
     };
+    // Whose turn it is, as the server says (a page may still show the state before).
+    const toActNow = async () => {
+      for (const page of [ana, beto]) {
+        const served = await page.evaluate(async (matchId) => {
+          const { token } = JSON.parse(localStorage.getItem("tapete.player"));
+          return (await fetch(`/v1/matches/${matchId}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+        }, id);
+        if (served.status === "finished") return null;
+        if (served.to_act.includes(served.view.seat)) return page;
+      }
+      return null;
+    };
     // The one who waits clicks a card anyway: the server's reason is shown, nothing moves.
-    const toAct = await Promise.race([ana, beto].map((p) => p.waitForSelector(".moves").then(() => p)));
+    const toAct = await toActNow();
+    await toAct.waitForSelector(".moves");
     const waiting = toAct === ana ? beto : ana;
     const before = await waiting.getAttribute(".match", "data-version");
     await waiting.locator(".mine [data-zone^='hand'] button.card").first().click();
@@ -358,18 +461,200 @@ const scenarios = {
     let moves = 0;
     for (let i = 0; i < 200; i++) {
       await check();
-      const turn = await Promise.race([
-        ana.waitForSelector(".moves, .match[data-status=finished]", { timeout: MOVE_TIMEOUT }).then(() => ana),
-        beto.waitForSelector(".moves, .match[data-status=finished]", { timeout: MOVE_TIMEOUT }).then(() => beto),
-      ]);
+      const turn = await toActNow();
+      if (!turn) break; // finished
       const outcome = await clickMove(turn, null, "[data-action=play]");
       if (outcome === "finished") break;
       if (outcome === "moved") moves += 1;
     }
     await ana.waitForSelector(".match[data-status=finished]", { timeout: MOVE_TIMEOUT });
     await beto.waitForSelector(".match[data-status=finished]", { timeout: MOVE_TIMEOUT });
+    // Each page told its screen reader the other's moves (a polite live region).
+    const announced = await Promise.all([ana, beto].map((p) => p.locator("[data-announcer]").textContent()));
+    if (!announced.every(Boolean)) fail(`nothing announced: ${JSON.stringify(announced)}`);
+    // A rematch one of them asks for reaches the other's page live, without a reload.
+    await ana.click("button.rematch");
+    await ana.waitForURL((url) => url.hash.startsWith("#/match/") && !url.hash.endsWith(id));
+    const rematch = ana.url().split("#/match/")[1];
+    const offered = Date.now();
+    await beto.waitForSelector(`a.rematch[data-offered][href$="${rematch}"]`, { timeout: MOVE_TIMEOUT });
+    const rematchSeconds = (Date.now() - offered) / 1000;
     checkConsole(ana, beto);
-    return { match: id, moves, checks, refusal };
+    const played = await movesBySeat(ana, id);
+    return { match: id, moves: (played[0] ?? 0) + (played[1] ?? 0), clicked: moves, checks, refusal, announced, rematch, rematchSeconds };
+  },
+
+  /** Brisca against a bot at a person's pace: the bot's card stays on the table at least
+   * 0.8 s before the trick clears, whether the bot led (the card waits for the person's
+   * answer) or answered (the finished trick is kept in sight). Every card of the trick is
+   * timed in the page from when it appears until it leaves; the log's times give the bot's
+   * pace (its entry's time minus the entry before it). */
+  async pace(scope) {
+    const page = await newPage(scope, "Gloria");
+    const id = await createMatch(page, "brisca", "base", 2, { deals: 1 }, { pace: 1, others: "random" });
+    await page.waitForSelector(`.match[data-id="${id}"] .table`, { timeout: MOVE_TIMEOUT });
+    await page.evaluate(() => {
+      // Timed as the DOM changes (a MutationObserver runs right after each change, however
+      // late a timer would run on a loaded machine): when each card of the trick appears,
+      // and when it is gone from it.
+      const seen = (window.trickCards = {}); // code -> {first, gone, mine, held}
+      const hand = new Set();
+      const look = () => {
+        const now = performance.now();
+        for (const el of document.querySelectorAll(".mine [data-zone^='hand'] [data-card]")) hand.add(el.dataset.card);
+        const present = new Set();
+        for (const el of document.querySelectorAll("[data-zone='trick'] [data-card]")) {
+          const code = el.dataset.card;
+          present.add(code);
+          seen[code] ??= { first: now, gone: null, mine: hand.has(code), held: false };
+          seen[code].gone = null;
+          if (el.closest("[data-held]")) seen[code].held = true;
+        }
+        for (const [code, card] of Object.entries(seen)) if (!present.has(code) && card.gone === null) card.gone = now;
+      };
+      new MutationObserver(look).observe(document.body, { childList: true, subtree: true });
+      look();
+    });
+    let moves = 0;
+    for (let i = 0; i < 5; i++) {
+      const outcome = await clickMove(page, null, "[data-action=play]");
+      if (outcome === "finished") break;
+      if (outcome === "moved") moves += 1;
+    }
+    await page.waitForTimeout(2000); // the last trick's hold runs out
+    const cards = await page.evaluate(() => Object.entries(window.trickCards).map(([code, c]) => ({ code, mine: c.mine, held: c.held, seconds: c.gone === null ? null : (c.gone - c.first) / 1000 })));
+    const { token } = await page.evaluate(() => JSON.parse(localStorage.getItem("tapete.player")));
+    const log = await (await fetch(`${BASE}/v1/matches/${id}/events`, { headers: { Authorization: `Bearer ${token}` } })).json();
+    const gaps = [];
+    for (let i = 1; i < log.entries.length; i++) {
+      const entry = log.entries[i];
+      if (entry.kind === "action" && entry.actor?.seat === 1) gaps.push((Date.parse(entry.time) - Date.parse(log.entries[i - 1].time)) / 1000);
+    }
+    const timed = cards.filter((c) => !c.mine && c.seconds !== null); // cleared: its whole time is known
+    if (timed.length < 3) fail(`only ${timed.length} bot cards were seen and cleared: ${JSON.stringify(cards)}`);
+    const short = timed.filter((c) => c.seconds < 0.8);
+    if (short.length) fail(`a bot card left the table in under 0.8 s: ${JSON.stringify(short)}`);
+    if (gaps.some((g) => g < 1.0)) fail(`a bot moved sooner than its pace: ${gaps}`);
+    checkConsole(page);
+    return { match: id, moves, bot_cards: timed, bot_answer_seconds: gaps };
+  },
+
+  /** A running match watched live from Matches by someone without a seat: the table shows
+   * and follows the moves, no move is offered, and no hidden card is anywhere in the
+   * watcher's page (no hand's card face up; none of the player's own hand). */
+  async spectate(scope) {
+    const ana = await newPage(scope, "Inés");
+    const watcher = await newPage(scope, "Jaime", { width: 390, height: 844 });
+    const id = await createMatch(ana, "brisca", "base", 2, { deals: 1 }, { others: "random" });
+    await ana.waitForSelector(`.match[data-id="${id}"] .table`, { timeout: MOVE_TIMEOUT });
+    await clickMove(ana, null, "[data-action=play]");
+    await watcher.goto(`${BASE}/#/matches`);
+    const link = watcher.locator(`[data-list=running] li[data-match="${id}"] a.go`);
+    await link.waitFor({ timeout: MOVE_TIMEOUT });
+    await link.click();
+    await watcher.waitForSelector(`.match[data-id="${id}"][data-watching=true] .table`);
+    const handOf = (page) => page.locator(".mine [data-zone^='hand'] [data-card]").evaluateAll((els) => els.map((e) => e.dataset.card));
+    let checks = 0;
+    const check = async () => {
+      const secret = new Set(await handOf(ana));
+      const faceUp = await watcher.locator(".table [data-zone^='hand'] [data-card]").count();
+      if (faceUp) fail(`the watcher's page shows ${faceUp} hand cards face up`);
+      const html = await watcher.content();
+      for (const code of secret) if (html.includes(`data-card="${code}"`)) fail(`the watcher's page holds ${code}, hidden in a hand`);
+      if (await watcher.locator(".moves, button.card").count()) fail("the watcher is offered moves");
+      checks += 1;
+    };
+    await check();
+    for (let i = 0; i < 4; i++) {
+      const before = Number(await watcher.getAttribute(".match", "data-version"));
+      const outcome = await clickMove(ana, null, "[data-action=play]");
+      if (outcome === "finished") break;
+      const after = Number(await ana.getAttribute(".match", "data-version"));
+      await waitOn(watcher, (v) => Number(document.querySelector(".match")?.dataset.version) >= v, after, "the watcher's page did not follow the move");
+      if (after <= before) fail("the match did not move");
+      await check();
+    }
+    checkConsole(ana, watcher);
+    return { match: id, checks };
+  },
+
+  /** The UI in Spanish from a Spanish browser: its words, and the cards named as the deck
+   * names them; the switch turns it to English, which a reload keeps; every API request
+   * says the chosen language. Screenshots of the table in both languages. */
+  async spanish(scope) {
+    const page = await newPage(scope, "Lucía", { width: 1280, height: 900 }, "es-ES");
+    const languages = new Set();
+    page.on("request", (request) => {
+      // the app's API calls (an EventSource sends the browser's own header: it can set none)
+      if (request.resourceType() === "fetch" && new URL(request.url()).pathname.startsWith("/v1/")) languages.add(request.headers()["accept-language"]);
+    });
+    if (!(await page.locator("nav").textContent()).includes("Juegos")) fail("the navigation is not in Spanish");
+    const id = await createMatch(page, "brisca", "base", 2, { deals: 1 }, { others: "random" });
+    await page.waitForSelector(`.match[data-id="${id}"] .table .mine button.card`, { timeout: MOVE_TIMEOUT });
+    await clickMove(page, null, "[data-action=play]");
+    await waitOn(page, () => document.querySelector(".moves"), null, "no move of this seat shown");
+    const names = () => page.locator(".mine [data-zone^='hand'] [data-card]").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
+    const spanish = await names();
+    if (!spanish.every((n) => /^(As|Sota|Caballo|Rey|\d) de (oros|copas|espadas|bastos)/.test(n))) fail(`Spanish card names: ${spanish}`);
+    const turn = await page.locator(".turn").textContent();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS}/table-es.png`, fullPage: true });
+    const spanishHeaders = [...languages];
+    await page.click("button[data-lang=en]");
+    await page.waitForSelector(`.match[data-id="${id}"] .table`);
+    const english = await names();
+    if (!english.every((n) => /^(Ace|Jack|Knight|King|\d) of (coins|cups|swords|clubs)/.test(n))) fail(`English card names: ${english}`);
+    await page.reload();
+    await page.waitForSelector(`.match[data-id="${id}"] .table .mine [data-card]`);
+    if (!(await page.locator("nav").textContent()).includes("Games")) fail("the English choice was not kept across a reload");
+    await page.screenshot({ path: `${ARTIFACTS}/table-en.png`, fullPage: true });
+    await waitOn(page, () => document.querySelector(".moves"), null, "no move of this seat shown");
+    languages.clear();
+    await clickMove(page, null, "[data-action=play]");
+    const englishHeaders = [...languages];
+    if (spanishHeaders.join() !== "es" || englishHeaders.join() !== "en") fail(`Accept-Language sent: ${spanishHeaders} then ${englishHeaders}`);
+    checkConsole(page);
+    return { match: id, turn, spanish, english, spanishHeaders, englishHeaders };
+  },
+
+  /** A phone's width (390 px): no screen scrolls sideways, the new-match form (options
+   * open) and a match filling up, at the table and finished included. */
+  async phone(scope) {
+    const page = await newPage(scope, "Marta", { width: 390, height: 844 });
+    const wide = [];
+    const measure = async (what) => {
+      const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      if (scroll > client) wide.push(`${what}: ${scroll} px wide in ${client}`);
+    };
+    const screens = [["home", "#/", ".actions"], ["games", "#/games", ".catalog"], ["matches", "#/matches", "#l-finished h3"], ["mine", "#/mine", "#played h3"], ["leaderboards", "#/leaderboards/brisca", "#lb-game"]];
+    for (const [what, hash, ready] of screens) {
+      await page.goto(`${BASE}/${hash}`);
+      await page.waitForSelector(ready);
+      await measure(what);
+    }
+    const catalog = await (await fetch(`${BASE}/v1/games`)).json();
+    for (const game of catalog.games) {
+      await page.evaluate((hash) => { location.hash = hash; }, `#/games/${game.id}`); // no reload
+      await page.waitForSelector(`.screen h2:text-is("${game.name}") ~ form.new-match #variant`);
+      await page.evaluate(() => document.querySelectorAll("details").forEach((d) => { d.open = true; }));
+      await measure(`the page of ${game.id}`);
+    }
+    const id = await createMatch(page, "presidente", "base", 4);
+    await page.waitForSelector(".seats .add-bot");
+    await measure("a match filling up");
+    await addBots(page);
+    await page.waitForSelector(`.match[data-id="${id}"] .table`, { timeout: MOVE_TIMEOUT });
+    await measure("the table");
+    await page.click("button.resign");
+    await page.click("button.resign:has-text('Really')");
+    await page.waitForSelector(`.match[data-id="${id}"][data-status=finished] .result`, { timeout: MOVE_TIMEOUT });
+    await measure("a finished match");
+    await page.goto(`${BASE}/#/replay/${id}`);
+    await page.waitForSelector(".replay .replay-step");
+    await measure("a replay");
+    if (wide.length) fail(`screens wider than the phone:\n${wide.join("\n")}`);
+    checkConsole(page);
+    return { screens: screens.length + catalog.games.length + 4, match: id };
   },
 
   /** The replay of a finished match: back, forward, the slider; it ends on the match's final
