@@ -16,9 +16,16 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 test: $(STAMP)
-	# two processes: the engine's tests beside the live ones (tests/conftest.py); the slowest
-	# tests listed, to keep CI's time in view
-	$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=30
+	@# two processes at once: the engine's tests (marked in tests/conftest.py), niced, beside
+	@# the live ones; each lists its slowest tests, to keep CI's time in view
+	@mkdir -p var
+	@nice -n 10 $(BIN)/python -m pytest -m engine --durations=15 > var/engine-tests.log 2>&1 & \
+	engine=$$!; \
+	$(BIN)/python -m pytest -m "not engine" --durations=30; live=$$?; \
+	wait $$engine; engine_status=$$?; \
+	echo "== the engine's tests, run beside the live ones (var/engine-tests.log):"; \
+	cat var/engine-tests.log; \
+	exit $$(( live != 0 || engine_status != 0 ))
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -13,11 +13,11 @@ pytest_plugins = [
     "tests.bots_fixtures",
 ]
 
-# `make test` runs the suite in two processes (pytest-xdist, `--dist loadgroup`): the engine's
-# tests, which start no process and open no socket, in one, at a lower CPU priority; every
-# other test in the other, in the order it always ran. The live tests keep the cores whenever
-# they need them (their timings are what they were alone), and the engine's tests use the time
-# the live ones spend waiting on processes, sockets and timers.
+# `make test` runs the suite in two processes at once: the engine's tests (marked `engine`
+# here: they start no process and open no socket) at a lower CPU priority, and every other
+# test in the order it always ran. The live tests keep the cores whenever they need them
+# (their timings are what they were alone), and the engine's tests use the time the live
+# ones spend waiting on processes, sockets and timers.
 ENGINE_TESTS = (
     "tests/games/",
     "tests/test_all_games.py",
@@ -34,23 +34,12 @@ ENGINE_TESTS = (
     "tests/test_rules_versions.py",
     "tests/test_tournament.py",
 )
-ENGINE_NICENESS = 10  # CPU weight about a tenth of the live tests' while both run
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the groups
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        engine = item.nodeid.startswith(ENGINE_TESTS)
-        item.add_marker(pytest.mark.xdist_group("engine" if engine else "live"))
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "engine: no process, no socket (tests/conftest.py)")
 
 
-_niced: list[bool] = []
-
-
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """The process running the engine's group yields the CPU to the live one's (under xdist)."""
-    group = item.get_closest_marker("xdist_group")
-    engine = group is not None and group.args == ("engine",)
-    if engine and not _niced and os.environ.get("PYTEST_XDIST_WORKER"):
-        os.nice(ENGINE_NICENESS)
-        _niced.append(True)
+def pytest_itemcollected(item: pytest.Item) -> None:
+    if item.nodeid.startswith(ENGINE_TESTS):
+        item.add_marker(pytest.mark.engine)
