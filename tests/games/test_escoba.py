@@ -195,7 +195,7 @@ def test_invalid_actions_are_refused_with_a_clear_reason_and_change_nothing(acti
 
 def test_a_seat_out_of_turn_is_refused():
     state, _ = deal({"hand:0": ["7O"], "hand:1": ["2B"], "table": ["3C", "5E"]})
-    refused(state, 1, {"type": "play", "card": "2B"}, "seat 1 is not to act now")
+    refused(state, 1, {"type": "play", "card": "2B"}, "Player 2 is not to act now")
 
 
 # -- Desescoba: mandatory capture ---------------------------------------------------------

@@ -5,9 +5,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..actions import Event
-from ..core import event
+from ..events import PRIVATE, EventType
+from ..fields import CARDS, SEAT
+from ..language import Say
 from ..state import State
 from .zones import hand
+
+#: A seat's cards dealt to it: only that seat sees them ("Ana recibe 3 cartas" for the others).
+DEALT = EventType(
+    "dealt",
+    "a seat is dealt its cards, seen by that seat only",
+    visibility=PRIVATE,
+    seat=SEAT,
+    cards=CARDS,
+    says=Say(es="{seat} recibe {cards}", en="{seat} is dealt {cards}"),
+)
 
 
 def gather_and_shuffle(state: State, stock: str = "stock") -> list[str]:
@@ -25,7 +37,7 @@ def deal_hands(
     state: State, seats: Iterable[int], count: int, stock: str = "stock", to: str = "hand"
 ) -> list[Event]:
     """Deal ``count`` cards (fewer if the stock runs out) to each seat in turn, a seat's cards
-    at once; one ``dealt`` event per seat, its cards seen only by that seat."""
+    at once; one ``dealt`` event (``DEALT``) per seat, its cards seen only by that seat."""
     pile = state.zones[stock].cards
     events = []
     for s in seats:
@@ -33,7 +45,7 @@ def deal_hands(
             break
         cards = [pile.pop() for _ in range(min(count, len(pile)))]
         state.zones[hand(s) if to == "hand" else f"{to}:{s}"].cards.extend(cards)
-        events.append(event("dealt", seat=s, cards=cards, visible_to=[s]))
+        events.append(DEALT(seat=s, cards=cards, visible_to=[s]))
     return events
 
 
@@ -49,4 +61,4 @@ def deal_round_robin(
                 card = pile.pop()
                 state.zones[hand(s)].cards.append(card)
                 got[s].append(card)
-    return [event("dealt", seat=s, cards=c, visible_to=[s]) for s, c in got.items() if c]
+    return [DEALT(seat=s, cards=c, visible_to=[s]) for s, c in got.items() if c]
