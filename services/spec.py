@@ -244,8 +244,10 @@ def _merge_field(schemas: list[Schema]) -> Schema:
     if len(distinct) == 1:
         return schemas[0]
     kinds = {s.get("type") for s in schemas}
-    if len(kinds) == 1 and None not in kinds:
+    if len(kinds) == 1 and None not in kinds and "object" not in kinds:
         merged: Schema = {"type": kinds.pop()}
+        if merged["type"] == "array":  # a list: its items widened alike
+            merged["items"] = _merge_field([s.get("items", {}) for s in schemas])
         if all("enum" in s for s in schemas):
             merged["enum"] = sorted({v for s in schemas for v in s["enum"]}, key=str)
         for bound, pick in (("minimum", min), ("maximum", max)):

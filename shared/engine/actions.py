@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import are_cards, is_card
 from .fields import CARD, CARD_PATTERN, CARDS, KIND_WORDS, SEAT, Field, choice
-from .language import Message, Say
+from .language import Message, Say  # noqa: F401 - Message: the refusals' type
 
 if TYPE_CHECKING:
     from .state import State
@@ -64,7 +64,9 @@ __all__ = [
     "choice",
 ]
 
-Refusal = Callable[[Any, "State", int, Action], "str | Message | None"]
+#: A refusal says why, in both languages: a ``Say`` or a ``Message`` (a ``Say`` with values,
+#: itself a string: its English text); a plain string is the same in both.
+Refusal = Callable[[Any, "State", int, Action], "str | Say | None"]
 Candidates = Callable[[Any, "State", int], Iterable[Action]]
 Handler = Callable[[Any, "State", int, Action], "list[Event]"]
 

@@ -23,6 +23,7 @@ from .errors import (
     NotYourTurn,
     UnknownRulesVersion,
 )
+from .events import fallback_text
 from .fields import DeclarationError, object_problem
 from .game import Action, Event, Game, describe_action, get_game
 from .language import DEFAULT_LANGUAGE, Reader, Say
@@ -101,13 +102,13 @@ def resolve_options(
         resolved = {name: value for name, value in resolved.items() if name in known}
     for name, value in (options or {}).items():
         if name not in game.options or game.options[name].since > version:
-            when = (
+            when: Say | str = (
                 Say(es=f" en la versión {version} de sus reglas", en=f" in rules version {version}")
                 if name in game.options
                 else ""
             )
-            options = ", ".join(sorted(resolved))
-            raise BadSetup(NO_OPTION(game=game.id, name=name, when=when, options=options))
+            listed = ", ".join(sorted(resolved))
+            raise BadSetup(NO_OPTION(game=game.id, name=name, when=when, options=listed))
         problem = game.options[name].check(name, value)
         if problem:
             raise BadSetup(problem)
@@ -279,8 +280,6 @@ def sentence(game: Game, event: Event, read: Reader) -> str:
     """``event`` (already redacted for its reader) as a sentence in ``read``'s words."""
     kind = game.event_table.get(event.get("type", ""))
     if kind is None:  # an event its game does not declare: checking refuses it in the tests
-        from .events import fallback_text
-
         return fallback_text(event, read)
     return kind.text(game, event, read)
 
@@ -332,7 +331,7 @@ def check_view_fields(game: Game, state: State, seat: int | None, fields: dict) 
 def check_facts(game: Game, state: State, facts: list) -> None:
     """Every fact is of a kind ``game`` declares, its seat and value as declared."""
     for fact in facts:
-        kind = game.fact_table.get(fact.get("id")) if isinstance(fact, dict) else None
+        kind = game.fact_table.get(str(fact.get("id"))) if isinstance(fact, dict) else None
         if kind is None:
             raise DeclarationError(f"{game.id} shows a fact it does not declare: {fact!r}")
         problem = kind.problem(fact, state.players)
@@ -405,4 +404,5 @@ def finish(state: State, winners: list[int] | None = None) -> None:
 
 
 def event(kind: str, **fields: Any) -> Event:
+    """An undeclared event (the games not converted yet; the others call their ``EventType``)."""
     return {"type": kind, **fields}

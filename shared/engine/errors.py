@@ -8,7 +8,7 @@ and the game's card names.
 
 from __future__ import annotations
 
-from .language import Message, Reader, Say, text_of
+from .language import Reader, Say, text_of
 
 
 class EngineError(ValueError):
@@ -16,7 +16,7 @@ class EngineError(ValueError):
 
     code = "bad_request"
 
-    def __init__(self, message: str | Message | Say = "", deck: str | None = None):
+    def __init__(self, message: str | Say = "", deck: str | None = None):
         super().__init__(message)
         self.message = message
         #: The deck whose card names the message uses (the game's; None: the default).
@@ -66,7 +66,7 @@ class IllegalAction(EngineError):
 
     def __init__(
         self,
-        message: str | Message | Say,
+        message: str | Say,
         legal: list[dict] | None = None,
         deck: str | None = None,
     ):

@@ -36,11 +36,11 @@ helper includes its declaration as a class attribute (``dealt = dealing.DEALT``)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .fields import Field, object_problem, object_schema
-from .language import Message, Reader, Say, card_phrase, cards_phrase, render
+from .language import Reader, Say, card_phrase, cards_phrase, render
 
 Event = dict[str, Any]
 
@@ -48,7 +48,9 @@ PUBLIC, PRIVATE, MAYBE_PRIVATE = "public", "private", "maybe-private"
 VISIBILITIES = (PUBLIC, PRIVATE, MAYBE_PRIVATE)
 VISIBLE_TO = Field("seats", "the seats that see its card or cards; null for everyone else")
 
-Sentence = Callable[[Any, Event], "Say | Message"]
+#: A sentence chosen for an event: a ``Say`` filled from its fields, or one with more values.
+Said = Say | tuple[Say, Mapping[str, Any]]
+Sentence = Callable[[Any, Event], Said]
 
 
 class EventType:
@@ -84,8 +86,8 @@ class EventType:
         return {"type": self.type, **values}
 
     def sentence(self, fn: Sentence) -> Sentence:
-        """Choose the sentence of an event (a ``Say`` filled from its fields, or a ``Message``
-        with more values) where one template does not fit every event of the type."""
+        """Choose the sentence of an event (a ``Say`` filled from its fields, or ``(say,
+        values)`` with more values) where one template does not fit every event of the type."""
         self._sentence = fn
         return fn
 
@@ -117,14 +119,14 @@ class EventType:
     # -- saying --------------------------------------------------------------------------
     def text(self, game: Any, event: Event, reader: Reader) -> str:
         """The sentence of ``event`` (already redacted for the reader) in the reader's words."""
-        said: Say | Message | None = self.says
+        said: Said | None = self.says
         if self._sentence is not None:
             said = self._sentence(game, event)
         if said is None:
             return fallback_text(event, reader)
-        if isinstance(said, Message):
-            values = {**event, **said.values}
-            return render(said.say.template(reader.lang), values, self.fields, reader)
+        if isinstance(said, tuple):
+            say, more = said
+            return render(say.template(reader.lang), {**event, **more}, self.fields, reader)
         return render(said.template(reader.lang), event, self.fields, reader)
 
     # -- publishing ----------------------------------------------------------------------

@@ -325,7 +325,7 @@ class Game:
             actions.extend(lister(self, state, seat))
         return actions
 
-    def refusal(self, state: State, seat: int, action: Action) -> str | Message | None:
+    def refusal(self, state: State, seat: int, action: Action) -> str | Say | None:
         """Why ``action`` is illegal now, or None: type, phase and fields first, then the game's rule."""
         kind = self.action_table.get(action["type"])
         if kind is None:

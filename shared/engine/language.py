@@ -74,47 +74,37 @@ class Say:
         return self.es if lang == "es" else self.en
 
     def text(self, reader: Reader | None = None, **values: Any) -> str:
-        return Message(self, values).text(reader)
+        return render(self.template((reader or Reader()).lang), values, {}, reader or Reader())
 
 
-class Message:
-    """A ``Say`` with its values: a refusal, an error, said in the reader's language on demand
-    (``str()`` gives the default language, as the engine's errors always read)."""
+class Message(str):
+    """A ``Say`` with its values: a refusal, an error. It is its English text (so a game's
+    refusal is a string wherever one is expected, and reads as it always did); ``text`` says
+    it in any language, with the players' names and the game's card names."""
 
-    __slots__ = ("kinds", "say", "values")
+    say: Say
+    values: Mapping[str, Any]
+    kinds: Mapping[str, Any]
 
-    def __init__(
-        self, say: Say, values: Mapping[str, Any], kinds: Mapping[str, Field] | None = None
-    ) -> None:
-        self.say, self.values, self.kinds = say, values, kinds
+    def __new__(
+        cls, say: Say, values: Mapping[str, Any], kinds: Mapping[str, Field] | None = None
+    ) -> Message:
+        kinds = kinds or {}
+        message = super().__new__(cls, render(say.en, values, kinds, Reader()))
+        message.say, message.values, message.kinds = say, values, kinds
+        return message
 
     def text(self, reader: Reader | None = None) -> str:
         reader = reader or Reader()
-        return render(self.say.template(reader.lang), self.values, self.kinds or {}, reader)
-
-    def __str__(self) -> str:
-        return self.text()
+        return render(self.say.template(reader.lang), self.values, self.kinds, reader)
 
     def __repr__(self) -> str:
         return f"Message({self.say!r}, {dict(self.values)!r})"
 
-    def __eq__(self, other: object) -> bool:
-        """A message equals the English text it says (so ``refusal == "..."`` reads as before)."""
-        if isinstance(other, str):
-            return str(self) == other
-        return isinstance(other, Message) and (self.say, dict(self.values)) == (
-            other.say,
-            dict(other.values),
-        )
 
-    __hash__ = None  # type: ignore[assignment]
-
-
-def text_of(message: str | Message | Say, reader: Reader | None = None) -> str:
+def text_of(message: str | Say, reader: Reader | None = None) -> str:
     """A refusal or an error as ``reader`` reads it (a plain string is the same in both)."""
-    if isinstance(message, Message):
-        return message.text(reader)
-    if isinstance(message, Say):
+    if isinstance(message, Message | Say):
         return message.text(reader)
     return message
 

@@ -13,6 +13,8 @@ deletes this module and the call to ``adopt``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from shared.engine.events import MAYBE_PRIVATE, PRIVATE, EventType
 from shared.engine.fields import (
     BOOL,
@@ -35,8 +37,9 @@ from shared.engine.language import ENGLISH_DECK, SPANISH_DECK
 UNDECLARED = "(declared as found; its game gives it a meaning and sentences when converted)"
 
 
-def _event(type: str, visibility: str = "public", **fields: Field) -> EventType:
-    return EventType(type, UNDECLARED, visibility=visibility, **fields)
+def _event(type: str, **fields: Any) -> EventType:
+    """An event type as found: its fields, and ``visibility`` if it is private."""
+    return EventType(type, UNDECLARED, **fields)
 
 
 # game id -> (its deck's names, its events)

@@ -14,6 +14,7 @@ and default, are in docs/games/truco.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from shared.engine import (
     HIDDEN,
@@ -124,6 +125,13 @@ NEXT_CALL = Say(
 RAISER_ONLY = Say(
     es="solo puede subir quien quiso el {call}",
     en="only the side that accepted the {call} may raise it",
+)
+WON_IT = Say(
+    es="{seat} gana {what}: {points:punto|puntos}", en="{seat} wins {what}: {points:point|points}"
+)
+WON_IT_WITH = Say(
+    es="{seat} gana {what} con {shown}: {points:punto|puntos}",
+    en="{seat} wins {what} with {shown}: {points:point|points}",
 )
 NO_FOLD = Say(
     es="en esta partida no se puede ir al mazo (opción fold)",
@@ -305,23 +313,20 @@ class Truco(Game):
     match_finished = MATCH_FINISHED
 
     @envido_won.sentence
-    def _envido_won_said(self, event: Event) -> Message:
+    def _envido_won_said(self, event: Event) -> tuple[Say, dict[str, Any]]:
         return self._settled(event, Say(es="el envido", en="the envido"))
 
     @flor_won.sentence
-    def _flor_won_said(self, event: Event) -> Message:
+    def _flor_won_said(self, event: Event) -> tuple[Say, dict[str, Any]]:
         return self._settled(event, Say(es="la flor", en="the flor"))
 
     @staticmethod
-    def _settled(event: Event, what: Say) -> Message:
+    def _settled(event: Event, what: Say) -> tuple[Say, dict[str, Any]]:
+        """Who won the envido or the flor, with the points the winner declared (if it did)."""
         shown = event["declared"][event["seat"]]
         if shown is None:
-            said = Say(es="{seat} gana {what}: {points:punto|puntos}", en="{seat} wins {what}: "
-                       "{points:point|points}")  # fmt: skip
-            return said(what=what)
-        said = Say(es="{seat} gana {what} con {shown}: {points:punto|puntos}",
-                   en="{seat} wins {what} with {shown}: {points:point|points}")  # fmt: skip
-        return said(what=what, shown=shown)
+            return WON_IT, {"what": what}
+        return WON_IT_WITH, {"what": what, "shown": shown}
 
     @baza.sentence
     def _baza_said(self, event: Event) -> Say:

@@ -8,7 +8,7 @@ from ..actions import Event
 from ..core import finish
 from ..events import EventType
 from ..fields import BOOL, INTS, SEATS, STR, list_of, obj
-from ..language import Message, Say
+from ..language import Say
 from ..state import State
 
 #: A finished match's result (``core.finish``; a solitaire adds whether it came out).
@@ -31,10 +31,10 @@ NOBODY_WON = Say(es="Fin de la partida: nadie gana", en="The match is over: nobo
 
 
 @MATCH_FINISHED.sentence
-def _finished_said(game: Any, event: Event) -> Message:
+def _finished_said(game: Any, event: Event) -> tuple[Say, dict[str, Any]]:
     winners = event["result"]["winners"]
     said = NOBODY_WON if not winners else WON_ALONE if len(winners) == 1 else WON_TOGETHER
-    return said(seats=winners)
+    return said, {"seats": winners}
 
 
 def end_match(state: State, winners: list[int] | None = None, **fields: Any) -> list[Event]:
