@@ -10,7 +10,7 @@ event type is met, in a random match or in a rigged scenario of the game's own t
 (``EVENT_SCENARIOS`` in ``tests/games/test_<id>.py``); every event says a sentence in both
 languages for every reader, without a placeholder left; every seat's view has facts, and
 facts about every seat. A game not converted yet is checked against its transitional
-declarations (``shared/games/_unconverted.py``) the same way, and its plain sentences must
+declarations (``shared/games/_unconverted/``) the same way, and its plain sentences must
 still render.
 """
 

@@ -75,6 +75,19 @@ class OptionEntry(ma.Schema):
     maximum = fields.Float()
 
 
+def json_schemas(description: str, name: str | None = None) -> fields.Dict:
+    """A catalog entry's fields by name, each as JSON Schema (``name``: its key, where the
+    attribute cannot be called so)."""
+    named = {"attribute": name, "data_key": name} if name else {}
+    return fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(keys=fields.String()),
+        required=True,
+        metadata={"description": description},
+        **named,
+    )
+
+
 class EventTypeEntry(ma.Schema):
     type = fields.String(required=True, metadata={"description": "the event's `type` field"})
     description = fields.String(required=True)
@@ -87,32 +100,15 @@ class EventTypeEntry(ma.Schema):
             "carries `visible_to`"
         },
     )
-    fields_ = fields.Dict(
-        attribute="fields",
-        data_key="fields",
-        keys=fields.String(),
-        values=fields.Dict(keys=fields.String()),
-        required=True,
-        metadata={"description": "each field of the event (besides `type`) as JSON Schema"},
-    )
+    fields_ = json_schemas("each field of the event (besides `type`) as JSON Schema", "fields")
     required = fields.List(
         fields.String(), required=True, metadata={"description": "the fields it always has"}
     )
 
 
 class ViewFieldsEntry(ma.Schema):
-    public = fields.Dict(
-        keys=fields.String(),
-        values=fields.Dict(keys=fields.String()),
-        required=True,
-        metadata={"description": "the game's view fields every reader sees, as JSON Schema"},
-    )
-    private = fields.Dict(
-        keys=fields.String(),
-        values=fields.Dict(keys=fields.String()),
-        required=True,
-        metadata={"description": "the ones only the seat itself sees (null for a spectator)"},
-    )
+    public = json_schemas("the game's view fields every reader sees, as JSON Schema")
+    private = json_schemas("the ones only the seat itself sees (null for a spectator)")
 
 
 class FactTypeEntry(ma.Schema):
@@ -143,14 +139,7 @@ class ActionTypeEntry(ma.Schema):
         allow_none=True,
         metadata={"description": "the phases in which it exists; null: every phase of play"},
     )
-    fields_ = fields.Dict(
-        attribute="fields",
-        data_key="fields",
-        keys=fields.String(),
-        values=fields.Dict(keys=fields.String()),
-        required=True,
-        metadata={"description": "each field of the action (besides `type`) as JSON Schema"},
-    )
+    fields_ = json_schemas("each field of the action (besides `type`) as JSON Schema", "fields")
     required = fields.List(
         fields.String(), required=True, metadata={"description": "the fields it must have"}
     )
