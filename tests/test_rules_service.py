@@ -222,7 +222,7 @@ def test_a_refusal_is_a_sentence_in_the_language_asked_and_keeps_its_code(client
     spanish = error_of(
         client.post("/v1/games/brisca/apply?lang=es", json=body), 422, "not_your_turn"
     )
-    assert spanish["message"].startswith("ahora no te toca a ti")
+    assert spanish["message"] == f"ahora no te toca: es el turno de Jugador {2 - other}"
     english = error_of(client.post("/v1/games/brisca/apply", json=body), 422, "not_your_turn")
     assert "is not to act now" in english["message"]
     seat = state["to_act"][0]

@@ -61,7 +61,7 @@ NOT_A_SERVER_ACTION = Say(
     es="{action} no es ahora una acción del servidor", en="{action} is not a server action now"
 )
 NOT_YOUR_TURN = Say(
-    es="ahora no te toca a ti ({seat}): es el turno de {seats}",
+    es="ahora no te toca: es el turno de {seats}",
     en="{seat} is not to act now; to act: {seats}",
 )
 NOBODY = Say(es="nadie", en="nobody")

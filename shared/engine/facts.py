@@ -85,10 +85,15 @@ class FactType:
 
     def json_schema(self) -> dict:
         """One fact of this kind as JSON Schema: its id, seat, typed value, label and text."""
+        # A table fact's seat is always null; typed integer-or-null all the same, which
+        # generated clients keep (a null-only property is dropped by some of them).
         seat: dict[str, Any] = (
             {"type": "integer", "minimum": 0, "description": "the seat it is about"}
             if self.per_seat
-            else {"type": "null", "description": "a fact about the table"}
+            else {
+                "anyOf": [{"type": "integer"}, {"type": "null"}],
+                "description": "null: a fact about the table",
+            }
         )
         return {
             "type": "object",
