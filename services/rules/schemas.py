@@ -78,13 +78,13 @@ class OptionEntry(ma.Schema):
 def json_schemas(description: str, name: str | None = None) -> fields.Dict:
     """A catalog entry's fields by name, each as JSON Schema (``name``: its key, where the
     attribute cannot be called so)."""
-    named = {"attribute": name, "data_key": name} if name else {}
     return fields.Dict(
         keys=fields.String(),
         values=fields.Dict(keys=fields.String()),
         required=True,
         metadata={"description": description},
-        **named,
+        attribute=name,
+        data_key=name,
     )
 
 
