@@ -31,8 +31,8 @@ format: $(STAMP)
 # Every service in the foreground, under the project's supervisor (shared/supervisor.py): a
 # process that dies is started again (with a growing pause), the others carry on; Ctrl-C
 # stops them all. Without REDIS_URL, an embedded Redis (valkey from PyPI) keeps its data in
-# var/redis across restarts. TAPETE_DEV=1: a development machine (the rules service may seal
-# with its development key). The ports are the Procfile's *_PORT variables; browser pages
+# var/redis across restarts. TAPETE_DEV=1: a development machine (a secret left unset is its
+# development key, written in the source: docs/operations.md, "Secrets"). The ports are the Procfile's *_PORT variables; browser pages
 # served from DEV_ORIGINS (a web client's development server) may call the services
 # (CORS_ORIGINS, if set, wins). The web client is built first when missing or stale
 # (web/build.sh) and served with the API by the gateway, which prints the one URL to open
@@ -84,16 +84,37 @@ ROUNDS ?= 3
 chaos: $(STAMP)
 	$(BIN)/python bench/chaos.py --rounds $(ROUNDS)
 
+# Rolling restarts under load (bench/rolling.py): every lobby, feed and bot worker process
+# restarted gracefully in turn, RESTARTS times in all, while clients play and stream; prints
+# moves lost or duplicated, requests refused, stream entries missed or repeated. `make test`
+# runs its short form (tests/test_rolling_restarts.py).
+RESTARTS ?= 100
+.PHONY: restart-drill
+restart-drill: $(STAMP)
+	$(BIN)/python bench/rolling.py --restarts $(RESTARTS)
+
+# Backup and restore under load (bench/backup_drill.py, services/backup.py): a backup taken
+# while matches are played and archived, restored into fresh servers from the AOF and from
+# the snapshot, every match checked. `make test` runs its short form (tests/test_backup.py).
+.PHONY: backup-drill
+backup-drill: $(STAMP)
+	$(BIN)/python bench/backup_drill.py
+
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
 
 # The deployment files, checked without a cluster or Docker (tests/test_deploy.py): kustomize
-# renders both overlays, kubernetes-validate, checkov, the Compose specification. The tools
-# come from PyPI into .venv/deploy (deploy/install-tools.sh).
-.PHONY: deploy-check
+# renders both overlays, kubernetes-validate, checkov, the Compose specification; and the
+# monitoring (tests/test_monitoring.py): the dashboard, the alerting rules through promtool.
+# The tools come from PyPI into .venv/deploy, promtool from Debian (deploy/install-tools.sh).
+.PHONY: deploy-check monitoring
 deploy-check: $(STAMP)
 	bash deploy/install-tools.sh $(VENV)/deploy
-	TAPETE_DEPLOY_TOOLS="$(CURDIR)/$(VENV)/deploy/bin" $(BIN)/python -m pytest tests/test_deploy.py
+	TAPETE_DEPLOY_TOOLS="$(CURDIR)/$(VENV)/deploy/bin" $(BIN)/python -m pytest tests/test_deploy.py tests/test_monitoring.py
+
+# The PrometheusRule, generated from the plain rules file (deploy/monitoring/render.py).
+monitoring: $(STAMP)
+	$(BIN)/python deploy/monitoring/render.py
 
 # A tournament between two bot strategies (shared/bots/tournament.py): N matches, seats
 # rotated and deals paired, in parallel over the cores; A's score with a 95% interval.

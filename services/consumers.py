@@ -13,11 +13,13 @@ import signal
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from prometheus_client import start_http_server
+from prometheus_client import REGISTRY, start_http_server
 
+from services import tracing
 from services.logs import json_logging
 from services.settings import Metrics, Settings
 from services.store import match_log, store_client
+from services.store_metrics import StoreCollector
 from shared.eventstore import MatchLog
 from shared.feedgroup import FeedGroup
 from shared.heartbeat import Heartbeat
@@ -45,10 +47,12 @@ def run_group(
     """Build the group from the environment's settings and consume until SIGTERM or SIGINT.
 
     ``doing`` starts the log line that says the loop has started ("consuming", ...)."""
-    settings = Settings.from_env()
+    settings = Settings.for_process(service)  # or MissingSecret: one line, exit 1
     json_logging(service, list(loggers), settings.log_level)
+    tracing.setup(service, settings.otel_endpoint)  # off without an OTLP endpoint
     group = build(settings)
     group.heartbeat = Heartbeat(settings.heartbeat_dir)  # the probes' (docs/operations.md)
+    REGISTRY.register(StoreCollector(group, getattr(group, "queue", None)))  # read at a scrape
     serve_metrics(metrics(settings))
 
     def stop(signum: int, _frame: Any) -> None:

@@ -23,3 +23,12 @@ errorlog = "-"
 # of a user: $HOME/.gunicorn/gunicorn.ctl). Several gunicorns share a host under `make run`
 # and the tests, and the first to stop deleted the others' socket; nothing here uses gunicornc.
 control_socket_disable = True
+
+
+def child_exit(server, worker):
+    """A worker gone (restarted, or stopped by a rolling restart): its share of the live
+    gauges (``tapete_feed_subscribers``) leaves the multiprocess metrics with it."""
+    if _settings.prometheus_multiproc_dir:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid, _settings.prometheus_multiproc_dir)

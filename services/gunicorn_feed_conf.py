@@ -15,6 +15,7 @@ import signal  # noqa: E402
 from services.gunicorn_conf import (  # noqa: E402, F401
     _settings,
     accesslog,
+    child_exit,
     control_socket_disable,
     errorlog,
     keepalive,

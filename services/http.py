@@ -36,6 +36,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, UnsupportedMediaType
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from services import tracing
 from services.errors import (
     BadRequest,
     Conflict,
@@ -49,7 +50,7 @@ from services.errors import (
     UpstreamRefused,
 )
 from services.logs import MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER, json_logging
-from services.settings import Settings
+from services.settings import MissingSecret, Settings
 from services.spec import Ref, component_ref
 from shared import jsoncodec
 from shared.engine import (
@@ -105,6 +106,12 @@ LATENCY = Histogram(
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
     registry=REGISTRY,
 )
+REFUSALS = Counter(
+    "tapete_http_refusals_total",
+    "answers in the error shape, by status and error code",
+    ["service", "status", "code"],
+    registry=REGISTRY,
+)
 
 
 # Where webargs found a problem, as the error message names it.
@@ -118,6 +125,11 @@ HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTI
 @functools.cache
 def counted(service: str, method: str, endpoint: str, status: int) -> Any:
     return REQUESTS.labels(service, method, endpoint, str(status))
+
+
+@functools.cache
+def refused(service: str, status: int, code: str) -> Any:
+    return REFUSALS.labels(service, str(status), code)  # codes: the ones this source names
 
 
 @functools.cache
@@ -220,6 +232,8 @@ def error_response(
     body: dict[str, Any] = {"code": code, "message": message}
     if details is not None:
         body["details"] = details
+    if has_request_context():
+        g.error_code = code  # counted by code when the answer leaves (create_app)
     return jsonify({"error": body}), status
 
 
@@ -362,6 +376,19 @@ def request_id() -> str:
     return getattr(g, "request_id", "") or "-"
 
 
+def gunicorn_app(factory: Callable[[], Flask]) -> Flask:
+    """The app a gunicorn worker serves (the ``wsgi`` modules). A missing or unusable secret
+    (``MissingSecret``) becomes gunicorn's ``AppImportError``: gunicorn prints its one line and
+    stops (exit 4, "App failed to load") instead of a traceback per worker; a plain exit
+    would only have it start the worker again, and again."""
+    try:
+        return factory()
+    except MissingSecret as exc:
+        from gunicorn.errors import AppImportError
+
+        raise AppImportError(str(exc)) from None
+
+
 def create_app(
     service: str,
     title: str,
@@ -400,6 +427,8 @@ def create_app(
     if settings.forwarded_hops:  # the client's address, as the proxies in front saw it
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.forwarded_hops)  # type: ignore[method-assign]
     app.json = OrjsonProvider(app)  # keys keep their order: "type" stays first in actions
+    tracing.setup(service, settings.otel_endpoint)  # off without an OTLP endpoint
+    tracing.instrument_app(app, service)
     api = Api(app, spec_kwargs={"marshmallow_plugin": RefPlugin()})
     for blp in blueprints:
         api.register_blueprint(blp)
@@ -424,6 +453,8 @@ def create_app(
         method = request.method if request.method in HTTP_METHODS else "other"
         counted(service, method, endpoint, response.status_code).inc()
         timed(service, method, endpoint).observe(elapsed)
+        if response.status_code >= 400:
+            refused(service, response.status_code, g.get("error_code", "other")).inc()
         response.headers[REQUEST_ID_HEADER] = request_id()
         cors.allow(request, response)
         level = request_log_level(response.status_code, elapsed, slow_seconds)

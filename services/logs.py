@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import sys
 
+from services.tracing import current_ids
 from shared import jsoncodec
 
 REQUEST_ID_HEADER = "X-Request-ID"  # the lobby sends it along with every rules call
@@ -26,6 +27,7 @@ class JsonLogFormatter(logging.Formatter):
             "message": record.getMessage(),
         }
         doc.update(getattr(record, "fields", {}))
+        doc.update(current_ids())  # the trace this line belongs to, if any (services/tracing.py)
         if record.exc_info:
             doc["exception"] = self.formatException(record.exc_info)
         return jsoncodec.dumps_text(doc)

@@ -8,10 +8,12 @@ their defaults and who reads them are listed in docs/operations.md ("Configurati
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from shared.bots.reflexes import Reflexes
 from shared.eventstore import Durability
@@ -38,6 +40,81 @@ def upstreams_from_env(env: Mapping[str, str]) -> dict[str, str]:
             f"http://127.0.0.1:{port}" if port else default
         )
     return found
+
+
+# -- secrets ------------------------------------------------------------------------------------
+# Outside development (TAPETE_DEV) a process refuses to start without each secret it needs,
+# or with one that is a placeholder, a development key or too short; in development a
+# missing key is replaced by its development key, which anyone who reads this file knows.
+DEV_STATE_KEY = "tapete-development-key-not-for-production"
+DEV_BOT_TOKEN_KEY = "tapete-development-bot-token-key"
+PLACEHOLDER_WORDS = ("replace-me", "replace_me", "changeme", "change-me")
+PLACEHOLDERS = {"secret", "password", "example", "test", "dev", "none", "null", "todo", "xxx"}
+GENERATE = "openssl rand -hex 32"
+
+
+@dataclass(frozen=True)
+class Secret:
+    """A secret setting: its variable, what an attacker could do if it were known, and the
+    fewest characters it may have."""
+
+    variable: str
+    risk: str
+    min_length: int
+
+
+STATE_KEY = Secret(
+    "TAPETE_STATE_KEY", "anyone could forge a match's sealed state, hidden cards included", 32
+)
+BOT_TOKEN_KEY = Secret(
+    "TAPETE_BOT_TOKEN_KEY",
+    "anyone could compute a bot seat's token, read its hand and play or resign for it", 32,
+)  # fmt: skip
+REDIS_PASSWORD = Secret(
+    "REDIS_PASSWORD", "Redis would take commands from anyone who reaches it", 16
+)  # (or a password inside REDIS_URL and RQ_REDIS_URL)
+# What each process needs, by its role: the lobby's is the feed's (the same app) and the bot
+# workers' (they derive bot seats' tokens through the lobby's application layer).
+SECRETS_OF: dict[str, tuple[Secret, ...]] = {
+    "rules": (STATE_KEY,),
+    "lobby": (BOT_TOKEN_KEY, REDIS_PASSWORD),
+    "history": (REDIS_PASSWORD,),
+    "history-consumer": (REDIS_PASSWORD,),
+    "bots-dispatcher": (REDIS_PASSWORD,),
+}
+
+
+class MissingSecret(SystemExit):
+    """A process stops at its start, with one line saying which variable and why: a
+    SystemExit, so the line is all that is printed (no traceback) and nothing catches it."""
+
+
+def known_value(value: str) -> str | None:
+    """Why ``value`` is no secret at all: a placeholder or a development key (None: neither)."""
+    lowered = value.strip().lower()
+    if any(word in lowered for word in PLACEHOLDER_WORDS) or lowered in PLACEHOLDERS:
+        return "is a placeholder"
+    if value in (DEV_STATE_KEY, DEV_BOT_TOKEN_KEY):
+        return "is a development key, which is written in the source"
+    return None
+
+
+def secret_problem(secret: Secret, value: str | None) -> str | None:
+    """Why ``value`` cannot be ``secret`` (None: it can)."""
+    if not value or not value.strip():
+        return "is not set"
+    if known := known_value(value):
+        return known
+    if len(value) < secret.min_length:
+        return f"is too short ({len(value)} characters, at least {secret.min_length})"
+    return None
+
+
+def refusal(variable: str, problem: str, risk: str) -> str:
+    return (
+        f"{variable} {problem}: {risk}. Set it to 32 random bytes ({GENERATE}), "
+        "or TAPETE_DEV=1 on a development machine"
+    )
 
 
 DEFAULT_METRICS_ADDR = "0.0.0.0"
@@ -143,7 +220,7 @@ class Settings:
     cors_origins: tuple[str, ...] = ()  # CORS_ORIGINS, comma-separated; "*" for any
     # the lobby's idle limit: a running match with no entry for this long ends as abandoned
     match_idle_limit_s: float = 86400.0  # MATCH_IDLE_LIMIT_S
-    # the key bot seat tokens are derived from (None: the development key)
+    # the key bot seat tokens are derived from (None: unset; see with_secrets)
     bot_token_key: str | None = None  # TAPETE_BOT_TOKEN_KEY
     # logs, metrics and health
     heartbeat_dir: str | None = None  # HEARTBEAT_DIR: the consumer's, dispatcher's, worker's
@@ -169,8 +246,8 @@ class Settings:
     new_match_memory_fraction: float = 0.8  # NEW_MATCH_MEMORY_FRACTION
     redis_maxmemory: str = "512mb"  # REDIS_MAXMEMORY: the embedded server's (make run)
     # the rules service's seal
-    state_key: str | None = None  # TAPETE_STATE_KEY (None: refused, unless in development)
-    dev: bool = False  # TAPETE_DEV=1: development (make run, the tests): the development key
+    state_key: str | None = None  # TAPETE_STATE_KEY (None: unset; see with_secrets)
+    dev: bool = False  # TAPETE_DEV=1: development (make run, the tests): development keys
     state_keys_previous: tuple[str, ...] = ()  # TAPETE_STATE_KEYS_PREVIOUS, comma-separated
     # the history consumer (HISTORY_*)
     history_consumer: GroupSettings = field(
@@ -191,6 +268,50 @@ class Settings:
     # fault injection for the tests: a bot job sleeps there (never in production)
     bots_pause_before_submit_s: float = 0.0  # BOTS_PAUSE_BEFORE_SUBMIT_S
     bots_pause_after_submit_s: float = 0.0  # BOTS_PAUSE_AFTER_SUBMIT_S
+    # traces (services/tracing.py): exported by OTLP where an endpoint is set, else off; the
+    # exporter reads its other OTEL_EXPORTER_OTLP_* variables itself
+    otel_endpoint: str | None = None  # OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT)
+
+    def with_secrets(self, process: str) -> Settings:
+        """These settings with the secrets ``process`` needs (``SECRETS_OF``) checked: outside
+        development a missing, placeholder, development or too short one raises
+        ``MissingSecret``; in development a missing key becomes its development key (and
+        what is given is used as it is)."""
+        needed = SECRETS_OF[process]
+        passwords = [
+            unquote(urlsplit(u).password or "") for u in (self.redis_url, self.rq_redis_url)
+        ]
+        given = {
+            STATE_KEY: self.state_key,
+            BOT_TOKEN_KEY: self.bot_token_key,
+            REDIS_PASSWORD: min(passwords, key=len),  # every Redis URL must carry one
+        }
+        if not self.dev:
+            for secret in needed:
+                if problem := secret_problem(secret, given[secret]):
+                    raise MissingSecret(refusal(secret.variable, problem, secret.risk))
+            for old in self.state_keys_previous if STATE_KEY in needed else ():
+                if problem := known_value(old):
+                    risk = "a state sealed with it would still be accepted"
+                    raise MissingSecret(
+                        refusal("TAPETE_STATE_KEYS_PREVIOUS", f"holds a key that {problem}", risk)
+                    )
+            return self
+        for secret in (STATE_KEY, BOT_TOKEN_KEY):
+            if secret in needed and not given[secret]:
+                logging.getLogger("tapete.settings").warning(
+                    "%s is not set: using its development key (TAPETE_DEV)", secret.variable
+                )
+        return dataclasses.replace(
+            self,
+            state_key=self.state_key or DEV_STATE_KEY,
+            bot_token_key=self.bot_token_key or DEV_BOT_TOKEN_KEY,
+        )
+
+    @classmethod
+    def for_process(cls, process: str, env: Mapping[str, str] = os.environ) -> Settings:
+        """The environment's settings for ``process``, its secrets checked (``with_secrets``)."""
+        return cls.from_env(env).with_secrets(process)
 
     def rq_url(self) -> str:
         """Where rq's queue is (the dispatcher and the workers): never the cluster, whose
@@ -277,4 +398,7 @@ class Settings:
             rq_log_level=env.get("RQ_LOG_LEVEL", d.rq_log_level),
             bots_pause_before_submit_s=float(env.get("BOTS_PAUSE_BEFORE_SUBMIT_S") or 0),
             bots_pause_after_submit_s=float(env.get("BOTS_PAUSE_AFTER_SUBMIT_S") or 0),
+            otel_endpoint=env.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+            or env.get("OTEL_EXPORTER_OTLP_ENDPOINT")
+            or None,
         )

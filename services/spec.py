@@ -57,11 +57,12 @@ RESULT_SCHEMA: Schema = {
     "description": "how a finished match ended",
     "properties": {
         "winners": {**array({"type": "integer"}), "description": "the winning seats (none: "
-                    "a solitaire lost)"},
+                    "a solitaire lost, or the house won: reason house_won)"},
         "scores": {**array({"type": "integer"}), "description": "final points per seat"},
         "rounds": {**array(array({"type": "integer"})), "description": "points per round"},
-        "reason": {"type": "string", "description": "why it ended, where a game says; a "
-                   "match the lobby ended: resigned or abandoned"},
+        "reason": {"type": "string", "description": "why it ended, where a game says (house_won: "
+                   "no player beat Siete y Media's house); a match the lobby ended: resigned or "
+                   "abandoned"},
         "seat": {"anyOf": [{"type": "integer"}, {"type": "null"}],
                  "description": "a match the lobby ended: the seat that resigned or abandoned"},
         "won": {"type": "boolean", "description": "solitaires: whether it came out"},

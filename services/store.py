@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from services import tracing
 from services.settings import Settings
 from shared.eventstore import MatchLog
 from shared.redisconn import connect
@@ -17,5 +18,11 @@ def store_client(settings: Settings, **options: Any) -> Any:
 
 
 def match_log(settings: Settings, client: Any) -> MatchLog:
-    """The match log on ``client`` with the settings' partitions and durability."""
-    return MatchLog(client, partitions=settings.feed_partitions, durability=settings.durability)
+    """The match log on ``client`` with the settings' partitions and durability; each feed
+    notification carries the trace context of its append when tracing is on."""
+    return MatchLog(
+        client,
+        partitions=settings.feed_partitions,
+        durability=settings.durability,
+        notification_fields=tracing.notification_fields,
+    )

@@ -9,7 +9,8 @@ Keys, with P = crc32(match id) % partitions:
     tapete:{p<P>}:match:<id>:log       stream, entry 0-<version>: entry (JSON), kind
     tapete:{p<P>}:match:<id>:snapshot  hash: version, state and the caller's fields (JSON)
     tapete:{p<P>}:match:<id>:actions   hash: client action id -> first answer (JSON)
-    tapete:{p<P>}:feed                 stream: match, version, kind, event (public, JSON)
+    tapete:{p<P>}:feed                 stream: match, version, kind, event (public, JSON),
+                                       and the caller's ``notification_fields`` (traceparent)
 
 Every key of a match carries the hash tag of its feed partition, `{p<P>}`: the script's keys
 then live in one Redis Cluster slot, and the feed can be split into partitions there.
@@ -26,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import re
 import zlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -173,14 +175,18 @@ class MatchLog:
         partitions: int = 1,
         feed_maxlen: int = DEFAULT_FEED_MAXLEN,
         durability: Durability = Durability(),
+        notification_fields: Callable[[], Mapping[str, str]] | None = None,
     ) -> None:
-        """``client``: a ``redis.Redis`` or a ``redis.cluster.RedisCluster``."""
+        """``client``: a ``redis.Redis`` or a ``redis.cluster.RedisCluster``.
+        ``notification_fields``: more fields for each feed notification, asked at each
+        append (the services' trace context); readers ignore fields they do not know."""
         if partitions < 1 or feed_maxlen < 1:
             raise ValueError("partitions and feed_maxlen must be positive")
         self.client = client
         self.partitions = partitions
         self.feed_maxlen = feed_maxlen
         self.durability = durability
+        self.notification_fields = notification_fields
         self._append = client.register_script(APPEND_SCRIPT)
 
     def partition(self, match_id: str) -> int:
@@ -246,6 +252,7 @@ class MatchLog:
         # Encode everything first: a value JSON cannot hold fails here, before any write.
         version = expected_version + 1
         notification = {
+            **(self.notification_fields() if self.notification_fields else {}),
             "match": match_id,
             "version": version,
             "kind": kind,

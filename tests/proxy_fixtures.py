@@ -1,5 +1,6 @@
-"""Debian's nginx with the project's proxy configuration (deploy/nginx/tapete.conf.template),
-for tests/test_proxy.py and bench/slow_clients.py.
+"""What stands in front of the services: Debian's nginx with the project's proxy configuration
+(deploy/nginx/tapete.conf.template), for tests/test_proxy.py and bench/slow_clients.py, and
+the gateway of `make run` (services/gateway.py) as its own process; slow clients for both.
 
 nginx is installed where missing (`apt-get install -y nginx`); without apt the caller is
 skipped with the reason, except where TAPETE_REQUIRE_NGINX or CI is set (CI): there it fails.
@@ -13,6 +14,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -101,6 +103,34 @@ class Proxy:
     def stop(self) -> None:
         stop_process(self.process, timeout=5)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class GatewayProcess:
+    """``python -m services.gateway`` on a free port in front of ``upstreams`` (name: URL),
+    serving ``static`` (default: web/dist); ``stop`` ends it."""
+
+    def __init__(self, upstreams: dict[str, str], static: Path | None = None, **env: str) -> None:
+        self.port = free_port()
+        env = {**os.environ, **{f"{k.upper()}_URL": v for k, v in upstreams.items()}, **env}
+        command = [sys.executable, "-m", "services.gateway", "--port", str(self.port)]
+        command += ["--static", str(static)] if static else []
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60  # its imports take seconds on a busy machine
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                return
+            except OSError:
+                assert self.process.poll() is None, "the gateway exited at start"
+                assert time.monotonic() < deadline, "the gateway did not start"
+                time.sleep(0.05)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        stop_process(self.process, timeout=5)
 
 
 class SlowClients:

@@ -89,15 +89,15 @@ class Service:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> None:
-        """Start and return once /readyz answers 200."""
+    def start(self, timeout: float = START_TIMEOUT_SECONDS) -> None:
+        """Start and return once /readyz answers 200 (within ``timeout`` seconds)."""
         command = [sys.executable, "-m", "gunicorn", "--config", str(self.config)]
         command += ["--bind", f"127.0.0.1:{self.port}", self.app]
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
                 command, cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL, stdout=log, stderr=log
             )
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        deadline = time.monotonic() + timeout
         while True:
             if self.process.poll() is not None:
                 raise RuntimeError(f"{self.name} exited at start:\n{self.log_tail()}")

@@ -32,7 +32,7 @@ class Stream:
             headers["Authorization"] = f"Bearer {token}"
         if last_id is not None:
             headers["Last-Event-ID"] = str(last_id)
-        client = requests.Session()
+        self.session = client = requests.Session()
         client.trust_env = False
         self.response = client.get(url, headers=headers, stream=True, timeout=(5, timeout))
         self.status = self.response.status_code
@@ -79,4 +79,6 @@ class Stream:
         raise AssertionError(f"the stream ended after {[e['version'] for e in got]}")
 
     def close(self) -> None:
+        """Close the stream and its connection (a server that is stopping waits for it)."""
         self.response.close()
+        self.session.close()

@@ -13,6 +13,7 @@ ones (``python -m tests.corpus.record``), which must keep replaying as they were
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 from collections.abc import Iterator
@@ -89,6 +90,14 @@ def failing(game: str, version: int) -> Iterator[str]:
         ("brisca", "claim_needs_pair", False, 2),  # the fix undone
         ("chinchon", "natural_one_of_oros", True, 1),
         ("chinchon", "natural_one_of_oros", False, 2),
+        ("siete-y-media", "house_second_card", True, 1),
+        ("siete-y-media", "house_second_card", False, 2),
+        ("siete-y-media", "house_can_win", True, 1),
+        ("siete-y-media", "house_can_win", False, 2),
+        ("ladrones-de-tumbas", "draw_after_play", False, 1),
+        ("ladrones-de-tumbas", "draw_after_play", True, 2),
+        ("ciruela", "ace_discards_all", True, 1),
+        ("ciruela", "ace_discards_all", False, 2),
     ],
 )
 def test_a_rule_changed_without_a_version_bump_fails_the_corpus(
@@ -121,3 +130,20 @@ def test_a_default_changed_without_a_version_bump_fails_the_corpus(monkeypatch, 
     assert list(failing("escoba", version)) == [
         f"escoba.desescoba.{n}p{'.v2' if version == 2 else ''}.json.gz" for n in (12, 2)
     ]
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_siete_y_medias_one_round_default_changed_without_a_version_fails_the_corpus(
+    monkeypatch, version
+):
+    """``until_a_winner``'s new default given to the matches before it (its earlier value left
+    out of the version table), or its old default back for the matches of version 2."""
+    rules = type(get_game("siete-y-media"))
+    if version == 1:
+        (change,) = rules.changes
+        before = {k: v for k, v in change.before.items() if k != "until_a_winner"}
+        monkeypatch.setattr(rules, "changes", (dataclasses.replace(change, before=before),))
+    else:
+        old = dataclasses.replace(rules.options["until_a_winner"], default=True)
+        monkeypatch.setitem(rules.options, "until_a_winner", old)
+    assert next(failing("siete-y-media", version), None)

@@ -199,7 +199,7 @@ def test_processes_without_http_have_heartbeat_probes(objects: list[dict]) -> No
 def test_workers_get_what_the_timers_need(objects: list[dict]) -> None:
     # Timers make the server's moves in process: the rules, as the lobby does (docs/bots.md).
     [container] = containers(one(objects, "Deployment", "worker"))
-    [configmap] = find(objects, "ConfigMap")
+    [configmap] = settings_maps(objects)
     assert {"configMapRef": {"name": configmap["metadata"]["name"]}} in container["envFrom"]
     config = configmap["data"]
     assert config["RULES_URL"] == "http://rules:8001"
@@ -225,8 +225,14 @@ def test_every_object_is_in_the_namespace(objects: list[dict]) -> None:
             assert obj["metadata"].get("namespace") == NAMESPACE, obj["metadata"]["name"]
 
 
+def settings_maps(objects: list[dict]) -> list[dict]:
+    """The settings' ConfigMap (tapete-config-<hash>), not the dashboard's."""
+    maps = find(objects, "ConfigMap")
+    return [c for c in maps if c["metadata"]["name"].startswith("tapete-config")]
+
+
 def _config(objects: list[dict]) -> dict[str, str]:
-    [config] = [o for o in objects if o["kind"] == "ConfigMap"]
+    [config] = settings_maps(objects)
     return config["data"]
 
 
@@ -236,13 +242,13 @@ def test_secrets_hold_placeholders_only(objects: list[dict], overlay: str) -> No
         (ROOT / "k8s" / "overlays" / "prod" / "secret.example.yaml").read_text()
     )
     base = yaml.safe_load((ROOT / "k8s" / "base" / "secret.yaml").read_text())
-    secrets = [*find(objects, "Secret"), example, base]
-    if overlay != "dev":  # created from the secret store, never applied from git
-        assert not find(objects, "Secret")
-    for secret in secrets:
+    # created with generated values or from the secret store, never applied from git: the
+    # services refuse the placeholders (services/settings.py), so no overlay renders them
+    assert not find(objects, "Secret")
+    for secret in (example, base):
         for key, value in secret["stringData"].items():
             password = re.match(r"rediss?://[^:/@]*:([^@]*)@", value)
-            if key in ("TAPETE_STATE_KEY", "REDIS_PASSWORD") or password:
+            if key in ("TAPETE_STATE_KEY", "TAPETE_BOT_TOKEN_KEY", "REDIS_PASSWORD") or password:
                 assert PLACEHOLDER in value, f"{key} looks like a real secret"
         assert "data" not in secret, "base64 data hides what is committed"
     keys = set(example["stringData"])
@@ -262,15 +268,42 @@ def test_every_redis_client_gets_the_redis_password(objects: list[dict]) -> None
             if "REDIS_URL" in env or workload["metadata"]["name"] == "redis":
                 ref = env["REDIS_PASSWORD"]["valueFrom"]["secretKeyRef"]
                 assert ref == {"name": "tapete-secrets", "key": "REDIS_PASSWORD"}
-    for secret in find(objects, "Secret"):
-        for key in ("REDIS_URL", "RQ_REDIS_URL"):
-            assert re.match(r"rediss?://tapete@", secret["stringData"][key]), key
+    example = yaml.safe_load(
+        (ROOT / "k8s" / "overlays" / "prod" / "secret.example.yaml").read_text()
+    )
+    for key in ("REDIS_URL", "RQ_REDIS_URL"):
+        assert re.match(r"rediss?://tapete@", example["stringData"][key]), key
 
 
 def test_only_rules_gets_the_state_key(objects: list[dict]) -> None:
     for workload in [o for o in objects if o["kind"] == "Deployment"]:
         names = {e["name"] for c in containers(workload) for e in c.get("env", [])}
         assert ("TAPETE_STATE_KEY" in names) == (workload["metadata"]["name"] == "rules")
+
+
+BOT_TOKEN_KEY_USERS = {"lobby", "feed", "worker"}  # the lobby's app, and the bots' moves
+
+
+def test_the_bot_token_key_goes_where_bot_seats_tokens_are_made(objects: list[dict]) -> None:
+    for workload in [o for o in objects if o["kind"] == "Deployment"]:
+        names = {e["name"] for c in containers(workload) for e in c.get("env", [])}
+        name = workload["metadata"]["name"]
+        assert ("TAPETE_BOT_TOKEN_KEY" in names) == (name in BOT_TOKEN_KEY_USERS), name
+
+
+def test_compose_requires_every_secret_where_it_is_used() -> None:
+    # Unset, Compose stops with the message instead of starting a service without it.
+    services = compose()["services"]
+    needs = {"TAPETE_STATE_KEY": {"rules"}, "TAPETE_BOT_TOKEN_KEY": BOT_TOKEN_KEY_USERS}
+    for variable, users in needs.items():
+        for name, service in services.items():
+            value = (service.get("environment") or {}).get(variable)
+            if name in users:
+                assert value.startswith(f"${{{variable}:?") and value.endswith("}"), name
+            else:
+                assert value is None, f"{name} gets {variable}"
+    for name in ("redis", "lobby", "feed", "history", "history-consumer", "dispatcher", "worker"):
+        assert services[name]["environment"]["REDIS_PASSWORD"].startswith("${REDIS_PASSWORD:?")
 
 
 # -- the Ingress ---------------------------------------------------------------------------
@@ -522,12 +555,6 @@ def test_compose_starts_in_order_with_healthchecks() -> None:
     assert "ports" not in worker and "container_name" not in worker, "workers must scale"
 
 
-def test_compose_requires_the_state_key() -> None:
-    # Unset, Compose stops with this message instead of starting rules without a key.
-    key = compose()["services"]["rules"]["environment"]["TAPETE_STATE_KEY"]
-    assert key.startswith("${TAPETE_STATE_KEY:?") and key.endswith("}")
-
-
 def test_compose_exports_the_metrics_and_gives_workers_the_rules() -> None:
     services = compose()["services"]
     for name, (variable, port) in METRICS_PORTS.items():
@@ -571,3 +598,42 @@ def test_compose_serves_the_public_api_through_the_proxy_only() -> None:
         assert services[name]["environment"]["FORWARDED_HOPS"] == "1"
     redis = " ".join(services["redis"]["command"])
     assert "--maxmemory 800mb" in redis and "--maxmemory-policy noeviction" in redis
+
+
+# -- no gunicorn port for clients ---------------------------------------------------------------
+# gunicorn reached directly goes offline under a few dozen clients sending their headers slowly
+# (docs/operations.md, "The proxy"): clients reach the services only through nginx.
+GUNICORN_PORTS = {8000, 8001, 8002, 8003}
+
+
+def test_compose_publishes_the_proxy_and_no_gunicorn_port() -> None:
+    services = compose()["services"]
+    published = {name: service["ports"] for name, service in services.items() if "ports" in service}
+    assert published == {"proxy": ["8000:8000"]}  # nginx's; rules is not published at all
+    for name, service in services.items():
+        assert service.get("network_mode") != "host", f"{name} would publish every port"
+
+
+def test_kubernetes_gives_clients_no_gunicorn_port(objects: list[dict]) -> None:
+    for service in find(objects, "Service"):
+        name, spec = service["metadata"]["name"], service["spec"]
+        assert spec.get("type", "ClusterIP") == "ClusterIP", f"{name}: reachable from outside"
+        assert not spec.get("externalIPs"), name
+        assert all("nodePort" not in port for port in spec["ports"]), name
+    for workload in [o for o in objects if o["kind"] in WORKLOAD_KINDS]:
+        pod = workload["spec"]["template"]["spec"]
+        assert not pod.get("hostNetwork"), workload["metadata"]["name"]
+        for container in pod["containers"]:
+            assert all("hostPort" not in port for port in container.get("ports", [])), container
+    for policy in find(objects, "NetworkPolicy"):  # only the controller and the namespace
+        for rule in policy["spec"].get("ingress", []):
+            assert all("ipBlock" not in peer for peer in rule.get("from", [])), policy
+    backends = {
+        path["backend"]["service"]["name"]
+        for ingress in find(objects, "Ingress")
+        for rule in ingress["spec"]["rules"]
+        for path in rule["http"]["paths"]
+    }
+    assert backends == {"lobby", "feed", "history", "rules", "web"}  # behind ingress-nginx
+    ports = {p["port"] for s in find(objects, "Service") for p in s["spec"]["ports"]}
+    assert GUNICORN_PORTS & ports  # (the gunicorn Services exist, for the controller only)

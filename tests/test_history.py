@@ -315,8 +315,12 @@ def corpus(name: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     "name",
-    ["brisca.tute-parejas.4p", "escoba.desescoba.2p", "chinchon.con-comodin.2p.v1-natural-one"],
-)
+    [
+        "brisca.tute-parejas.4p", "escoba.desescoba.2p", "chinchon.con-comodin.2p.v1-natural-one",
+        "siete-y-media.base.2p", "siete-y-media.con-apuestas.2p.v1-house-won",
+        "ladrones-de-tumbas.base.2p", "ciruela.base.2p",
+    ],
+)  # fmt: skip
 def test_a_match_logged_before_a_rules_change_still_verifies_under_its_version(name: str):
     """Logs without a recorded rules version are version 1's, the rules they were played by."""
     entries = log_of(corpus(name))
@@ -325,7 +329,13 @@ def test_a_match_logged_before_a_rules_change_still_verifies_under_its_version(n
     assert verify(log_of(corpus(name), rules_version=1))["ok"]
 
 
-@pytest.mark.parametrize("name", ["brisca.tute-parejas.4p", "escoba.desescoba.2p"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "brisca.tute-parejas.4p", "escoba.desescoba.2p", "siete-y-media.base.2p",
+        "ladrones-de-tumbas.base.2p", "ciruela.base.2p",
+    ],
+)  # fmt: skip
 def test_a_match_logged_before_a_rules_change_diverges_under_the_new_version(name: str):
     """So the recorded version is what makes it verify: dealt under version 2, the match
     carries version 2's options and its state differs from the deal on."""

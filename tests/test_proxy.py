@@ -14,6 +14,7 @@ import pytest
 import requests
 import yaml
 
+from services.gateway import SECURITY_HEADERS
 from shared.redis_server import free_port
 from tests.proxy_fixtures import TEMPLATE, Proxy, SlowClients, nginx_binary
 from tests.service_fixtures import ROOT, Http, Service, session
@@ -76,6 +77,15 @@ def test_each_public_path_reaches_its_service_through_the_proxy(proxy: Proxy):
     assert stream.headers["Content-Type"].startswith("text/event-stream")  # the feed
     stream.close()
     assert requests.get(f"{proxy.url}/", timeout=5).status_code == 502  # the web app's path
+
+
+def test_the_proxy_sends_the_web_app_s_security_headers_once_on_every_answer(proxy: Proxy):
+    added = re.findall(r'^\s*add_header (\S+) "?(.*?)"? always;$', TEMPLATE.read_text(), re.M)
+    assert added == list(SECURITY_HEADERS)  # the gateway's, word for word
+    for path in ("/v1/games", "/", "/v1/nothing"):  # the rules', the web app's (502), nobody's
+        reply = requests.get(f"{proxy.url}{path}", timeout=5)
+        for name, value in SECURITY_HEADERS:
+            assert reply.raw.headers.getlist(name) == [value], (path, name)
 
 
 def test_a_body_over_the_limit_is_refused_by_the_proxy(proxy: Proxy):

@@ -13,8 +13,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,9 +21,9 @@ import pytest
 import requests
 
 from services.gateway import backend_for
-from shared.redis_server import free_port
 from tests.bots_fixtures import BotProcesses
 from tests.history_fixtures import ConsumerProcess
+from tests.proxy_fixtures import GatewayProcess as Gateway
 from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import ROOT, Service, stop_process
 
@@ -52,28 +50,6 @@ def browser_ready() -> None:
     """Chromium installed and web/dist built (npm ci + build when stale)."""
     ensure_chromium()
     subprocess.run(["sh", str(WEB / "build.sh")], check=True, timeout=600)
-
-
-class Gateway:
-    def __init__(self, upstreams: dict[str, str]) -> None:
-        self.port = free_port()
-        env = {**os.environ, **{f"{k.upper()}_URL": v for k, v in upstreams.items()}}
-        command = [sys.executable, "-m", "services.gateway", "--port", str(self.port)]
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                if requests.get(f"{self.url}/healthz", timeout=1).ok:
-                    return
-            except requests.RequestException:
-                pass
-            assert self.process.poll() is None, "the gateway exited at start"
-            assert time.monotonic() < deadline, "the gateway did not start"
-            time.sleep(0.1)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
 
 @pytest.fixture(scope="module")

@@ -62,6 +62,12 @@ JOB_SECONDS = Histogram(
     buckets=(0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.25, 0.5, 1, 2.5, 10),
 )
 
+QUEUE_WAIT_SECONDS = Histogram(
+    "tapete_bot_queue_wait_seconds",
+    "from a bot job's enqueue to a worker starting it",
+    buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
+
 log = logging.getLogger("tapete.bots")
 rng = random.Random()  # a bot's choices need no seed: the log records what it played
 
@@ -165,6 +171,10 @@ def _run(task: Task, work: Callable[[Context, Task], str]) -> str:
     watchdog tries the task again while the match waits at that version.
     """
     ctx = context()
+    job = get_current_job()
+    enqueued = job.enqueued_at if task.kind == BOT and job is not None else None
+    if enqueued is not None and job is not None:
+        QUEUE_WAIT_SECONDS.observe(_seconds(enqueued, job.started_at))
     try:
         outcome = work(ctx, task) if ctx.version(task.match) == task.version else STALE
     except Exception:
@@ -172,12 +182,18 @@ def _run(task: Task, work: Callable[[Context, Task], str]) -> str:
         raise
     JOBS.labels(task.kind, outcome).inc()
     ctx.leases.release(task)
-    job = get_current_job()
-    if task.kind == BOT and job is not None and job.enqueued_at is not None:
-        enqueued = job.enqueued_at.replace(tzinfo=job.enqueued_at.tzinfo or UTC)
-        JOB_SECONDS.observe(max((datetime.now(UTC) - enqueued).total_seconds(), 0.0))
+    if enqueued is not None:
+        JOB_SECONDS.observe(_seconds(enqueued, None))
     log.debug("%s: %s", task.job_id, outcome)
     return outcome
+
+
+def _seconds(start: datetime, end: datetime | None) -> float:
+    """Seconds from ``start`` to ``end`` (None: now); rq's times are UTC, with or without a zone."""
+    utc = [
+        moment.replace(tzinfo=moment.tzinfo or UTC) for moment in (start, end or datetime.now(UTC))
+    ]
+    return max((utc[1] - utc[0]).total_seconds(), 0.0)
 
 
 def _play_bot(ctx: Context, task: Task) -> str:

@@ -22,6 +22,7 @@ import redis
 from rq import Queue, SimpleWorker
 from rq.version import VERSION as rq_version
 
+from services import tracing
 from services.consumers import serve_metrics
 from services.logs import json_logging
 from services.settings import Settings
@@ -72,6 +73,7 @@ def main() -> int:
     under a new name in rq (its old entry expires), once Redis answers again."""
     settings = Settings.from_env()
     json_logging("bots-worker", ["tapete.bots"], settings.log_level)
+    tracing.setup("bots-worker", settings.otel_endpoint)  # its lobby calls and Redis commands
     connection = redis.Redis.from_url(settings.rq_url(), socket_connect_timeout=2)
     use_settings(settings)  # the jobs' connections, made once, now
     heartbeat = Heartbeat(settings.heartbeat_dir)

@@ -26,7 +26,7 @@ from . import projections
 from .archive import Archive, cold_store
 from .replay import Diverged, Entry, is_finished, public_log, revealed_seed, started_entry, state_at
 from .store import ReadModels
-from .verify import verify
+from .verify import counted, verify
 
 GAME_ID = re.compile(r"[a-z0-9-]{1,64}")
 
@@ -51,7 +51,9 @@ class History:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> History:
-        """The history on the store ``settings`` names (REDIS_URL, FEED_PARTITIONS, ARCHIVE_*)."""
+        """The history on the store ``settings`` names (REDIS_URL, FEED_PARTITIONS, ARCHIVE_*);
+        the process stops here (``MissingSecret``) without a usable Redis password."""
+        settings = settings.with_secrets("history")
         client = redis_client(settings.redis_url, settings.redis_cluster)
         return cls(
             client, match_log(settings, client), cold_store(settings), settings.archive_after_s
@@ -128,7 +130,7 @@ class History:
                 code="match_not_finished",
                 details={"status": entries[-1].get("status")},
             )
-        return {"match": match_id, **verify(entries)}
+        return {"match": match_id, **counted(verify(entries))}
 
     def scores(self, match_id: str) -> dict[str, Any]:
         """The score sheet: the read model once finished, the live public totals before."""

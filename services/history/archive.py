@@ -30,7 +30,7 @@ from shared.eventstore import MatchLog
 
 from .replay import is_finished
 from .store import ReadModels
-from .verify import verify
+from .verify import counted, verify
 
 POINTER_SUFFIX = "archived"
 MATCH_KEY_SUFFIXES = ("log", "snapshot", "actions", "bots")  # every key of a match
@@ -79,7 +79,7 @@ class Archive:
             "entries": entries,
             "summary": self.models.summary(match_id),
             "scores": self.models.sheet(match_id),
-            "verify": verify(entries),
+            "verify": counted(verify(entries)),
         }
         address = self.cold.put(jsoncodec.canonical(document))
         with self.client.pipeline(transaction=True) as pipe:

@@ -22,6 +22,7 @@ import time
 
 from prometheus_client import Counter, Histogram
 
+from services import tracing
 from services.consumers import consumer_store, run_group
 from services.settings import Settings
 from shared import feedgroup
@@ -99,9 +100,11 @@ class Consumer(FeedGroup):
         groups, malformed = plan(messages)
         for message_id, problem in malformed:
             self.failed(stream, [message_id], problem)
+        fields = dict(messages)
         for match_id, (upto, ids) in groups.items():
             try:
-                applied = self.models.catch_up(match_id, upto, ids[-1])
+                with tracing.continued("history update", [fields[i] for i in ids]):
+                    applied = self.models.catch_up(match_id, upto, ids[-1])
             except Exception as exc:  # any failure is retried, and after a few, dead-lettered
                 self.failed(stream, ids, exc)
                 continue

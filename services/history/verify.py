@@ -13,6 +13,8 @@ import hashlib
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from prometheus_client import Counter
+
 from shared.endings import ended_result
 from shared.engine import State
 from shared.eventstore import state_hash
@@ -31,6 +33,19 @@ from .replay import (
 )
 
 CREATED = "match.created"
+
+# Verifications made by the history service (its /verify, and each archived match's report).
+VERIFIED = Counter(
+    "tapete_history_verify_total", "finished matches verified, by outcome (ok, failed)", ["outcome"]
+)
+for _outcome in ("ok", "failed"):  # both exist from the start: a first failure is an increase
+    VERIFIED.labels(_outcome)
+
+
+def counted(report: dict[str, Any]) -> dict[str, Any]:
+    """``report`` (``verify``'s), counted in ``VERIFIED`` by its outcome."""
+    VERIFIED.labels("ok" if report["ok"] else "failed").inc()
+    return report
 
 
 @dataclass(frozen=True)

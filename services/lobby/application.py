@@ -37,7 +37,7 @@ from services.errors import (
     Unavailable,
     UpstreamRefused,
 )
-from services.settings import Settings
+from services.settings import DEV_BOT_TOKEN_KEY, Settings
 from services.store import match_log
 from shared.endings import ABANDONED, RESIGNED, ended_result
 from shared.eventstore import MATCH_ID, MAX_WAIT_SECONDS, MatchLog, VersionConflict, state_hash
@@ -184,13 +184,16 @@ class Lobby:
         cls, settings: Settings, request_id: Callable[[], str] = lambda: "-"
     ) -> Lobby:
         """The lobby on the store (REDIS_URL, FEED_PARTITIONS) and rules service (RULES_URL) of
-        ``settings``; ``request_id`` names the request being served, for the rules calls."""
+        ``settings``; ``request_id`` names the request being served, for the rules calls. The
+        process stops here (``MissingSecret``) without a usable bot token key or Redis password:
+        the lobby, the feed and the bot workers all build their lobby here, at their start."""
+        settings = settings.with_secrets("lobby")
         client = redis_client(settings.redis_url, settings.redis_cluster)
         rules = RulesClient(settings.rules_url, request_id=request_id)
         log = match_log(settings, client)
         return cls(
             client, rules, log, feed_buffer=settings.feed_buffer,
-            bot_token_key=settings.bot_token_key, quotas=Quotas.from_settings(settings),
+            bot_token_key=settings.bot_token_key or "", quotas=Quotas.from_settings(settings),
             listing_shards=settings.listing_shards,
         )  # fmt: skip
 
@@ -202,11 +205,13 @@ class Lobby:
         clock: Callable[[], float] = time.time,
         new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
         feed_buffer: int = 256,
-        bot_token_key: str | None = None,
+        bot_token_key: str = DEV_BOT_TOKEN_KEY,
         quotas: Quotas = DEFAULT_QUOTAS,
         listing_shards: int = Settings.listing_shards,
     ) -> None:
         """``new_seed`` draws each match's secret seed at its start (tests may rig a deal);
+        ``bot_token_key`` derives bot seats' tokens (the development key by default, for a lobby
+        built in a test; ``from_settings`` gives the process's checked key);
         ``quotas`` bound the open matches and the store's memory (quotas.py);
         ``listing_shards`` is how many slots each match list index spreads over (listing.py)."""
         self.client = client

@@ -28,6 +28,7 @@ from typing import Any
 import redis
 from prometheus_client import REGISTRY, Counter, Gauge, Histogram
 
+from services import tracing
 from shared import jsoncodec
 from shared.eventstore import MatchLog
 from shared.redisconn import latest_ids, read_streams
@@ -187,7 +188,8 @@ class Hub:
             for key, rows in replies:
                 for stream_id, fields in rows:
                     cursors[key] = stream_id
-                    self._deliver(stream_id, fields)
+                    with tracing.continued("feed deliver", [fields]):  # the move's trace
+                        self._deliver(stream_id, fields)
 
     def _deliver(self, stream_id: str, fields: dict[str, Any]) -> None:
         """Read the entry once, redact it once per seat, and buffer it for each subscriber."""

@@ -30,7 +30,6 @@ TOKEN_KEY = "tapete:token:{digest}"  # -> {"id", "name", "bot", "token_sha256", 
 MAX_TOKEN_LENGTH = 256
 BEARER = "bearer "
 BOT_ID_PREFIX = "bot-"
-DEV_BOT_TOKEN_KEY = "tapete-development-bot-token-key"  # when TAPETE_BOT_TOKEN_KEY is unset
 
 
 @dataclass(frozen=True)
@@ -63,18 +62,18 @@ def bot_player(strategy: str) -> Player:
     return Player(id=f"{BOT_ID_PREFIX}{strategy}", name=f"{strategy} bot", bot=True)
 
 
-def bot_seat_token(key: str | None, match_id: str, seat: int) -> str:
+def bot_seat_token(key: str, match_id: str, seat: int) -> str:
     """The token of a bot's seat: HMAC-SHA256 of the match and seat under the server key."""
-    mac = hmac.new(
-        (key or DEV_BOT_TOKEN_KEY).encode(), f"bot-seat:{match_id}:{seat}".encode(), "sha256"
-    )
+    if not key:
+        raise ValueError("a bot token key is needed (Settings.with_secrets gives one)")
+    mac = hmac.new(key.encode(), f"bot-seat:{match_id}:{seat}".encode(), "sha256")
     return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
 
 
 class Players:
     """Registers players, finds the player behind a token, rotates and revokes tokens."""
 
-    def __init__(self, client: redis.Redis, bot_token_key: str | None = None) -> None:
+    def __init__(self, client: redis.Redis, bot_token_key: str) -> None:
         self.client = client
         self.bot_token_key = bot_token_key
 

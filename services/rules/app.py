@@ -178,12 +178,12 @@ class View(MethodView):
 
 def create_rules_app(config: dict | None = None, settings: Settings | None = None) -> Flask:
     """The rules app, sealing with the key of ``settings`` (default: the environment's); no
-    key outside development mode raises ``seal.MissingKey``, so the service does not start."""
-    settings = settings or Settings.from_env()
+    usable key outside development mode raises ``MissingSecret``: the service does not start."""
+    settings = (settings or Settings.from_env()).with_secrets("rules")
     app = create_app(
         "rules", "Tapete rules service", [blp], config=config, settings=settings, port=8001
     )
-    seal.use_keys(settings.state_key, settings.state_keys_previous, settings.dev)
+    seal.use_keys(settings.state_key or "", settings.state_keys_previous)
     spec = app.extensions["tapete_api"].spec
     add_component(spec, "View")  # the view endpoint documents it by name
     for game in all_games():  # each game's events exactly, for a client that knows its game

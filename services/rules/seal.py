@@ -4,9 +4,9 @@ The state travels through clients of this service (the lobby stores it), and it
 holds every hidden card. An HMAC over its canonical JSON lets the service refuse a
 forged or altered state with a 400 instead of playing on from it. The rules app sets
 the key at its creation (``use_keys``) from ``TAPETE_STATE_KEY`` (a Kubernetes Secret
-in deployments). Without it the service refuses to start, unless it runs in development
-mode (``TAPETE_DEV=1``: ``make run``, the tests), where a fixed development key, known to
-anyone who reads this file, is used with a warning.
+in deployments), which ``Settings.with_secrets`` checked: without a usable one the service
+does not start, unless in development mode (``TAPETE_DEV=1``: ``make run``, the tests),
+where the development key, known to anyone who reads the source, is used with a warning.
 To rotate the key without breaking running matches, put the old key(s) in
 ``TAPETE_STATE_KEYS_PREVIOUS`` (comma-separated): states signed with them are still
 accepted, and every state the service returns is signed with the new key.
@@ -16,40 +16,25 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import logging
 from collections.abc import Sequence
 from typing import Any
 
+from services.settings import DEV_STATE_KEY
 from shared.engine import InvalidState
 from shared.jsoncodec import canonical
 
-DEV_KEY = "tapete-development-key-not-for-production"
 SIG = "sig"
 
 
-KEY = DEV_KEY.encode()  # what this process seals with (use_keys sets it)
+KEY = DEV_STATE_KEY.encode()  # what this process seals with (the rules app's use_keys sets it)
 PREVIOUS_KEYS: list[bytes] = []  # also accepted, during a rotation
 
 
-class MissingKey(RuntimeError):
-    """No state key outside development: a service sealing with a published key would let
-    anyone forge a match's state, hidden cards included."""
-
-
-def use_keys(key: str | None, previous: Sequence[str] = (), dev: bool = False) -> None:
-    """Seal with ``key`` and also accept states sealed with one of ``previous``. Without a
-    key: the development key (with a warning) if ``dev``, else ``MissingKey``."""
+def use_keys(key: str, previous: Sequence[str] = ()) -> None:
+    """Seal with ``key`` and also accept states sealed with one of ``previous``."""
     global KEY, PREVIOUS_KEYS
-    if not key and not dev:
-        raise MissingKey(
-            "TAPETE_STATE_KEY is not set: set it to 32 random bytes (openssl rand -hex 32), "
-            "or TAPETE_DEV=1 to use the development key on a development machine"
-        )
     if not key:
-        logging.getLogger("tapete.rules").warning(
-            "TAPETE_STATE_KEY is not set: using the development key"
-        )
-        key = DEV_KEY
+        raise ValueError("a state key is needed (Settings.with_secrets gives one)")
     KEY = key.encode()
     PREVIOUS_KEYS = [k.encode() for k in previous]
 

@@ -3,9 +3,14 @@ rules as implemented and every decision where the text is silent are in
 docs/games/ciruela.md.
 
 A turn opens with a card that matches the top card's number or suit (drawing until one
-can be played); then the player may add cards of the same suit. An A names a new suit to
-go on with; a J, Q or K ends the turn. The first player to empty their hand wins. The
-stock and discard pile are the kit's (``kit/shedding.py``).
+can be played); then the player may add cards of the same suit. An A names a new suit,
+and the player must then lay every card of it they hold ("descarta todas las cartas de
+su mano que tenga de esa pinta"): the turn cannot be ended while one is left, and a
+figure or another A of it comes last. A J, Q or K ends the turn. The first player to
+empty their hand wins. The stock and discard pile are the kit's (``kit/shedding.py``).
+
+Rules version 2 (``ace_discards_all``): before it, adding cards after an A was optional as
+after any other card.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from shared.engine import (
     Game,
     GameData,
     Option,
+    RulesChange,
     State,
     Variant,
     english_deck,
@@ -28,6 +34,7 @@ from shared.engine import (
     suit,
 )
 from shared.engine.actions import CARD, ActionType, Field
+from shared.engine.data import absent_when_none
 from shared.engine.kit import shedding
 from shared.engine.kit.ending import end_match
 from shared.engine.kit.turns import DIRECTION, next_seat
@@ -44,6 +51,9 @@ class CiruelaData(GameData):
     suit: str = ""  # the suit to match or add: the top card's, or the one an A named
     played: int = 0  # cards played in this turn (0: the turn is still to be opened)
     named: str | None = None  # the suit the last A named, while it stands
+    #: Since version 2: the suit an A named this turn, every card of which is to be laid
+    #: (absent before: the states of version 1 keep their bytes).
+    to_empty: str | None = absent_when_none()
 
 
 class Ciruela(Game):
@@ -57,7 +67,21 @@ class Ciruela(Game):
         "ace_chains": Option(
             True, "an A added after the first card of a turn names a new suit again"
         ),
+        "ace_discards_all": Option(
+            True,
+            "after an A, every card of the suit it named is laid before the turn ends",
+            since=2,
+        ),
     }
+    rules_version = 2
+    changes = (
+        RulesChange(
+            2,
+            "after an A the player lays every card of the suit it named: no end while one is"
+            " left, and a figure or another A of it comes last (before: adding was optional)",
+            before={"ace_discards_all": False},
+        ),
+    )
     variants = {"base": Variant("base", "Ciruela: eight cards each, the first empty hand wins.")}
 
     # -- setup -----------------------------------------------------------------------
@@ -73,7 +97,7 @@ class Ciruela(Game):
 
     def _start_turn(self, state: State, seat: int) -> list[Event]:
         data = CiruelaData.of(state)
-        data.played = 0
+        data.played, data.to_empty = 0, None
         state.phase = "open"
         state.to_act = [seat]
         return [event("turn", seat=seat)]
@@ -91,6 +115,10 @@ class Ciruela(Game):
         if rank(card) != ACE:
             return False
         return state.phase == "open" or state.options["ace_chains"]
+
+    def _ends_the_run(self, state: State, card: str) -> bool:
+        """Added now, this card ends the turn (a figure) or names another suit (an A)."""
+        return rank(card) in FIGURES or self._names_suit(state, card)
 
     # -- the action table --------------------------------------------------------------
     play = ActionType(
@@ -127,6 +155,14 @@ class Ciruela(Game):
             )
         if state.phase == "dump" and suit(card) != data.suit:
             return f"after the first card you may only add {SUIT_NAMES[data.suit]}"
+        if (named_suit := data.to_empty) and self._ends_the_run(state, card):
+            others = [c for c in state.cards(hand(seat)) if suit(c) == named_suit and c != card]
+            if any(not self._ends_the_run(state, c) for c in others):
+                why = "ends your turn" if rank(card) in FIGURES else "names another suit"
+                return (
+                    f"an A named {SUIT_NAMES[named_suit]}: lay your other"
+                    f" {SUIT_NAMES[named_suit]} first, since {card} {why}"
+                )
         if self._names_suit(state, card):
             if named is None:
                 return "an A names the suit to change to: add the field 'suit'"
@@ -144,6 +180,8 @@ class Ciruela(Game):
         data.played += 1
         named = action.get("suit")
         data.suit, data.named = (named, named) if named else (suit(card), None)
+        if named and self.option(state, "ace_discards_all"):
+            data.to_empty = named
         events = [event("played", seat=seat, card=card, suit=named)]
         if not state.cards(hand(seat)):
             return events + end_match(state, [seat], reason="empty hand")
@@ -178,6 +216,13 @@ class Ciruela(Game):
     def _pass(self, state: State, seat: int, action: Action) -> list[Event]:
         return [event("passed", seat=seat)] + self._next(state, seat)
 
+    @end.refusal
+    def _end_refused(self, state: State, seat: int, action: Action) -> str | None:
+        named = CiruelaData.of(state).to_empty
+        if named and any(suit(c) == named for c in state.cards(hand(seat))):
+            return f"an A named {SUIT_NAMES[named]}: lay all your {SUIT_NAMES[named]} before ending"
+        return None
+
     @end.handler
     def _end(self, state: State, seat: int, action: Action) -> list[Event]:
         return self._next(state, seat)
@@ -187,13 +232,19 @@ class Ciruela(Game):
 
     # -- views -------------------------------------------------------------------------
     def data_from_view(self, view: dict, data: CiruelaData) -> CiruelaData:
-        """The view's names for the turn's plays and the named suit (see engine.sampling)."""
+        """The view's names for the turn's plays and the named suits (see engine.sampling)."""
         data.played, data.named = view["played_this_turn"], view["named_suit"]
+        data.to_empty = view["suit_to_empty"]
         return data
 
     def public_fields(self, state: State) -> dict:
         data = CiruelaData.of(state)
-        return {"suit": data.suit, "named_suit": data.named, "played_this_turn": data.played}
+        return {
+            "suit": data.suit,
+            "named_suit": data.named,
+            "played_this_turn": data.played,
+            "suit_to_empty": data.to_empty,
+        }
 
 
 register(Ciruela())

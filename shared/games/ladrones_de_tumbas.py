@@ -4,9 +4,14 @@ up to at least its own suit. Secret missions (two figures each) score one point 
 mission card whose suit's tomb is open (rules/ladrones-de-tumbas.txt). ``descubiertas``:
 the missions are public.
 
-A turn is two actions, each a draw or a play; two plays go to different tombs. A tomb
+A turn is two draws, a draw and a play, or two plays: laying a card ends the turn, but for
+a second card laid on another tomb ("cuando un jugador baja cartas termina su turno"), so
+after a play the player lays another card or ends the turn, and draws no more. A tomb
 holding seven cards (the Ace and six) is blocked. The match ends when every tomb is
 blocked or nobody can act.
+
+Rules version 2 (``draw_after_play`` off): before it a turn was any two actions, a draw
+after a play included, and could not end after one play.
 
 Every decision where the text is silent or ambiguous is in docs/games/ladrones-de-tumbas.md.
 """
@@ -26,6 +31,7 @@ from shared.engine import (
     Game,
     GameData,
     Option,
+    RulesChange,
     State,
     Variant,
     english_deck,
@@ -46,6 +52,7 @@ TOMB_SIZE = 7  # the Ace and six cards: the seventh card blocks the tomb
 FIGURES = (11, 12, 13)
 MISSIONS_EACH = 2
 NUMBER_CARDS = 36  # 2 to 10 of four suits
+DRAW: Action = {"type": "draw"}
 
 
 def tomb(s: str) -> str:
@@ -97,7 +104,20 @@ class LadronesDeTumbas(Game):
         "public_missions": Option(False, "every player's missions are shown to all"),
         "hand_size": Option(6, "cards dealt to each player", minimum=1, maximum=18),
         "direction": turns.DIRECTION,
+        "draw_after_play": Option(
+            False, "a card may be drawn after one was laid in the same turn", since=2
+        ),
     }
+    rules_version = 2
+    changes = (
+        RulesChange(
+            2,
+            "after laying a card a player may only lay a second card, on another tomb, or end"
+            " the turn (before: a draw after a play was allowed, and a turn was always two"
+            " actions)",
+            before={"draw_after_play": True},
+        ),
+    )
     variants = {
         "base": Variant("base", "Secret missions."),
         "descubiertas": Variant(
@@ -152,9 +172,12 @@ class LadronesDeTumbas(Game):
         card=CARD,
         tomb=choice(*ENGLISH_SUITS, description="the suit of the tomb's Ace"),
     )
+    end = ActionType("end", "end your turn after laying one card", phases=("play",))
 
     @draw.refusal
     def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
+        if LadronesData.of(state).played and not self.option(state, "draw_after_play"):
+            return "you have laid a card this turn: lay a second one on another tomb, or end it"
         return None if state.cards("stock") else "the stock is empty"
 
     @draw.handler
@@ -199,6 +222,18 @@ class LadronesDeTumbas(Game):
             events.append(event("tomb_blocked", tomb=x))
         return events + self._after(state, seat)
 
+    @end.refusal
+    def _end_refused(self, state: State, seat: int, action: Action) -> str | None:
+        if self.option(state, "draw_after_play"):
+            return "a turn is two actions, each a draw or a card laid"
+        if not LadronesData.of(state).played:
+            return "you may end your turn early only after laying a card"
+        return None
+
+    @end.handler
+    def _end_turn(self, state: State, seat: int, action: Action) -> list[Event]:
+        return [event("done", seat=seat)] + self._start_turn(state, turns.next_seat(state, seat))
+
     # -- turns -------------------------------------------------------------------------
     def _after(self, state: State, seat: int) -> list[Event]:
         """One action done: the turn goes on, passes to the next player who can act, or the
@@ -223,7 +258,9 @@ class LadronesDeTumbas(Game):
         return events + self._end(state, "nobody_can_act")
 
     def _can_act(self, state: State, seat: int) -> bool:
-        if state.cards("stock"):
+        """Whether ``seat`` has a draw or a play left now (ending a turn early is no action:
+        a player who could only end it has it ended)."""
+        if self._draw_refused(state, seat, DRAW) is None:
             return True
         return any(self._play_refused(state, seat, a) is None for a in self._plays(state, seat))
 

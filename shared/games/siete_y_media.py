@@ -3,14 +3,21 @@
 Cards 1-7 are worth their number, the Sota, Caballo and Rey half a point each. Each
 player gets one card face down, the house one card face up. In turn, each player takes
 cards (face up) until they stand; going over 7½ ends their turn at once (a bust). When
-every player is done, the house plays by itself: it draws while its total is under 4
-and stands at 4 or more. A player wins with a total over the house's and not over 7½
-(7½ from any cards is "siete y media"); a tie goes to the house.
+every player is done, the house plays by itself: it always turns a second card, then
+draws while its total is under 4 and stands at 4 or more. A player wins with a total over
+the house's and not over 7½ (7½ from any cards is "siete y media"); a tie goes to the
+house. The base game is one round; a match in which no player beat the house has no
+winner (the result's reason is ``house_won``).
 
 The house is an automated actor without a seat: its cards come from the match's shuffled
 stock, and its play happens inside the engine when the players are done, so a match
 replays like any other. Variants: ``con-apuestas`` (chips: an ante, one raise, 1:1 and
-3:1 for 7½, several rounds) and ``con-descarte`` (up to 3 extra cards, then one discard).
+3:1 for 7½, rounds until one player holds all the chips or a round limit) and
+``con-descarte`` (up to 3 extra cards, then one discard).
+
+Rules version 2 (house_second_card, house_can_win, until_a_winner off): before it the house
+stood on a first card of 4 or more, the players shared the win of a match the house won,
+and rounds were dealt until a player beat the house.
 
 Every decision where the text is silent is in docs/games/siete-y-media.md.
 """
@@ -28,6 +35,7 @@ from shared.engine import (
     Game,
     GameData,
     Option,
+    RulesChange,
     State,
     Variant,
     event,
@@ -46,6 +54,7 @@ HOUSE_STANDS_AT = 8  # 4 points
 ANTE = 1
 OUT, IN, STOOD, BUSTED = "out", "in", "stood", "busted"
 WON, WON_7_5, LOST = "won", "won-siete-y-media", "lost"
+HOUSE_WON = "house_won"  # the result's reason when no player beat the house
 
 
 def halves(card: str) -> int:
@@ -94,7 +103,7 @@ class SieteYMedia(Game):
                                      minimum=1, maximum=10),
         "rounds": Option(1, "rounds in the match", minimum=1, maximum=100),
         "until_a_winner": Option(
-            True, "without chips: while the house has beaten every player, deal another round"
+            False, "without chips: while the house has beaten every player, deal another round"
         ),
         "max_rounds": Option(20, "the most rounds dealt while waiting for a winner", minimum=1,
                              maximum=100),
@@ -104,7 +113,25 @@ class SieteYMedia(Game):
         "house_hole_card": Option(
             False, "the house's second card is dealt face down at the start instead of drawn later"
         ),
+        "house_second_card": Option(
+            True, "the house always turns a second card before it stands", since=2
+        ),
+        "house_can_win": Option(
+            True, "a match in which no player beat the house has no winner: the house won",
+            since=2,
+        ),
     }  # fmt: skip
+    rules_version = 2
+    changes = (
+        RulesChange(
+            2,
+            "the house always turns a second card; a match in which no player beat the house"
+            " has no winner; the base game is one round (before: the house stood on a first"
+            " card of 4 or more, the players shared the win of a match the house won, and"
+            " rounds were dealt until a player beat the house)",
+            before={"house_second_card": False, "house_can_win": False, "until_a_winner": True},
+        ),
+    )
     variants = {
         "base": Variant("base", "Siete y Media against the house: beat its total without going over 7½."),
         "con-apuestas": Variant(
@@ -297,7 +324,8 @@ class SieteYMedia(Game):
         return self._after_turns(state, state.phase)
 
     def _house_plays(self, state: State) -> list[Event]:
-        """The house's automated play: reveal, draw below 4, stand at 4 or more; then score."""
+        """The house's automated play: reveal or turn a second card, draw below 4, stand at 4
+        or more; then score."""
         state.to_act, state.phase = [], "house"
         events: list[Event] = []
         hole = state.cards("house:hole")
@@ -306,7 +334,7 @@ class SieteYMedia(Game):
             events.append(
                 event("house_revealed", card=card, total=points(self._house_total(state)))
             )
-        while self._house_total(state) < HOUSE_STANDS_AT and state.cards("stock"):
+        while self._house_draws(state):
             card = state.move_top("stock", "house")
             events.append(event("house_card", card=card, total=points(self._house_total(state))))
         house = self._house_total(state)
@@ -354,7 +382,7 @@ class SieteYMedia(Game):
         events.append(event("round_scored", round=state.round, house=points(house),
                             outcomes=list(outcomes), points=list(line)))  # fmt: skip
         if self._match_over(state):
-            return events + end_match(state, highest(state.scores))
+            return events + self._end(state)
         state.round += 1
         data.first = seats_from(state, data.first)[1]
         return events + self._deal(state)
@@ -369,7 +397,26 @@ class SieteYMedia(Game):
         nobody_won = max(state.scores) == 0 and state.options["until_a_winner"]
         return not nobody_won or state.round >= state.options["max_rounds"]
 
+    def _end(self, state: State) -> list[Event]:
+        """The most points (or chips) win; when no player has any, the house won: no winner."""
+        if max(state.scores) > 0 or not self.option(state, "house_can_win"):
+            return end_match(state, highest(state.scores))
+        events = end_match(state, [], reason=HOUSE_WON)
+        assert state.result is not None
+        state.result["reason"] = HOUSE_WON  # the event shares this result
+        return events
+
     # -- rules as questions -------------------------------------------------------------
+    def _house_draws(self, state: State) -> bool:
+        """The house takes a card while below 4, and (since version 2) always a second one;
+        with the stock empty it stands with what it has."""
+        if not state.cards("stock"):
+            return False
+        cards = state.cards("house")
+        if len(cards) < 2 and self.option(state, "house_second_card"):
+            return True
+        return total(cards) < HOUSE_STANDS_AT
+
     @staticmethod
     def _owned(state: State) -> None:
         """With chips, a seat's score is what it owns: the chips in hand and those staked."""

@@ -31,6 +31,10 @@ EXTRA = [
         "chinchon", "con-comodin", 2, 1, "corpus:chinchon:con-comodin:2:v1:5",
         "chinchon.con-comodin.2p.v1-natural-one",
     ),
+    (  # the house takes every chip: a match no player won
+        "siete-y-media", "con-apuestas", 2, 1, "corpus:siete-y-media:con-apuestas:2:v1:14",
+        "siete-y-media.con-apuestas.2p.v1-house-won",
+    ),
 ]  # fmt: skip
 
 

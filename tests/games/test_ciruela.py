@@ -1,5 +1,5 @@
-"""Ciruela: open with number or suit, add the same suit, A changes suit, figures end the turn
-(ciruela.txt, docs/games/ciruela.md)."""
+"""Ciruela: open with number or suit, add the same suit, A changes suit and its cards are all
+laid, figures end the turn (ciruela.txt, docs/games/ciruela.md)."""
 
 from __future__ import annotations
 
@@ -19,15 +19,28 @@ from shared.engine import (
 )
 from tests.rigging import rig
 
+END = {"type": "end"}
 
-def match(players: int = 2, seed: str = "ciruela", **options) -> State:
-    state, _ = new_match("ciruela", "base", players, seed=seed, options=options or None)
+
+def match(
+    players: int = 2, seed: str = "ciruela", rules_version: int | None = None, **options
+) -> State:
+    state, _ = new_match(
+        "ciruela", "base", players, seed=seed, options=options or None,
+        rules_version=rules_version,
+    )  # fmt: skip
     return state
 
 
-def table(top: str, mine: list[str], theirs: list[str] | None = None, **options) -> State:
+def table(
+    top: str,
+    mine: list[str],
+    theirs: list[str] | None = None,
+    rules_version: int | None = None,
+    **options,
+) -> State:
     """Seat 0 to open a turn on ``top`` holding ``mine``."""
-    state = match(**options)
+    state = match(rules_version=rules_version, **options)
     layout = {"discard": [top], "hand:0": mine}
     if theirs is not None:
         layout["hand:1"] = theirs
@@ -152,6 +165,69 @@ def test_an_ace_names_another_suit_whose_cards_may_be_added():
     play(state, "3S")
     play(state, "9S")
     assert state.cards("hand:0") == ["4H"]
+
+
+def test_after_an_ace_every_card_of_the_named_suit_is_laid():
+    state = table("7H", ["AH", "3S", "9S", "4H"])
+    play(state, "AH", "S")
+    assert END not in legal_actions(state, 0) and view(state, 1)["suit_to_empty"] == "S"
+    before = state.to_json()
+    with pytest.raises(IllegalAction, match="an A named spades: lay all your spades before"):
+        apply(state, 0, END)
+    assert state.to_json() == before
+    play(state, "3S")
+    with pytest.raises(IllegalAction, match="lay all your spades"):
+        apply(state, 0, END)
+    play(state, "9S")  # the last spade: the turn ends by itself
+    assert state.to_act == [1] and state.cards("hand:0") == ["4H"]
+    assert view(state, 1)["suit_to_empty"] is None
+
+
+def test_after_an_ace_a_figure_of_the_named_suit_comes_last():
+    state = table("7H", ["AH", "KS", "3S", "4H"])
+    play(state, "AH", "S")
+    assert {a["card"] for a in legal_actions(state, 0)} == {"3S"}
+    with pytest.raises(IllegalAction, match="lay your other spades first, since KS ends your turn"):
+        play(state, "KS")
+    play(state, "3S")
+    play(state, "KS")
+    assert state.to_act == [1] and state.cards("hand:0") == ["4H"]
+
+
+def test_after_an_ace_another_ace_of_the_named_suit_comes_last_and_names_a_suit_to_empty():
+    state = table("7H", ["AH", "AS", "3S", "5C", "4H"])
+    play(state, "AH", "S")
+    with pytest.raises(IllegalAction, match="since AS names another suit"):
+        play(state, "AS", "C")
+    play(state, "3S")
+    play(state, "AS", "C")
+    with pytest.raises(IllegalAction, match="an A named clubs: lay all your clubs"):
+        apply(state, 0, END)
+    play(state, "5C")
+    assert state.to_act == [1] and state.cards("hand:0") == ["4H"]
+
+
+def test_after_an_ace_a_second_figure_of_the_named_suit_stays_in_hand():
+    state = table("7H", ["AH", "KS", "QS", "4H"])
+    play(state, "AH", "S")
+    assert {a["card"] for a in legal_actions(state, 0)} == {"KS", "QS"}
+    play(state, "QS")  # a figure ends the turn: one figure per turn
+    assert state.to_act == [1] and state.cards("hand:0") == ["KS", "4H"]
+
+
+def test_a_match_of_rules_version_1_still_plays_the_old_way():
+    """Version 1: after an A the player could stop adding cards, or lay a figure first."""
+    state = table("7H", ["AH", "KS", "3S", "9S", "4H"], rules_version=1)
+    assert "ace_discards_all" not in state.options
+    play(state, "AH", "S")
+    assert END in legal_actions(state, 0)
+    play(state, "3S")
+    apply(state, 0, END)
+    assert state.to_act == [1] and state.cards("hand:0") == ["KS", "9S", "4H"]
+    figure_first = table("7H", ["AH", "KS", "3S", "4H"], rules_version=1)
+    play(figure_first, "AH", "S")
+    play(figure_first, "KS")
+    assert figure_first.to_act == [1] and figure_first.cards("hand:0") == ["3S", "4H"]
 
 
 def test_an_ace_must_name_a_suit_other_than_its_own():

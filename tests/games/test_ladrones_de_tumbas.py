@@ -11,6 +11,7 @@ from shared.engine import (
     IllegalAction,
     apply,
     check_state,
+    legal_actions,
     new_match,
     view,
 )
@@ -24,9 +25,13 @@ SPADES = ["AS", "2S", "10D", "4S", "6C", "8S", "4D"]
 CLUBS = ["AC", "8C", "3D", "7C", "6H", "3C", "2C"]
 
 
-def deal(variant="base", players=2, layout=None, seed="fixed"):
+END = {"type": "end"}
+HAND = ["2S", "5H", "9D", "3C", "7C", "10H"]
+
+
+def deal(variant="base", players=2, layout=None, seed="fixed", rules_version=None):
     """A fresh match with seat 0 to act (two actions) and the given cards placed."""
-    state, _ = new_match(GAME, variant, players, seed=seed)
+    state, _ = new_match(GAME, variant, players, seed=seed, rules_version=rules_version)
     state.to_act = [0]
     if layout:
         rig(state, layout)
@@ -107,6 +112,57 @@ def test_a_turn_is_two_actions_each_a_draw_or_a_play():
     assert view(s, 1)["actions_left"] == 2
 
 
+def test_a_turn_may_be_two_draws():
+    s = deal(layout={"hand:0": HAND})
+    draw(s, 0)
+    draw(s, 0)
+    assert s.to_act == [1] and len(s.cards("hand:0")) == 8
+
+
+def test_after_laying_a_card_the_player_cannot_draw_in_the_same_turn():
+    s = deal(layout={"hand:0": HAND})
+    play(s, 0, "2S", "S")
+    refused(s, 0, {"type": "draw"}, "you have laid a card this turn: lay a second one")
+    legal = legal_actions(s, 0)
+    assert {"type": "draw"} not in legal and END in legal
+    assert {a["tomb"] for a in legal if a["type"] == "play"} == {"H", "D", "C"}
+
+
+def test_after_laying_a_card_the_player_may_end_the_turn():
+    s = deal(layout={"hand:0": HAND})
+    play(s, 0, "2S", "S")
+    events = apply(s, 0, END)
+    assert events == [{"type": "done", "seat": 0}]
+    assert s.to_act == [1] and view(s, 1)["actions_left"] == 2
+    assert s.cards("hand:0") == HAND[1:]
+
+
+def test_a_turn_ends_early_only_after_a_card_was_laid():
+    s = deal(layout={"hand:0": HAND})
+    refused(s, 0, END, "only after laying a card")
+    draw(s, 0)
+    refused(s, 0, END, "only after laying a card")
+    assert END not in legal_actions(s, 0)
+
+
+def test_after_laying_a_card_with_no_second_card_to_lay_the_turn_ends():
+    s = deal(layout={"hand:0": ["2S", "3S"]})  # the 3S could only go on the tomb of spades
+    play(s, 0, "2S", "S")
+    assert s.to_act == [1] and len(s.cards("stock")) > 0
+
+
+def test_a_match_of_rules_version_1_still_plays_the_old_way():
+    """Version 1: a turn was any two actions, a draw after a play included, and never ended
+    after one play."""
+    s = deal(layout={"hand:0": HAND}, rules_version=1)
+    assert "draw_after_play" not in s.options
+    play(s, 0, "2S", "S")
+    assert {"type": "draw"} in legal_actions(s, 0) and END not in legal_actions(s, 0)
+    refused(s, 0, END, "a turn is two actions")
+    draw(s, 0)
+    assert s.to_act == [1] and len(s.cards("hand:0")) == 6
+
+
 def test_two_plays_in_a_turn_go_to_different_tombs():
     s = deal(layout={"hand:0": ["2S", "5H", "9D", "3C", "7C", "10H"]})
     play(s, 0, "2S", "S")
@@ -143,7 +199,7 @@ def test_the_seventh_card_blocks_a_tomb():
     )
     events = play(s, 0, "9D", "S")
     assert {"type": "tomb_blocked", "tomb": "S"} in events
-    draw(s, 0)
+    apply(s, 0, END)
     refused(s, 1, {"type": "play", "card": s.cards("hand:1")[0], "tomb": "S"}, "is blocked")
 
 

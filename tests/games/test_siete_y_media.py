@@ -1,4 +1,5 @@
-"""Siete y Media: card values, busts, the automated house, ties, chips and raises, discards."""
+"""Siete y Media: card values, busts, the automated house, ties, chips and raises, discards,
+and the rules of version 1 for the matches played under them."""
 
 from __future__ import annotations
 
@@ -23,8 +24,17 @@ from tests.rigging import rig
 HIT, STAND, KEEP = {"type": "hit"}, {"type": "stand"}, {"type": "keep"}
 
 
-def match(variant: str = "base", players: int = 2, seed: str = "siete", **options) -> State:
-    state, _ = new_match("siete-y-media", variant, players, seed=seed, options=options or None)
+def match(
+    variant: str = "base",
+    players: int = 2,
+    seed: str = "siete",
+    rules_version: int | None = None,
+    **options,
+) -> State:
+    state, _ = new_match(
+        "siete-y-media", variant, players, seed=seed, options=options or None,
+        rules_version=rules_version,
+    )  # fmt: skip
     return state
 
 
@@ -61,6 +71,11 @@ def snapshot(state: State) -> str:
 
 def of_type(events: list[dict], kind: str) -> list[dict]:
     return [e for e in events if e["type"] == kind]
+
+
+def to_the_score(events: list[dict]) -> list[dict]:
+    """The events up to the round's score, without the next round's deal."""
+    return events[: events.index(of_type(events, "round_scored")[0]) + 1]
 
 
 # -- values ------------------------------------------------------------------------------------
@@ -160,10 +175,11 @@ def test_the_house_goes_over_seven_and_a_half_and_every_player_not_bust_wins():
 
 
 def test_a_tie_goes_to_the_house():
-    state = table(match(players=3), {0: "5O", 1: "6C", 2: "1E"}, ["5E"], ["4B", "2B", "1B"])
-    act(state, 0, STAND)
+    state = table(match(players=3), {0: "5O", 1: "6C", 2: "1E"}, ["5E"], ["12B", "2B", "1B", "11C"])
+    act(state, 0, HIT, STAND)  # 5 + ½
     act(state, 1, STAND)
-    events = act(state, 2, HIT, HIT, STAND)  # 1 + 1 + 2 = 4 < 5
+    events = act(state, 2, HIT, HIT, STAND)  # 1 + 1 + 2 = 4; the house: 5 + ½
+    assert of_type(events, "house_stood") == [{"type": "house_stood", "total": 5.5}]
     assert of_type(events, "round_scored")[0]["outcomes"] == ["lost", "won", "lost"]
     assert state.result is not None and state.result["winners"] == [1]
 
@@ -212,9 +228,97 @@ def test_the_houses_play_replays_from_the_seed():
     assert run() == run()
 
 
+@pytest.mark.parametrize("variant", ["base", "con-apuestas", "con-descarte"])
+def test_the_house_always_turns_a_second_card(variant):
+    """Two players stand on 6 and 6, the house shows a 7 and the stock's next card is a 3: the
+    house turns it, reaches 10 and is out, so both players win."""
+    state = table(match(variant), {0: "6O", 1: "6C"}, ["7E"], ["1B", "3B"])
+    events = act(state, 0, STAND) + act(state, 1, STAND)
+    while not of_type(events, "round_scored"):  # the variants' raise or discard phase
+        events += act(state, state.to_act[0], KEEP)
+    events = to_the_score(events)
+    assert [e["card"] for e in of_type(events, "house_card")] == ["3B"]
+    assert of_type(events, "house_busted") == [{"type": "house_busted", "total": 10}]
+    assert of_type(events, "round_scored")[0]["outcomes"] == ["won", "won"]
+    if variant != "con-apuestas":
+        assert state.result is not None and state.result["winners"] == [0, 1]
+
+
+def test_the_house_turns_a_second_card_also_when_its_first_is_worth_4():
+    state = table(match(), {0: "5O", 1: "3C"}, ["4E"], ["7B", "2B"])
+    events = act(state, 0, STAND) + act(state, 1, STAND)
+    assert [e["card"] for e in of_type(events, "house_card")] == ["2B"]
+    assert of_type(events, "house_stood") == [{"type": "house_stood", "total": 6}]
+    assert state.result is not None and state.result["winners"] == []
+
+
+def test_the_houses_face_down_card_is_its_second_card():
+    state = match(house_hole_card=True)
+    table(state, {0: "6O", 1: "6C"}, ["7E"], ["3B"], hole=["11B"])
+    events = act(state, 0, STAND) + act(state, 1, STAND)
+    assert of_type(events, "house_revealed") == [
+        {"type": "house_revealed", "card": "11B", "total": 7.5}
+    ]
+    assert of_type(to_the_score(events), "house_card") == [] and state.cards("stock") == ["3B"]
+
+
+def test_with_an_empty_stock_the_house_stands_on_its_first_card():
+    state = table(match(), {0: "6O", 1: "5C"}, ["4E"], ["1B", "2B"])
+    act(state, 0, HIT)  # 6 + 2
+    events = act(state, 1, HIT, STAND)  # 5 + 1
+    assert of_type(events, "house_card") == []
+    assert of_type(events, "round_scored")[0]["outcomes"] == ["lost", "won"]
+
+
 # -- the match ---------------------------------------------------------------------------------
-def test_while_the_house_has_beaten_everyone_another_round_is_dealt():
-    state = table(match(), {0: "6O", 1: "5C"}, ["7E"], ["3B"])
+def test_the_base_game_is_one_round():
+    state = table(match(), {0: "6O", 1: "5C"}, ["7E"], ["10B"])
+    assert state.options["until_a_winner"] is False and state.options["rounds"] == 1
+    events = act(state, 0, STAND) + act(state, 1, STAND)  # the house: 7 + ½ beats both
+    assert of_type(events, "round_scored")[0]["outcomes"] == ["lost", "lost"]
+    assert state.finished and state.round == 1 and state.rounds == [[0, 0]]
+    assert of_type(events, "round_started") == []
+
+
+def test_a_match_the_house_wins_against_every_player_has_no_winner():
+    state = table(match(players=3), {0: "6O", 1: "5C", 2: "7E"}, ["7O"], ["10B", "1C"])
+    act(state, 0, STAND)
+    act(state, 1, STAND)
+    events = act(state, 2, HIT)  # 7 + 1: bust
+    assert of_type(events, "house_stood") == [{"type": "house_stood", "total": 7.5}]
+    expected = {"winners": [], "scores": [0, 0, 0], "rounds": [[0, 0, 0]], "reason": "house_won"}
+    assert state.result == expected
+    finished = of_type(events, "match_finished")
+    assert finished == [{"type": "match_finished", "reason": "house_won", "result": expected}]
+    assert view(state, None)["result"] == expected
+
+
+def test_with_until_a_winner_the_house_winning_every_round_to_the_last_has_no_winner():
+    state = table(match(until_a_winner=True, max_rounds=2), {0: "6O", 1: "5C"}, ["7E"], ["10B"])
+    act(state, 0, STAND)
+    act(state, 1, STAND)
+    assert not state.finished and state.round == 2
+    table(state, {0: "6O", 1: "5C"}, ["7E"], ["10B"])
+    act(state, 0, STAND)
+    act(state, 1, STAND)
+    assert state.finished and state.result is not None
+    assert state.result["winners"] == [] and state.result["reason"] == "house_won"
+    assert state.result["rounds"] == [[0, 0], [0, 0]]
+
+
+def test_con_apuestas_the_house_taking_every_chip_has_no_winner():
+    state = table(match("con-apuestas"), {0: "6O", 1: "5C"}, ["7E"], ["10B"])
+    state.data.chips = [0, 0]  # the last chip of each is the ante staked
+    state.scores = [1, 1]
+    act(state, 0, STAND)
+    act(state, 1, STAND)  # nobody has a chip to raise; the house: 7 + ½ beats both
+    assert state.finished and state.result is not None
+    assert state.result["winners"] == [] and state.result["reason"] == "house_won"
+    assert state.scores == [0, 0] and state.rounds == [[-1, -1]]
+
+
+def test_with_until_a_winner_another_round_is_dealt_while_the_house_has_beaten_everyone():
+    state = table(match(until_a_winner=True), {0: "6O", 1: "5C"}, ["7E"], ["10B"])
     events = act(state, 0, STAND) + act(state, 1, STAND)
     assert of_type(events, "round_scored")[0]["outcomes"] == ["lost", "lost"]
     assert not state.finished and state.round == 2
@@ -229,19 +333,30 @@ def test_the_match_lasts_the_rounds_asked_for():
     state = match(rounds=3, seed="three")
     while not state.finished:
         act(state, state.to_act[0], STAND)
-    assert len(state.rounds) >= 3 and state.result is not None
-    if len(state.rounds) > 3:  # only while nobody had beaten the house
-        assert sum(map(sum, state.rounds[:-1])) == 0
+    assert len(state.rounds) == 3 and state.result is not None
+    assert max(state.scores) > 0  # this seed: somebody beat the house once
     assert state.result["winners"] == [s for s in (0, 1) if state.scores[s] == max(state.scores)]
-    assert max(state.scores) > 0
 
 
-def test_without_replays_a_round_the_house_sweeps_is_a_shared_result():
-    state = table(match(until_a_winner=False), {0: "6O", 1: "5C"}, ["7E"], ["3B"])
-    act(state, 0, STAND)
-    act(state, 1, STAND)
-    assert state.finished and state.result is not None
-    assert state.result["winners"] == [0, 1] and state.result["scores"] == [0, 0]
+# -- rules version 1 ---------------------------------------------------------------------------
+def test_a_match_of_rules_version_1_still_plays_the_old_way():
+    """Version 1: the house stood on a first card of 4 or more, rounds were dealt again while it
+    had beaten everyone, and a match it won shared the win among the players."""
+    state = match(rules_version=1)
+    assert state.options["until_a_winner"] is True
+    assert "house_second_card" not in state.options and "house_can_win" not in state.options
+    table(state, {0: "6O", 1: "6C"}, ["7E"], ["1B", "3B"])
+    events = act(state, 0, STAND) + act(state, 1, STAND)
+    assert of_type(to_the_score(events), "house_card") == []  # it stands on its 7
+    assert of_type(events, "house_stood") == [{"type": "house_stood", "total": 7}]
+    assert of_type(events, "round_scored")[0]["outcomes"] == ["lost", "lost"]
+    assert not state.finished and state.round == 2  # dealt again
+
+    once = table(match(rules_version=1, until_a_winner=False), {0: "6O", 1: "5C"}, ["7E"], ["3B"])
+    act(once, 0, STAND)
+    act(once, 1, STAND)
+    assert once.finished and once.result is not None
+    assert once.result == {"winners": [0, 1], "scores": [0, 0], "rounds": [[0, 0]]}
 
 
 # -- con-apuestas ------------------------------------------------------------------------------
@@ -309,19 +424,19 @@ def test_con_apuestas_lasts_five_rounds_and_the_most_chips_wins():
 
 
 def test_con_apuestas_a_player_without_chips_sits_out_and_the_only_one_left_wins():
-    state = table(match("con-apuestas", players=3), {0: "6O", 1: "7C", 2: "5E"}, ["7E"], ["3B"])
+    state = table(match("con-apuestas", players=3), {0: "6O", 1: "7C", 2: "5E"}, ["7E"], ["10B"])
     state.data.chips = [0, 5, 0]
     act(state, 0, STAND)
     act(state, 1, STAND)
     act(state, 2, STAND)
     assert state.phase == "raise" and state.to_act == [1]  # seats 0 and 2 have no chips to raise
-    act(state, 1, KEEP)  # the house: 7 beats everyone
+    act(state, 1, KEEP)  # the house: 7 + ½ beats everyone
     assert state.finished and state.result is not None
     assert state.result["winners"] == [1] and state.scores == [0, 5, 0]
 
 
 def test_con_apuestas_broke_players_are_not_dealt_in():
-    state = table(match("con-apuestas", players=3), {0: "6O", 1: "7C", 2: "5E"}, ["7E"], ["3B"])
+    state = table(match("con-apuestas", players=3), {0: "6O", 1: "7C", 2: "5E"}, ["7E"], ["10B"])
     state.data.chips = [0, 5, 4]
     act(state, 0, STAND)
     act(state, 1, STAND)
@@ -343,7 +458,7 @@ def test_con_descarte_allows_at_most_three_extra_cards():
 
 
 def test_con_descarte_one_card_may_be_discarded_before_the_house_plays_and_repair_a_bust():
-    state = table(match("con-descarte"), {0: "6O", 1: "2C"}, ["4E"], ["3B", "5B"])
+    state = table(match("con-descarte"), {0: "6O", 1: "2C"}, ["4E"], ["11B", "5B"])
     events = act(state, 0, HIT)  # 6 + 5: bust, the turn ends
     assert of_type(events, "busted") and state.to_act == [1]
     events = act(state, 1, STAND)
@@ -357,7 +472,7 @@ def test_con_descarte_one_card_may_be_discarded_before_the_house_plays_and_repai
     assert legal_actions(state, 1) == [KEEP]  # one card only: it must be kept
     with pytest.raises(IllegalAction, match="you have only one card"):
         act(state, 1, {"type": "discard", "card": "2C"})
-    events = act(state, 1, KEEP)  # the house: 4, stands
+    events = act(state, 1, KEEP)  # the house: 4 + ½, stands
     assert of_type(events, "round_scored")[0]["outcomes"] == ["won", "lost"]
 
 

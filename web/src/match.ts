@@ -349,8 +349,9 @@ export class MatchScreen {
   private drawResult(names: string[]): HTMLElement | null {
     const match = this.match!;
     if (match.status !== "finished") return null;
-    const result = (match.result ?? this.view?.result ?? {}) as { winners?: number[]; scores?: number[] };
-    const winners = (result.winners ?? []).map((s) => names[s]).join(", ") || "nobody";
+    const result = (match.result ?? this.view?.result ?? {}) as { winners?: number[]; scores?: number[]; reason?: string };
+    const nobody = result.reason === "house_won" ? "the house" : "nobody"; // no seat beat the house
+    const winners = (result.winners ?? []).map((s) => names[s]).join(", ") || nobody;
     if (!this.verification) {
       this.verification = h("p", { class: "verification" }, "Verifying the match…");
       void this.verify(this.verification);

@@ -17,6 +17,7 @@ DECK = ENGLISH_DECK
 EVENTS = (
     found("deal", dealer=INT, first=INT),
     dealing.DEALT,
+    found("done", seat=INT),
     shedding.DREW,
     ending.MATCH_FINISHED,
     found("missions_dealt", visibility=MAYBE_PRIVATE, cards=CARDS, seat=INT),

@@ -26,7 +26,7 @@ EVENTS = (
     found("house_revealed", card=CARD, total=NUMBER),  # not met in random matches
     found("house_stood", total=NUMBER),
     found("kept", phase=STR, seat=INT),
-    ending.MATCH_FINISHED,
+    ending.MATCH_FINISHED.extend(reason=STR.maybe()),
     found("phase_started", phase=STR),
     found("raised", chips=INT, seat=INT, stake=INT),
     found("round_scored", house=NUMBER, outcomes=list_of(STR.or_null()), points=INTS, round=INT),
