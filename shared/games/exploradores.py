@@ -37,7 +37,7 @@ from shared.engine.events import MAYBE_PRIVATE, EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import CARD, INT, INTS, SEAT, SUIT, choice, list_of, map_of
 from shared.engine.kit import turns
-from shared.engine.kit.dealing import DEALT, deal_hands
+from shared.engine.kit.dealing import DEALT, STOCK_LEFT, deal_hands
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.tables import ENGLISH_ACE_HIGH
 from shared.engine.kit.zones import card_actions, hand, hand_card_action, not_in_hand, seat_zone
@@ -225,15 +225,7 @@ class Exploradores(Game):
     }
 
     # -- the facts ---------------------------------------------------------------------
-    stock_left = FactType(
-        "stock",
-        "cards left in the stock: the match ends when it runs out",
-        INT,
-        label=Say(es="Mazo", en="Stock"),
-        says=Say(
-            es="Quedan {value:carta|cartas} en el mazo", en="{value:card|cards} left in the stock"
-        ),
-    )
+    stock_left = STOCK_LEFT
     no_take_back = FactType(
         "discarded",
         "the discard pile its player may not draw from this turn",

@@ -58,7 +58,7 @@ from shared.engine.fields import (
     obj,
 )
 from shared.engine.kit import turns
-from shared.engine.kit.dealing import DEALT, deal_hands
+from shared.engine.kit.dealing import DEALT, STOCK_LEFT, deal_hands
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.shedding import DREW
 from shared.engine.kit.zones import hand, not_in_hand, seat_zone
@@ -308,15 +308,7 @@ class LadronesDeTumbas(Game):
     }
 
     # -- the facts ---------------------------------------------------------------------
-    stock_left = FactType(
-        "stock",
-        "cards left in the stock",
-        INT,
-        label=Say(es="Mazo", en="Stock"),
-        says=Say(
-            es="Quedan {value:carta|cartas} en el mazo", en="{value:card|cards} left in the stock"
-        ),
-    )
+    stock_left = STOCK_LEFT
     tomb_state = FactType(
         "tomb",
         "one tomb (one fact per tomb): its suit, its cards with the Ace, how its next card lies",

@@ -41,7 +41,7 @@ from shared.engine.actions import ActionType
 from shared.engine.events import EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import CARD, CARDS, INT, INTS, SEAT, SUIT, Field, list_of, obj
-from shared.engine.kit.dealing import DEALT, deal_hands, gather_and_shuffle
+from shared.engine.kit.dealing import DEALT, STOCK_LEFT, deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.shedding import DREW
 from shared.engine.kit.turns import DIRECTION, next_seat, seats_from
@@ -254,15 +254,7 @@ class Veneno(Game):
             en="A pile of {value} or more goes to whoever made it",
         ),
     )
-    stock_left = FactType(
-        "stock",
-        "cards left in the stock this round",
-        INT,
-        label=Say(es="Mazo", en="Stock"),
-        says=Say(
-            es="Quedan {value:carta|cartas} en el mazo", en="{value:card|cards} left in the stock"
-        ),
-    )
+    stock_left = STOCK_LEFT
     limit = FactType(
         "limit",
         "the negative points that end the match",

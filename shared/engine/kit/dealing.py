@@ -6,7 +6,8 @@ from collections.abc import Iterable
 
 from ..actions import Event
 from ..events import PRIVATE, EventType
-from ..fields import CARDS, SEAT
+from ..facts import FactType
+from ..fields import CARDS, INT, SEAT
 from ..language import Say
 from ..state import State
 from .zones import hand
@@ -19,6 +20,15 @@ DEALT = EventType(
     seat=SEAT,
     cards=CARDS,
     says=Say(es="{seat} recibe {cards}", en="{seat} is dealt {cards}"),
+)
+
+#: The cards left in the stock, a fact of the table (``stock_left = dealing.STOCK_LEFT``).
+STOCK_LEFT = FactType(
+    "stock",
+    "cards left in the stock",
+    INT,
+    label=Say(es="Mazo", en="Stock"),
+    says=Say(es="{value:carta|cartas} en el mazo", en="{value:card|cards} left in the stock"),
 )
 
 
