@@ -39,7 +39,8 @@ from shared.engine.cards import REY
 from shared.engine.events import EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import BOOL, CARD, CARDS, INT, SUIT, Field, choice, list_of, obj
-from shared.engine.kit.ending import MATCH_FINISHED, end_match
+from shared.engine.kit.ending import end_match
+from shared.engine.kit.solitaire import solitaire_finished
 from shared.engine.kit.tables import SPANISH_SEQUENCE_40, SPANISH_SEQUENCE_48
 from shared.engine.kit.zones import hand, not_in_hand
 from shared.engine.language import SPANISH_DECK, Message, Say, Words
@@ -200,9 +201,8 @@ class SolitarioEspanol(Game):
         "the game is decided: the cards still face down are turned where they lie",
         cells=list_of(obj(row=ROW, column=COLUMN, card=CARD), "each cell turned and its card"),
     )
-    match_finished = MATCH_FINISHED.extend(
-        won=BOOL,
-        reason=choice(*REASON_WORDS.words, description="why the game is over", words=REASON_WORDS),
+    match_finished = solitaire_finished(
+        choice(*REASON_WORDS.words, description="why the game is over", words=REASON_WORDS)
     )
 
     @laid_out.sentence

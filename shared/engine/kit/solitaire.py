@@ -10,7 +10,8 @@
 * The stock turned onto a waste pile (``draw``, ``turn_over``, ``may_renew``), passes counted.
 * ``adjacent``: ranks one apart, optionally wrapping K–A (Golf).
 * ``end_solitaire``: the result of a patience (a win for seat 0, or a loss with no
-  winners), so that a solitaire with no move left ends instead of hanging.
+  winners), so that a solitaire with no move left ends instead of hanging;
+  ``solitaire_finished`` declares its ``match_finished`` ("Ana gana: …", "Ana pierde: …").
 """
 
 from __future__ import annotations
@@ -22,8 +23,11 @@ from typing import Any
 from ..actions import Event
 from ..cards import rank, suit
 from ..core import record_round
+from ..events import EventType
+from ..fields import BOOL, Field
+from ..language import Say
 from ..state import HIDDEN, PUBLIC, State
-from .ending import end_match
+from .ending import MATCH_FINISHED, end_match
 from .rows import sequence_of
 
 
@@ -248,6 +252,22 @@ def may_renew(state: State, stock: str, waste: str, passes: int, max_passes: int
 
 
 # -- the end ---------------------------------------------------------------------------------
+WON_BECAUSE = Say(es="{seat} gana: {reason}", en="{seat} wins: {reason}")
+LOST_BECAUSE = Say(es="{seat} pierde: {reason}", en="{seat} loses: {reason}")
+
+
+def solitaire_finished(reason: Field, **fields: Field) -> EventType:
+    """The ``match_finished`` of a patience: whether it was won, why (``reason``, whose
+    ``Words`` say it) and the game's other fields; its sentence names the player."""
+    finished = MATCH_FINISHED.extend(won=BOOL, reason=reason, **fields)
+
+    @finished.sentence
+    def _said(game: Any, event: Event) -> tuple[Say, dict[str, Any]]:
+        return (WON_BECAUSE if event["won"] else LOST_BECAUSE), {"seat": 0}
+
+    return finished
+
+
 def end_solitaire(state: State, won: bool, score: int, **fields: Any) -> list[Event]:
     """End a one-seat match: ``score`` is its one row of the score sheet, seat 0 wins or nobody
     does. ``fields`` (the reason…) go on the ``match_finished`` event with ``won``."""
