@@ -33,6 +33,8 @@ from shared.engine.fields import BOOL, CARD, CARDS, INT, INTS, SEAT, STR, choice
 from shared.engine.game import register
 from shared.engine.kit.dealing import STOCK_LEFT
 from shared.engine.kit.solitaire import (
+    DRAWN,
+    WASTE_TOP,
     adjacent,
     column_names,
     deal_columns,
@@ -111,13 +113,7 @@ class SolitarioGolf(Game):
         columns=INTS.about("the cards of each column"),
         stock=INT.about("cards left in the stock, its first card turned onto the waste"),
     )
-    drawn = EventType(
-        "drawn",
-        "the next stock card turned onto the waste",
-        seat=SEAT,
-        card=CARD,
-        says=Say(es="{seat} vuelve {card} del mazo", en="{seat} turns {card} from the stock"),
-    )
+    drawn = DRAWN
     played = EventType(
         "played",
         "the free card of a column put onto the waste; the card under it is freed",
@@ -160,13 +156,7 @@ class SolitarioGolf(Game):
 
     # -- the facts ---------------------------------------------------------------------
     stock_left = STOCK_LEFT
-    waste_top = FactType(
-        "waste",
-        "the top card of the waste: a column card one rank above or below it goes down",
-        CARD,
-        label=Say(es="Descarte", en="Waste"),
-        says=Say(es="En el descarte: {value:bare}", en="On the waste: {value:bare}"),
-    )
+    waste_top = WASTE_TOP
     cleared = FactType(
         "cleared",
         "the cards the player has put down from the columns, of 34",

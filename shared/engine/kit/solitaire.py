@@ -7,7 +7,8 @@
 * Columns (Golf): one zone per column whose last card is the only free one
   (``column_names``, ``deal_columns``, ``exposed``).
 * Foundations built up by suit along a sequence (``foundation_names``, ``builds_on``).
-* The stock turned onto a waste pile (``draw``, ``turn_over``, ``may_renew``), passes counted.
+* The stock turned onto a waste pile (``draw``, ``turn_over``, ``may_renew``), passes counted;
+  the event of a card turned (``DRAWN``) and the fact of the waste's top card (``WASTE_TOP``).
 * ``adjacent``: ranks one apart, optionally wrapping K–A (Golf).
 * ``end_solitaire``: the result of a patience (a win for seat 0, or a loss with no
   winners), so that a solitaire with no move left ends instead of hanging;
@@ -24,7 +25,8 @@ from ..actions import Event
 from ..cards import rank, suit
 from ..core import record_round
 from ..events import EventType
-from ..fields import BOOL, Field
+from ..facts import FactType
+from ..fields import BOOL, CARD, SEAT, Field
 from ..language import Say
 from ..state import HIDDEN, PUBLIC, State
 from .ending import MATCH_FINISHED, end_match
@@ -252,6 +254,23 @@ def may_renew(state: State, stock: str, waste: str, passes: int, max_passes: int
 
 
 # -- the end ---------------------------------------------------------------------------------
+#: The next stock card turned onto the waste.
+DRAWN = EventType(
+    "drawn",
+    "the next stock card turned onto the waste",
+    seat=SEAT,
+    card=CARD,
+    says=Say(es="{seat} vuelve {card} del mazo", en="{seat} turns {card} from the stock"),
+)
+#: The top card of the waste, the one a move may use.
+WASTE_TOP = FactType(
+    "waste",
+    "the top card of the waste, the one a move may use",
+    CARD,
+    label=Say(es="Descarte", en="Waste"),
+    says=Say(es="En el descarte: {value:bare}", en="On the waste: {value:bare}"),
+)
+
 WON_BECAUSE = Say(es="{seat} gana: {reason}", en="{seat} wins: {reason}")
 LOST_BECAUSE = Say(es="{seat} pierde: {reason}", en="{seat} loses: {reason}")
 
