@@ -37,7 +37,7 @@ from shared.engine.events import MAYBE_PRIVATE, EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import CARD, INT, INTS, SEAT, SUIT, choice, list_of, map_of
 from shared.engine.kit import turns
-from shared.engine.kit.dealing import DEALT, STOCK_LEFT, deal_hands
+from shared.engine.kit.dealing import DEALER_DRAWN, DEALT, STOCK_LEFT, deal_hands
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.tables import ENGLISH_ACE_HIGH
 from shared.engine.kit.zones import card_actions, hand, hand_card_action, not_in_hand, seat_zone
@@ -153,13 +153,7 @@ class Exploradores(Game):
     deck_kind = ENGLISH_DECK
 
     # -- the events ------------------------------------------------------------------
-    new_deal = EventType(
-        "deal",
-        "the match is dealt: the dealer, drawn by chance, and who starts",
-        dealer=SEAT,
-        first=SEAT.about("who plays first"),
-        says=Say(es="Reparte {dealer}; empieza {first}", en="{dealer} deals; {first} starts"),
-    )
+    new_deal = DEALER_DRAWN
     dealt = DEALT
     placed = EventType(
         "placed",

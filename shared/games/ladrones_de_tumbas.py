@@ -58,7 +58,7 @@ from shared.engine.fields import (
     obj,
 )
 from shared.engine.kit import turns
-from shared.engine.kit.dealing import DEALT, STOCK_LEFT, deal_hands
+from shared.engine.kit.dealing import DEALER_DRAWN, DEALT, STOCK_LEFT, deal_hands
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.shedding import DREW
 from shared.engine.kit.zones import hand, not_in_hand, seat_zone
@@ -207,13 +207,7 @@ class LadronesDeTumbas(Game):
     deck_kind = ENGLISH_DECK
 
     # -- the events ------------------------------------------------------------------
-    new_deal = EventType(
-        "deal",
-        "the match is dealt: the dealer, drawn by chance, and who starts",
-        dealer=SEAT,
-        first=SEAT.about("who plays first"),
-        says=Say(es="Reparte {dealer}; empieza {first}", en="{dealer} deals; {first} starts"),
-    )
+    new_deal = DEALER_DRAWN
     dealt = DEALT
     missions_dealt = EventType(
         "missions_dealt",

@@ -37,9 +37,10 @@ from shared.engine import (
 )
 from shared.engine.events import EventType
 from shared.engine.facts import Fact, FactType
-from shared.engine.fields import BOOL, CARDS, INT, SEAT, STR, Field, obj
+from shared.engine.fields import BOOL, CARDS, INT, SEAT, Field, obj
 from shared.engine.kit.solitaire import (
     OTHER_SUIT,
+    RESULT_VIEW,
     SAME_SUIT,
     draw,
     end_solitaire,
@@ -330,8 +331,7 @@ class Solitario4Ases(Game):
         "passes": INT.about("passes through the hand so far, this one included"),
         "moved_this_pass": INT.about("cards moved up since the last renewal"),
         "tokens": INT.or_null("tokens left for shuffle renewals (mezclado); else null"),
-        "won": BOOL.or_null("whether the game was won; null while it is on"),
-        "reason": STR.or_null("why the game ended; null while it is on"),
+        **RESULT_VIEW,
     }
 
     # -- the facts ---------------------------------------------------------------------

@@ -29,11 +29,12 @@ from shared.engine import (
 from shared.engine.actions import ActionType
 from shared.engine.events import EventType
 from shared.engine.facts import Fact, FactType
-from shared.engine.fields import BOOL, CARD, CARDS, INT, INTS, SEAT, STR, choice
+from shared.engine.fields import CARD, CARDS, INT, INTS, SEAT, choice
 from shared.engine.game import register
 from shared.engine.kit.dealing import STOCK_LEFT
 from shared.engine.kit.solitaire import (
     DRAWN,
+    RESULT_VIEW,
     WASTE_TOP,
     adjacent,
     column_names,
@@ -150,8 +151,7 @@ class SolitarioGolf(Game):
     # -- the view ----------------------------------------------------------------------
     public_view = {
         "cards_left": INT.about("cards left in the columns"),
-        "won": BOOL.or_null("whether the game was won; null while it is on"),
-        "reason": STR.or_null("why the game ended; null while it is on"),
+        **RESULT_VIEW,
     }
 
     # -- the facts ---------------------------------------------------------------------

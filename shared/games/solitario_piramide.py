@@ -34,11 +34,12 @@ from shared.engine import (
 )
 from shared.engine.events import EventType
 from shared.engine.facts import Fact, FactType
-from shared.engine.fields import BOOL, INT, SEAT, STR, choice, obj
+from shared.engine.fields import INT, SEAT, choice, obj
 from shared.engine.kit.dealing import STOCK_LEFT
 from shared.engine.kit.pairs import sums_to
 from shared.engine.kit.solitaire import (
     DRAWN,
+    RESULT_VIEW,
     WASTE_TOP,
     Layout,
     draw,
@@ -160,8 +161,7 @@ class SolitarioPiramide(Game):
     public_view = {
         "free": CARDS.about("the free cards of the layout"),
         "cards_left": INT.about("cards left in the layout"),
-        "won": BOOL.or_null("whether the game was won; null while it is on"),
-        "reason": STR.or_null("why the game ended; null while it is on"),
+        **RESULT_VIEW,
     }
 
     # -- the facts ---------------------------------------------------------------------

@@ -22,6 +22,15 @@ DEALT = EventType(
     says=Say(es="{seat} recibe {cards}", en="{seat} is dealt {cards}"),
 )
 
+#: A match's opening: its dealer, drawn by chance, and who plays first.
+DEALER_DRAWN = EventType(
+    "deal",
+    "the match is dealt: the dealer, drawn by chance, and who starts",
+    dealer=SEAT,
+    first=SEAT.about("who plays first"),
+    says=Say(es="Reparte {dealer}; empieza {first}", en="{dealer} deals; {first} starts"),
+)
+
 #: The cards left in the stock, a fact of the table (``stock_left = dealing.STOCK_LEFT``).
 STOCK_LEFT = FactType(
     "stock",

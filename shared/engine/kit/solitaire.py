@@ -12,7 +12,8 @@
 * ``adjacent``: ranks one apart, optionally wrapping K–A (Golf).
 * ``end_solitaire``: the result of a patience (a win for seat 0, or a loss with no
   winners), so that a solitaire with no move left ends instead of hanging;
-  ``solitaire_finished`` declares its ``match_finished`` ("Ana gana: …", "Ana pierde: …").
+  ``solitaire_finished`` declares its ``match_finished`` ("Ana gana: …", "Ana pierde: …")
+  and ``RESULT_VIEW`` its view fields ``won`` and ``reason``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ..cards import rank, suit
 from ..core import record_round
 from ..events import EventType
 from ..facts import FactType
-from ..fields import BOOL, CARD, SEAT, Field
+from ..fields import BOOL, CARD, SEAT, STR, Field
 from ..language import Say
 from ..state import HIDDEN, PUBLIC, State
 from .ending import MATCH_FINISHED, end_match
@@ -271,6 +272,12 @@ WASTE_TOP = FactType(
     says=Say(es="En el descarte: {value:bare}", en="On the waste: {value:bare}"),
 )
 
+#: The view fields of a patience's outcome (``public_view = {..., **RESULT_VIEW}``).
+RESULT_VIEW = {
+    "won": BOOL.or_null("whether the game was won; null while it is on"),
+    "reason": STR.or_null("why the game ended; null while it is on"),
+}
+
 WON_BECAUSE = Say(es="{seat} gana: {reason}", en="{seat} wins: {reason}")
 LOST_BECAUSE = Say(es="{seat} pierde: {reason}", en="{seat} loses: {reason}")
 
@@ -278,7 +285,7 @@ LOST_BECAUSE = Say(es="{seat} pierde: {reason}", en="{seat} loses: {reason}")
 def solitaire_finished(reason: Field, **fields: Field) -> EventType:
     """The ``match_finished`` of a patience: whether it was won, why (``reason``, whose
     ``Words`` say it) and the game's other fields; its sentence names the player."""
-    finished = MATCH_FINISHED.extend(won=BOOL, reason=reason, **fields)
+    finished = MATCH_FINISHED.extend(None, says=None, won=BOOL, reason=reason, **fields)
 
     @finished.sentence
     def _said(game: Any, event: Event) -> tuple[Say, dict[str, Any]]:
