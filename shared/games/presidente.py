@@ -40,6 +40,7 @@ from shared.engine.fields import BOOL, CARDS, INT, SEAT, SEATS, STR, choice, lis
 from shared.engine.kit import climbing
 from shared.engine.kit.dealing import DEALT, deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import MATCH_FINISHED, end_match
+from shared.engine.kit.table_facts import CARDS_HELD, ROUND_OF
 from shared.engine.kit.turns import DIRECTION, next_seat, seats_from
 from shared.engine.kit.zones import hand, seat_zone
 from shared.engine.language import ENGLISH_DECK, Message, Say, Words
@@ -366,14 +367,7 @@ class Presidente(Game):
         label=Say(es="Título", en="Title"),
         says=Say(es="{seat} es {value}", en="{seat} is {value}"),
     )
-    cards_left = FactType(
-        "cards",
-        "cards a seat still holds",
-        INT,
-        per_seat=True,
-        label=Say(es="Cartas", en="Cards"),
-        says=Say(es="{seat}: {value:carta|cartas}", en="{seat}: {value:card|cards}"),
-    )
+    cards_left = CARDS_HELD
     out = FactType(
         "place",
         "a seat out of this round, and its place",
@@ -406,13 +400,7 @@ class Presidente(Game):
         label=Say(es="Puntos", en="Points"),
         says=Say(es="{seat}: {value:punto|puntos}", en="{seat}: {value:point|points}"),
     )
-    round_number = FactType(
-        "round",
-        "which round of the match this is",
-        obj(number=INT, of=INT),
-        label=Say(es="Ronda", en="Round"),
-        says=Say(es="Ronda {value.number} de {value.of}", en="Round {value.number} of {value.of}"),
-    )
+    round_number = ROUND_OF
 
     def facts(self, state: State, seat: int | None) -> list[Fact]:
         data, n = PresidenteData.of(state), state.players
