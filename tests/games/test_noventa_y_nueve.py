@@ -199,10 +199,21 @@ def test_with_tokens_a_bust_costs_a_token_and_a_new_deal_starts():
     check_state(state)
 
 
-def test_with_tokens_a_player_without_tokens_is_out_and_the_last_one_left_wins():
+def last_token_lost():
+    """Seat 0 busts with its last token: it is out and the other player wins."""
     state = table(95, ["5H", "QS", "6H"], players=2, tokens=1)
     state.scores = [1, 1]
-    events = play(state, "5H")
+    return state, play(state, "5H")
+
+
+EVENT_SCENARIOS = {
+    "tokens_lost": lambda: last_token_lost()[1],
+    "eliminated": lambda: last_token_lost()[1],
+}
+
+
+def test_with_tokens_a_player_without_tokens_is_out_and_the_last_one_left_wins():
+    state, events = last_token_lost()
     assert of_type(events, "eliminated") == [{"type": "eliminated", "seat": 0}]
     assert state.finished and state.result is not None and state.result["winners"] == [1]
 
