@@ -163,4 +163,4 @@ def test_every_refusal_of_a_converted_game_is_said_in_both_languages(game_id):
                     )
                     assert es and en and es != en, f"{game_id}: {action}: {es!r} / {en!r}"
                     seen += 1
-    assert seen > 100  # the probes reached many refusals
+    assert seen >= 50  # the probes reached many refusals (short games, as 99's one deal: ~80)

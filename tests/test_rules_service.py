@@ -154,7 +154,9 @@ def test_the_catalog_publishes_each_games_events_view_fields_and_facts(client):
     truco = client.get("/v1/games/truco").json
     assert "pending_call" in truco["view"]["public"]
     assert {e["type"] for e in truco["events"]} == set(get_game("truco").event_table)
-    assert client.get("/v1/games/canasta").json["view"] is None  # not typed yet
+    canasta = client.get("/v1/games/canasta").json
+    assert canasta["view"]["public"]["pile_top"]["anyOf"][1] == {"type": "null"}
+    assert {f["id"] for f in canasta["facts"]} >= {"points", "score"}
 
 
 def brisca_in(client, lang_query="", headers=None, names=None):

@@ -37,8 +37,9 @@ from shared.engine.events import MAYBE_PRIVATE, EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import CARD, INT, INTS, SEAT, SUIT, choice, list_of, map_of
 from shared.engine.kit import turns
-from shared.engine.kit.dealing import DEALER_DRAWN, DEALT, STOCK_LEFT, deal_hands
+from shared.engine.kit.dealing import DEALER_DRAWN, DEALT, deal_hands
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
+from shared.engine.kit.table_facts import STOCK_LEFT
 from shared.engine.kit.tables import ENGLISH_ACE_HIGH
 from shared.engine.kit.zones import card_actions, hand, hand_card_action, not_in_hand, seat_zone
 from shared.engine.language import ENGLISH_DECK, Message, Say, Words

@@ -58,9 +58,10 @@ from shared.engine.fields import (
     obj,
 )
 from shared.engine.kit import turns
-from shared.engine.kit.dealing import DEALER_DRAWN, DEALT, STOCK_LEFT, deal_hands
+from shared.engine.kit.dealing import DEALER_DRAWN, DEALT, deal_hands
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.shedding import DREW
+from shared.engine.kit.table_facts import STOCK_LEFT
 from shared.engine.kit.zones import hand, not_in_hand, seat_zone
 from shared.engine.language import ENGLISH_DECK, SUIT_NAMES, Message, Say, Words
 

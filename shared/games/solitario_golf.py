@@ -31,7 +31,6 @@ from shared.engine.events import EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import CARD, CARDS, INT, INTS, SEAT, choice
 from shared.engine.game import register
-from shared.engine.kit.dealing import STOCK_LEFT
 from shared.engine.kit.solitaire import (
     DRAWN,
     RESULT_VIEW,
@@ -44,6 +43,7 @@ from shared.engine.kit.solitaire import (
     exposed,
     solitaire_finished,
 )
+from shared.engine.kit.table_facts import STOCK_LEFT
 from shared.engine.language import ENGLISH_DECK, Message, Say, Words
 
 COLUMNS = column_names(7)

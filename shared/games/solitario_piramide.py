@@ -35,7 +35,6 @@ from shared.engine import (
 from shared.engine.events import EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import INT, SEAT, choice, obj
-from shared.engine.kit.dealing import STOCK_LEFT
 from shared.engine.kit.pairs import sums_to
 from shared.engine.kit.solitaire import (
     DRAWN,
@@ -48,6 +47,7 @@ from shared.engine.kit.solitaire import (
     solitaire_finished,
     three_peaks,
 )
+from shared.engine.kit.table_facts import STOCK_LEFT
 from shared.engine.kit.tables import ENGLISH_ACE_LOW
 from shared.engine.language import ENGLISH_DECK, Message, Say, Words
 

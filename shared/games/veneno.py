@@ -41,9 +41,10 @@ from shared.engine.actions import ActionType
 from shared.engine.events import EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import CARD, CARDS, INT, INTS, SEAT, SUIT, Field, list_of, obj
-from shared.engine.kit.dealing import DEALT, STOCK_LEFT, deal_hands, gather_and_shuffle
+from shared.engine.kit.dealing import DEALT, deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.shedding import DREW
+from shared.engine.kit.table_facts import STOCK_LEFT
 from shared.engine.kit.turns import DIRECTION, next_seat, seats_from
 from shared.engine.kit.zones import hand, not_in_hand, seat_zone
 from shared.engine.language import SPANISH_DECK, Message, Say, Words

@@ -6,8 +6,7 @@ from collections.abc import Iterable
 
 from ..actions import Event
 from ..events import PRIVATE, EventType
-from ..facts import FactType
-from ..fields import CARDS, INT, SEAT
+from ..fields import CARDS, SEAT
 from ..language import Say
 from ..state import State
 from .zones import hand
@@ -29,15 +28,6 @@ DEALER_DRAWN = EventType(
     dealer=SEAT,
     first=SEAT.about("who plays first"),
     says=Say(es="Reparte {dealer}; empieza {first}", en="{dealer} deals; {first} starts"),
-)
-
-#: The cards left in the stock, a fact of the table (``stock_left = dealing.STOCK_LEFT``).
-STOCK_LEFT = FactType(
-    "stock",
-    "cards left in the stock",
-    INT,
-    label=Say(es="Mazo", en="Stock"),
-    says=Say(es="{value:carta|cartas} en el mazo", en="{value:card|cards} left in the stock"),
 )
 
 
