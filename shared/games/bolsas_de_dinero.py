@@ -235,7 +235,7 @@ class BolsasDeDinero(Game):
         INT,
         label=Say(es="Puntos de acción", en="Action points"),
         says=Say(
-            es="Quedan {value:punto|puntos} de acción",
+            es="Puntos de acción: {value}",
             en="{value:action point|action points} left",
         ),
     )

@@ -364,7 +364,7 @@ class Chinchon(Game):
         "cards left in the stock",
         INT,
         label=Say(es="Mazo", en="Stock"),
-        says=Say(es="Quedan {value:carta|cartas} en el mazo", en="{value:card|cards} in the stock"),
+        says=Say(es="En el mazo: {value:carta|cartas}", en="{value:card|cards} in the stock"),
     )
     resto = FactType(
         "resto_allowed",

@@ -351,7 +351,7 @@ class Escoba(Game):
         "cards left in the stock to deal",
         INT,
         label=Say(es="Mazo", en="Stock"),
-        says=Say(es="Quedan {value:carta|cartas} en el mazo", en="{value:card|cards} left to deal"),
+        says=Say(es="En el mazo: {value:carta|cartas}", en="{value:card|cards} left to deal"),
     )
     target = FactType(
         "target",
