@@ -38,7 +38,7 @@ from shared.engine.kit.dealing import DEALT, deal_hands
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.majority import category_points
 from shared.engine.kit.turns import next_seat
-from shared.engine.kit.zones import hand, not_in_hand, seat_zone
+from shared.engine.kit.zones import STOCK_LEFT, hand, not_in_hand, seat_zone
 from shared.engine.language import ENGLISH_DECK, Message, Say
 from shared.engine.state import HIDDEN
 
@@ -239,13 +239,7 @@ class BolsasDeDinero(Game):
             en="{value:action point|action points} left",
         ),
     )
-    stock_left = FactType(
-        "stock",
-        "cards left in the stock",
-        INT,
-        label=Say(es="Mazo", en="Stock"),
-        says=Say(es="En el mazo: {value:carta|cartas}", en="{value:card|cards} in the stock"),
-    )
+    stock_left = STOCK_LEFT
     game_number = FactType(
         "game",
         "which game of the match this is",

@@ -57,7 +57,7 @@ from shared.engine.kit.ending import MATCH_FINISHED, end_match
 from shared.engine.kit.melds import Groups, Melds, arrangements, split
 from shared.engine.kit.shedding import RESTOCKED
 from shared.engine.kit.tables import SPANISH_FACE
-from shared.engine.kit.zones import hand, hand_card_action, not_in_hand, seat_zone
+from shared.engine.kit.zones import STOCK_LEFT, hand, hand_card_action, not_in_hand, seat_zone
 from shared.engine.language import SPANISH_DECK, Message, Say, Words
 
 HAND_SIZE = 7
@@ -359,13 +359,7 @@ class Chinchon(Game):
     }
 
     # -- the facts ---------------------------------------------------------------------
-    stock_left = FactType(
-        "stock",
-        "cards left in the stock",
-        INT,
-        label=Say(es="Mazo", en="Stock"),
-        says=Say(es="En el mazo: {value:carta|cartas}", en="{value:card|cards} in the stock"),
-    )
+    stock_left = STOCK_LEFT
     resto = FactType(
         "resto_allowed",
         "whether closing con resto is allowed yet (every player has played a turn)",

@@ -42,7 +42,7 @@ from shared.engine.kit.dealing import DEALT, deal_round_robin, gather_and_shuffl
 from shared.engine.kit.ending import MATCH_FINISHED, end_match
 from shared.engine.kit.rows import SPANISH_40, RowRule
 from shared.engine.kit.turns import DIRECTION, next_seat
-from shared.engine.kit.zones import card_actions, hand, not_in_hand
+from shared.engine.kit.zones import CARDS_IN_HAND, card_actions, hand, not_in_hand
 from shared.engine.language import SPANISH_DECK, Message, Say, Words
 
 OPENING_CARD = "5O"
@@ -291,16 +291,7 @@ class Cinquillo(Game):
         label=Say(es="Jugada extra", en="Extra play"),
         says=Say(es="{value} juega otra vez", en="{value} plays again"),
     )
-    cards_left = FactType(
-        "cards",
-        "the cards left in a seat's hand",
-        INT,
-        per_seat=True,
-        label=Say(es="Cartas", en="Cards"),
-        says=Say(
-            es="{seat}: {value:carta|cartas} en la mano", en="{seat}: {value:card|cards} in hand"
-        ),
-    )
+    cards_left = CARDS_IN_HAND
     chips = FactType(
         "chips",
         "a seat's chips (con-pago)",

@@ -41,7 +41,7 @@ from shared.engine.kit import shedding
 from shared.engine.kit.dealing import DEALT
 from shared.engine.kit.ending import MATCH_FINISHED, end_match
 from shared.engine.kit.turns import DIRECTION, next_seat
-from shared.engine.kit.zones import hand, not_in_hand
+from shared.engine.kit.zones import CARDS_IN_HAND, STOCK_LEFT, hand, not_in_hand
 from shared.engine.language import ENGLISH_DECK, Message, Say
 
 ACE = 1
@@ -201,23 +201,8 @@ class Ciruela(Game):
         label=Say(es="A echar", en="To lay"),
         says=Say(es="Hay que echar todas las {value}", en="Every {value} card is to be laid"),
     )
-    stock_left = FactType(
-        "stock",
-        "cards left in the stock",
-        INT,
-        label=Say(es="Mazo", en="Stock"),
-        says=Say(es="En el mazo: {value:carta|cartas}", en="{value:card|cards} in the stock"),
-    )
-    cards_left = FactType(
-        "cards",
-        "the cards in a seat's hand",
-        INT,
-        per_seat=True,
-        label=Say(es="Cartas", en="Cards"),
-        says=Say(
-            es="{seat}: {value:carta|cartas} en la mano", en="{seat}: {value:card|cards} in hand"
-        ),
-    )
+    stock_left = STOCK_LEFT
+    cards_left = CARDS_IN_HAND
 
     def facts(self, state: State, seat: int | None) -> list[Fact]:
         data = CiruelaData.of(state)

@@ -5,8 +5,27 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..actions import CARD, ActionType
+from ..facts import FactType
+from ..fields import INT
 from ..language import Message, Say
 from ..state import State, Zone
+
+#: The facts of the commonest tables: what is left in the stock, what each seat holds.
+STOCK_LEFT = FactType(
+    "stock",
+    "cards left in the stock",
+    INT,
+    label=Say(es="Mazo", en="Stock"),
+    says=Say(es="En el mazo: {value:carta|cartas}", en="{value:card|cards} in the stock"),
+)
+CARDS_IN_HAND = FactType(
+    "cards",
+    "the cards in a seat's hand",
+    INT,
+    per_seat=True,
+    label=Say(es="Cartas", en="Cards"),
+    says=Say(es="{seat}: {value:carta|cartas} en la mano", en="{seat}: {value:card|cards} in hand"),
+)
 
 NOT_IN_HAND = Say(es="No tienes {card} en la mano", en="card {code} is not in your hand")
 
