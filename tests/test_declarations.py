@@ -14,7 +14,6 @@ from shared.engine.fields import CARD, SEAT, STR, DeclarationError
 from shared.engine.kit.dealing import DEALT
 from shared.engine.kit.ending import MATCH_FINISHED
 from shared.engine.language import Message, Reader, Say
-from shared.games._unconverted import UNCONVERTED
 from shared.games.brisca import Brisca
 from tests.playouts import playout, variant_cases
 
@@ -120,7 +119,7 @@ def test_sentences_are_said_after_redaction_for_their_reader():
     )
 
 
-# -- refusals: every one a converted game says, in both languages ---------------------------------
+# -- refusals: every one a game says, in both languages ----------------------------------------
 def probes(game, state, seat):
     """Actions worth refusing: each action type with each card of the deck held or not held,
     each choice of its fields, a field missing, and a type the game does not have."""
@@ -138,12 +137,11 @@ def probes(game, state, seat):
             yield {"type": kind.type}  # a field missing
 
 
-#: The games whose modules declare their events (the others have transitional declarations).
-CONVERTED = sorted({g for g, _, _ in variant_cases()} - set(UNCONVERTED))
+GAMES = sorted({g for g, _, _ in variant_cases()})
 
 
-@pytest.mark.parametrize("game_id", CONVERTED)
-def test_every_refusal_of_a_converted_game_is_said_in_both_languages(game_id):
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_refusal_of_every_game_is_said_in_both_languages(game_id):
     game = get_game(game_id)
     seen = 0
     for _, variant, players in (c for c in variant_cases() if c[0] == game_id):

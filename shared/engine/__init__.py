@@ -12,7 +12,6 @@ from .core import (
     check_rules_version,
     check_seat,
     check_state,
-    event,
     finish,
     legal_actions,
     new_match,
@@ -53,7 +52,7 @@ from .state import HIDDEN, OWNER, PUBLIC, TOP, State, Zone
 
 __all__ = [
     "ENGLISH_SUITS", "JOKER", "SPANISH_SUITS", "english_deck", "rank", "spanish_deck", "suit",
-    "apply", "check_rules_version", "check_seat", "check_state", "event", "finish", "legal_actions", "new_match",
+    "apply", "check_rules_version", "check_seat", "check_state", "finish", "legal_actions", "new_match",
     "record_round", "redact", "resolve_options", "sentences", "view", "checks",
     "BadSetup", "EngineError", "IllegalAction", "InvalidState", "MatchFinished", "NotYourTurn",
     "UnknownGame", "UnknownRulesVersion", "UnknownVariant",

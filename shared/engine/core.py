@@ -401,8 +401,3 @@ def finish(state: State, winners: list[int] | None = None) -> None:
         "scores": list(state.scores),
         "rounds": [list(r) for r in state.rounds],
     }
-
-
-def event(kind: str, **fields: Any) -> Event:
-    """An undeclared event (the games not converted yet; the others call their ``EventType``)."""
-    return {"type": kind, **fields}

@@ -37,6 +37,11 @@ def _finished_said(game: Any, event: Event) -> tuple[Say, dict[str, Any]]:
     return said, {"seats": winners}
 
 
+#: The kit's sentence of the end, for a game whose ``match_finished`` says more in some ends
+#: (its own ``@match_finished.sentence`` falls back on this one).
+finished_said = _finished_said
+
+
 def end_match(state: State, winners: list[int] | None = None, **fields: Any) -> list[Event]:
     """Finish the match (without winners: the highest total, ties share) and announce it.
 
