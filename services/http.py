@@ -61,6 +61,7 @@ from shared.engine import (
     UnknownGame,
     UnknownVariant,
 )
+from shared.engine.language import DEFAULT_LANGUAGE, LANGUAGES, Reader, choose_language
 
 # Every refusal's HTTP status, the first type that matches (subclasses before their bases).
 ERROR_STATUS: list[tuple[type[Exception], int]] = [
@@ -241,16 +242,35 @@ def status_of(exc: EngineError | DomainError) -> int:
     return next(status for kind, status in ERROR_STATUS if isinstance(exc, kind))
 
 
+def request_language() -> str:
+    """The language of the answer: the request's ``lang`` query parameter (one of
+    ``LANGUAGES``), else the best of its ``Accept-Language`` header, else ``DEFAULT_LANGUAGE``."""
+    if not has_request_context():
+        return DEFAULT_LANGUAGE
+    explicit = request.args.get("lang")
+    chosen = choose_language(
+        explicit if explicit in LANGUAGES else None, request.headers.get("Accept-Language")
+    )
+    return chosen or DEFAULT_LANGUAGE
+
+
+def request_reader() -> Reader:
+    """Who reads this answer: its language and the players' names a view set (``g.names``)."""
+    names = g.get("names", ()) if has_request_context() else ()
+    return Reader(request_language(), tuple(names or ()))
+
+
 def refusal_response(exc: EngineError | DomainError) -> tuple[Response, int]:
     """An engine error or a domain error in the one error shape, with its status (and, for
-    a rate limit, ``Retry-After``)."""
+    a rate limit, ``Retry-After``). An engine error's message is a sentence in the request's
+    language (``request_language``)."""
     if isinstance(exc, DomainError):
         response, status = error_response(status_of(exc), exc.code, exc.message, exc.details)
         if isinstance(exc, TooManyRequests):
             response.headers["Retry-After"] = str(exc.retry_after)
         return response, status
     details = {"legal_actions": exc.legal} if isinstance(exc, IllegalAction) else None
-    return error_response(status_of(exc), exc.code, str(exc), details)
+    return error_response(status_of(exc), exc.code, exc.text(request_reader()), details)
 
 
 class OrjsonProvider(JSONProvider):

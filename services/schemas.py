@@ -34,11 +34,19 @@ def optional(value: Any) -> Any:
     return lambda: value() if callable(value) else value
 
 
-class AsIs(fields.Nested):
+class _AsIs(fields.Nested):
     """A nested schema that documents the value but passes it through unchanged on dump."""
 
     def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         return nested_obj
+
+
+def AsIs(nested: type[ma.Schema] | str, **kwargs: Any) -> fields.Field:  # noqa: N802 - a field
+    """A value documented by a schema and passed through unchanged on dump: a marshmallow
+    schema, or the name of a component built from declarations (``services/spec.py``)."""
+    if isinstance(nested, str):
+        return Ref(nested, **kwargs)
+    return _AsIs(nested, **kwargs)
 
 
 def status(metadata: dict | None = None, **kwargs: Any) -> fields.String:
@@ -67,17 +75,8 @@ class Seat(ma.Schema):
     )
 
 
-class Deadline(ma.Schema):
-    """A window the server's timer closes (a sealed commit, a reaction race, a turn)."""
-
-    class Meta:
-        unknown = ma.INCLUDE
-
-    kind = fields.String(required=True, metadata={"description": "commit, reaction, ..."})
-    seconds = fields.Float(required=True, metadata={"description": "how long the window is"})
-    at = fields.String(
-        metadata={"description": "when it closes (ISO 8601, UTC): the lobby's matches only"}
-    )
+#: A window the server's timer closes: a component of ``services/spec.py`` (``Deadline``).
+Deadline = "Deadline"
 
 
 class Actor(ma.Schema):
@@ -90,54 +89,14 @@ class Actor(ma.Schema):
     )
 
 
-class Zone(ma.Schema):
-    owner = fields.Integer(required=True, allow_none=True, metadata={"description": "a seat"})
-    count = fields.Integer(required=True)
-    cards = fields.List(
-        Ref("Card", allow_none=True),
-        required=True,
-        metadata={"description": "null for a card the reader may not see"},
-    )
-
-
 class Players(ma.Schema):
     min = fields.Integer(required=True)
     max = fields.Integer(required=True)
 
 
-class View(ma.Schema):
-    """What one seat (or a spectator) sees of a match. Besides these fields, each game adds
-    its own (``public_fields``/``private_fields`` of its module, described in
-    docs/games/<id>.md): trump, bids, melds..., JSON values of any shape, never named like
-    one of these."""
-
-    class Meta:
-        unknown = ma.INCLUDE
-
-    game = game_id(required=True)
-    variant = fields.String(required=True)
-    options = fields.Dict(
-        keys=fields.String(),
-        required=True,
-        metadata={"description": "the variant's option values (see the rules catalog)"},
-    )
-    players = fields.Integer(required=True)
-    seat = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "null: spectator"}
-    )
-    phase = fields.String(required=True)
-    to_act = fields.List(fields.Integer(), required=True)
-    legal_actions = fields.List(
-        Ref("Action"), required=True, metadata={"description": "empty unless your seat is to act"}
-    )
-    zones = fields.Dict(keys=fields.String(), values=AsIs(Zone), required=True)
-    scores = fields.List(fields.Integer(), required=True)
-    round = fields.Integer(required=True)
-    rounds = fields.List(fields.List(fields.Integer()), required=True)
-    teams = fields.List(fields.List(fields.Integer()), metadata={"description": "team games"})
-    finished = fields.Boolean(required=True)
-    result = Ref("Result", required=True, allow_none=True)
-    deadline = AsIs(Deadline, required=True, allow_none=True)
+#: What one seat (or a spectator) sees of a match: the ``View`` union of ``services/spec.py``,
+#: one typed view per game (discriminated on ``game``) built from the games' declarations.
+View = "View"
 
 
 class PlayerRef(ma.Schema):

@@ -1,11 +1,14 @@
-"""The parts of the OpenAPI specs built from tables rather than marshmallow schemas.
+"""The parts of the OpenAPI specs built from declarations rather than marshmallow schemas.
 
-Cards, actions, events and errors are unions too wide to write by hand: the ``Action``
-union comes from every game's action table (``shared/engine/actions.py``), the ``Event``
-union from ``services/event_types.py``, the ``Error`` union from ``ERROR_CODES``. A
-marshmallow field names one of them with ``Ref``; ``component_ref`` (an apispec attribute
-function every app registers) writes the ``$ref`` and adds the component, and the ones it
-points to, to that app's spec only, so no spec carries a component it does not use.
+Cards, actions, events, views and errors are unions too wide to write by hand, and each comes
+from where it is declared: the ``Action`` union from every game's action table
+(``shared/engine/actions.py``), the events from every game's event declarations
+(``shared/engine/events.py``; the lobby's own in ``services/lobby_events.py``), the ``View``
+union (one typed view per game, discriminated on ``game``, with its facts) from the games'
+view and fact declarations, the ``Error`` union from ``ERROR_CODES``. A marshmallow field
+names one of them with ``Ref``; ``component_ref`` (an apispec attribute function every app
+registers) writes the ``$ref`` and adds the component, and the ones it points to, to that
+app's spec only, so no spec carries a component it does not use.
 """
 
 from __future__ import annotations
@@ -16,16 +19,28 @@ from typing import Any
 
 from marshmallow import fields
 
-from services.event_types import GAME_EVENTS, LOBBY_EVENTS, RESULT, Schema, array, nullable
-from shared.engine import all_games
+from services.lobby_events import LOBBY_EVENTS
+from shared.engine import Game, all_games
 from shared.engine.actions import CARD_PATTERN
 from shared.engine.cards import ENGLISH_RANKS, ENGLISH_SUITS, JOKER, SPANISH_SUITS
+from shared.engine.core import VIEW_FIELDS
+from shared.engine.events import EventType
+from shared.engine.kit.ending import RESULT
 
+Schema = dict[str, Any]
 COMPONENTS = "#/components/schemas/"
 
 
 def ref(name: str) -> Schema:
     return {"$ref": COMPONENTS + name}
+
+
+def array(items: Schema) -> Schema:
+    return {"type": "array", "items": items}
+
+
+def nullable(schema: Schema) -> Schema:
+    return {"anyOf": [schema, {"type": "null"}]}
 
 
 CARD_DESCRIPTION = (
@@ -53,6 +68,33 @@ RESULT_SCHEMA: Schema = {
         "won": {"type": "boolean", "description": "solitaires: whether it came out"},
     },
     "required": ["winners", "scores"],
+    "additionalProperties": False,
+}  # fmt: skip
+
+
+DEADLINE_SCHEMA: Schema = {
+    "type": "object",
+    "description": "a window the server's timer closes (a sealed commit, a reaction race, a turn)",
+    "properties": {
+        "kind": {"type": "string", "description": "commit, reaction, ..."},
+        "seconds": {"type": "number", "description": "how long the window is"},
+        "at": {"type": "string",
+               "description": "when it closes (ISO 8601, UTC): the lobby's matches only"},
+    },
+    "required": ["kind", "seconds"],
+    "additionalProperties": True,
+}  # fmt: skip
+
+ZONE_SCHEMA: Schema = {
+    "type": "object",
+    "description": "a zone of cards as the reader sees it",
+    "properties": {
+        "owner": {**nullable({"type": "integer"}), "description": "a seat; null: the table's"},
+        "count": {"type": "integer"},
+        "cards": {**array(ref("HiddenCard")),
+                  "description": "null for a card the reader may not see"},
+    },
+    "required": ["owner", "count", "cards"],
     "additionalProperties": False,
 }  # fmt: skip
 
@@ -98,7 +140,7 @@ ERROR_CODES: dict[str, tuple[str, dict[str, Schema] | None]] = {
     "match_not_open": ("the match has started: seats no longer change", None),
     "match_not_started": ("the match has not started yet", None),
     "match_finished": ("the match is finished",
-                       {"result": nullable(RESULT), **LEGAL_DETAILS}),
+                       {"result": nullable(ref("Result")), **LEGAL_DETAILS}),
     "match_running": ("a seat's replay waits for the end of the match", None),
     "match_not_finished": ("only a finished match can be verified",
                            {"status": {"type": "string", "description": "the match's status"}}),
@@ -176,12 +218,27 @@ def _union(members: dict[str, str], description: str, on: str) -> Schema:
 TIMEOUT_ACTION = "timeout"
 
 
+HIDDEN_CARD_SCHEMA: Schema = {"anyOf": [ref("Card"), {"type": "null"}]}
+KIT_RESULT_SCHEMA: Schema = RESULT.json_schema()
+
+
 def _card_refs(schema: Any) -> Any:
-    """A field's JSON Schema with every card code as a reference to ``Card``."""
+    """A field's JSON Schema with every card code as a reference to ``Card`` (``HiddenCard``
+    where it may be null) and the result of a match as ``Result``."""
     if isinstance(schema, dict):
         if schema.get("pattern") == CARD_PATTERN:
             return ref("Card")
-        return {key: _card_refs(value) for key, value in schema.items()}
+        if schema == KIT_RESULT_SCHEMA:
+            return ref("Result")
+        out = {key: _card_refs(value) for key, value in schema.items()}
+        if {k: v for k, v in out.items() if k != "description"} == HIDDEN_CARD_SCHEMA:
+            return {
+                **ref("HiddenCard"),
+                **({"description": out["description"]} if "description" in out else {}),
+            }
+        return out
+    if isinstance(schema, list):
+        return [_card_refs(value) for value in schema]
     return schema
 
 
@@ -191,8 +248,10 @@ def _merge_field(schemas: list[Schema]) -> Schema:
     if len(distinct) == 1:
         return schemas[0]
     kinds = {s.get("type") for s in schemas}
-    if len(kinds) == 1 and None not in kinds:
+    if len(kinds) == 1 and None not in kinds and "object" not in kinds:
         merged: Schema = {"type": kinds.pop()}
+        if merged["type"] == "array":  # a list: its items widened alike
+            merged["items"] = _merge_field([s.get("items", {}) for s in schemas])
         if all("enum" in s for s in schemas):
             merged["enum"] = sorted({v for s in schemas for v in s["enum"]}, key=str)
         for bound, pick in (("minimum", min), ("maximum", max)):
@@ -255,26 +314,172 @@ def action_components() -> dict[str, Schema]:
 
 
 # -- events -------------------------------------------------------------------------------
+def _event_schema(kind: EventType, origin: str) -> Schema:
+    schema = _card_refs(kind.json_schema())
+    schema["description"] = f"{origin} {kind.type} event: {kind.description}"
+    return schema
+
+
 @functools.cache
 def event_components() -> dict[str, Schema]:
-    """``Event`` and one component per event type (``services/event_types.py``)."""
+    """``Event`` (every event of every game and of the lobby, one member per type, its fields
+    widened where games differ) and, per game, ``<Game>Event``: exactly that game's events,
+    from its declarations (``Game.event_table``)."""
     components: dict[str, Schema] = {}
-    members: dict[str, str] = {}
-    for type_, (properties, required) in sorted({**GAME_EVENTS, **LOBBY_EVENTS}.items()):
+    declared: dict[str, list[Schema]] = {}
+    for game in all_games():
+        members: dict[str, str] = {}
+        for kind in game.event_table.values():
+            schema = _event_schema(kind, f"{game.id}'s")
+            members[kind.type] = name = _camel(game.id) + _camel(kind.type) + "Event"
+            components[name] = schema
+            declared.setdefault(kind.type, []).append(schema)
+        components[game_events(game)] = _union(
+            members, f"An event of {game.name} ({game.id}): discriminated on `type`.", "type"
+        )
+    for kind in LOBBY_EVENTS:
+        declared.setdefault(kind.type, []).append(_event_schema(kind, "the lobby's"))
+    # One member per type: a type several games declare has the fields of all of them.
+    members = {}
+    for type_, schemas in sorted(declared.items()):
         members[type_] = name = _camel(type_) + "Event"
-        origin = "the lobby's" if type_ in LOBBY_EVENTS else "a game's"
-        components[name] = {
-            "type": "object",
-            "description": f"{origin} {type_} event",
-            "properties": {"type": {"type": "string", "enum": [type_]}, **properties},
-            "required": ["type", *required],
-            "additionalProperties": False,
-        }
+        components[name] = _merged_event(type_, schemas)
     components["Event"] = _union(
         members,
         "What happened: discriminated on `type`. An event private to some seats names them "
-        "in `visible_to`; for everyone else its `card`/`cards` are null.",
+        "in `visible_to`; for everyone else its `card`/`cards` are null. Each game's own "
+        "events, exactly, are `<Game>Event` (and in the rules catalog).",
         "type",
+    )
+    return components
+
+
+def game_events(game: Game) -> str:
+    """The name of the component of ``game``'s events (its union, discriminated on ``type``)."""
+    return _camel(game.id) + "Event"
+
+
+def game_view(game: Game) -> str:
+    """The name of the component of ``game``'s view."""
+    return _camel(game.id) + "View"
+
+
+def _merged_event(type_: str, schemas: list[Schema]) -> Schema:
+    """One event type as several games declare it: every field of any of them, each widened
+    to accept them all, required where every one of them requires it."""
+    if len(schemas) == 1:
+        return {**schemas[0], "description": schemas[0]["description"]}
+    names = sorted({name for s in schemas for name in s["properties"]} - {"type"})
+    properties: dict[str, Schema] = {"type": {"type": "string", "enum": [type_]}}
+    for name in names:
+        properties[name] = _merge_field(
+            [s["properties"][name] for s in schemas if name in s["properties"]]
+        )
+    required = set.intersection(*(set(s["required"]) for s in schemas))
+    return {
+        "type": "object",
+        "description": f"the {type_} event, as {len(schemas)} games declare it (each game's "
+        "own is in its <Game>Event)",
+        "properties": properties,
+        "required": ["type", *sorted(required - {"type"})],
+        "additionalProperties": False,
+    }
+
+
+# -- views ----------------------------------------------------------------------------------
+FACT_SCHEMA: Schema = {
+    "type": "object",
+    "description": "a fact of a game not yet typed: what a player knows at a glance",
+    "properties": {
+        "id": {"type": "string", "description": "stable: what the fact is"},
+        "seat": {**nullable({"type": "integer"}), "description": "the seat it is about; null: the table"},
+        "value": {"description": "its value"},
+        "label": {"type": "string", "description": "what it is, in the reader's language"},
+        "text": {"type": "string", "description": "the fact as a sentence"},
+    },
+    "required": ["id", "seat", "value", "label", "text"],
+    "additionalProperties": False,
+}  # fmt: skip
+
+
+def _core_view_properties(game: Game) -> dict[str, Schema]:
+    """The fields every view has from the core (``core.VIEW_FIELDS``), for ``game``."""
+    return {
+        "game": {"type": "string", "enum": [game.id]},
+        "variant": {"type": "string", "enum": list(game.variants)},
+        "options": {"type": "object", "additionalProperties": True,
+                    "description": "the variant's option values (see the rules catalog)"},
+        "players": {"type": "integer"},
+        "seat": {**nullable({"type": "integer"}), "description": "null: a spectator"},
+        "phase": {"type": "string"},
+        "to_act": array({"type": "integer"}),
+        "legal_actions": {**array(ref("Action")), "description": "empty unless your seat is to act"},
+        "zones": {"type": "object", "additionalProperties": ref("Zone")},
+        "scores": array({"type": "integer"}),
+        "round": {"type": "integer"},
+        "rounds": array(array({"type": "integer"})),
+        "teams": {**array(array({"type": "integer"})), "description": "team games"},
+        "finished": {"type": "boolean"},
+        "result": nullable(ref("Result")),
+        "deadline": nullable(ref("Deadline")),
+        "facts": {**array(ref(_camel(game.id) + "Fact" if game.fact_table else "Fact")),
+                  "description": "what a player at the table knows at a glance, in the "
+                  "reader's language"},
+        "turn_deadline": {**nullable({"type": "string"}), "description": "the lobby's "
+                          "views: when the turn timer plays for the persons to act (UTC)"},
+    }  # fmt: skip
+
+
+CORE_REQUIRED = sorted(VIEW_FIELDS - {"teams"})
+
+
+@functools.cache
+def view_components() -> dict[str, Schema]:
+    """``View``, one member per game discriminated on ``game``: the core's fields, the game's
+    own typed from its declarations (``public_view`` always there, ``private_view`` null for a
+    spectator) and its facts (``<Game>Fact``, discriminated on ``id``). A game whose view is
+    not declared yet has its own fields untyped."""
+    components: dict[str, Schema] = {
+        "Zone": ZONE_SCHEMA,
+        "Deadline": DEADLINE_SCHEMA,
+        "Fact": FACT_SCHEMA,
+    }
+    members: dict[str, str] = {}
+    for game in all_games():
+        camel = _camel(game.id)
+        properties = _core_view_properties(game)
+        schema: Schema = {
+            "type": "object",
+            "description": f"what one seat (or a spectator) sees of a {game.name} match",
+            "properties": properties,
+            "required": list(CORE_REQUIRED),
+            "additionalProperties": game.public_view is None,
+        }
+        if game.public_view is not None:
+            for name, spec in game.public_view.items():
+                properties[name] = _card_refs(spec.json_schema())
+            for name, spec in game.private_view.items():
+                private = _card_refs(spec.but(nullable=True).json_schema())
+                private["description"] = (
+                    spec.description + "; " if spec.description else ""
+                ) + "yours only: null for a spectator"
+                properties[name] = private
+            schema["required"] += [*game.public_view, *game.private_view]
+        if game.fact_table:
+            facts: dict[str, str] = {}
+            for fact in game.fact_table.values():
+                facts[fact.id] = name = camel + _camel(fact.id) + "Fact"
+                components[name] = _card_refs(fact.json_schema())
+            components[camel + "Fact"] = _union(
+                facts, f"A fact of a {game.name} table: discriminated on `id`.", "id"
+            )
+        members[game.id] = game_view(game)
+        components[game_view(game)] = schema
+    components["View"] = _union(
+        members,
+        "What one seat (or a spectator: seat null) sees of a match, discriminated on `game`: "
+        "the core's fields, the game's own (docs/games/<id>.md) and its facts.",
+        "game",
     )
     return components
 
@@ -304,6 +509,7 @@ def table_components() -> dict[str, Schema]:
         "Result": RESULT_SCHEMA,
         **action_components(),
         **event_components(),
+        **view_components(),
         **error_components(),
     }
 

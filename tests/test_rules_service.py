@@ -12,6 +12,8 @@ from openapi_spec_validator import validate
 
 from services.openapi_dump import OPENAPI_DIR, generated_spec
 from services.rules.app import create_rules_app
+from shared.engine import get_game
+from shared.engine.language import card_phrase
 
 
 @pytest.fixture(scope="module")
@@ -127,11 +129,124 @@ def test_every_answer_loads_back_through_its_documented_schema(client):
     body = {"state": state, "seat": seat}
     actions = client.post("/v1/games/brisca/legal-actions", json=body).json
     schemas.ActionsResponse().load(actions)
-    schemas.View().load(client.post("/v1/games/brisca/view", json=body).json)
+    seen = client.post("/v1/games/brisca/view", json=body).json
+    assert not list(spec_validator("View").iter_errors(seen))
     applied = client.post(
         "/v1/games/brisca/apply", json={**body, "action": actions["actions"][0]}
     ).json
     schemas.ApplyResponse().load(applied)
+
+
+def spec_validator(component: str) -> Draft202012Validator:
+    spec = yaml.safe_load((OPENAPI_DIR / "rules.yaml").read_text(encoding="utf-8"))
+    schema = {"$ref": f"#/components/schemas/{component}", "components": spec["components"]}
+    return Draft202012Validator(schema)
+
+
+def test_the_catalog_publishes_each_games_events_view_fields_and_facts(client):
+    raj = client.get("/v1/games/raj").json
+    assert {e["type"] for e in raj["events"]} == set(get_game("raj").event_table)
+    bid = next(e for e in raj["events"] if e["type"] == "bid_committed")
+    assert bid["visibility"] == "private" and set(bid["required"]) >= {"seat", "card"}
+    assert raj["view"]["public"]["prize"]["anyOf"][0] == {"type": "integer"}
+    assert "my_bid" in raj["view"]["private"] and raj["deck"] == "english"
+    assert {f["id"] for f in raj["facts"]} >= {"prize", "score"}
+    truco = client.get("/v1/games/truco").json
+    assert "pending_call" in truco["view"]["public"]
+    assert {e["type"] for e in truco["events"]} == set(get_game("truco").event_table)
+    canasta = client.get("/v1/games/canasta").json
+    assert canasta["view"]["public"]["pile_top"]["anyOf"][1] == {"type": "null"}
+    assert {f["id"] for f in canasta["facts"]} >= {"points", "score"}
+
+
+def brisca_in(client, lang_query="", headers=None, names=None):
+    """A Brisca dealt and its first card played, through the service, in the language asked."""
+    body = {"players": 2, "seed": "lang", **({"names": names} if names else {})}
+    match = client.post(f"/v1/games/brisca/setup{lang_query}", json=body, headers=headers).json
+    state, seat = match["state"], match["to_act"][0]
+    card = next(c for c in state["zones"][f"hand:{seat}"]["cards"])
+    request = {"state": state, "seat": seat, "action": {"type": "play", "card": card}}
+    applied = client.post(
+        f"/v1/games/brisca/apply{lang_query}",
+        json={**request, **({"names": names} if names else {})},
+        headers=headers,
+    ).json
+    return match, applied, seat
+
+
+def test_sentences_and_facts_are_in_the_language_asked_with_the_players_names(client):
+    match, applied, seat = brisca_in(client, "?lang=es", names=["Ana", "Beto"])
+    name = ["Ana", "Beto"][seat]
+    assert match["texts"][0].startswith("Reparto 1: da ") and "Ana" in match["texts"][0]
+    assert applied["texts"][0].startswith(f"{name} juega el ")
+    facts = {f["id"]: f for f in applied["view"]["facts"]}
+    assert facts["trump"]["label"] == "Triunfo" and facts["trump"]["text"].startswith("Triunfo: ")
+    assert facts["score"]["text"].endswith("en la partida")
+    _, english, seat = brisca_in(client)  # no lang, no names: English, "Player N"
+    assert english["texts"][0].startswith(f"Player {seat + 1} plays the ")
+    assert {f["label"] for f in english["view"]["facts"]} >= {"Trump", "Stock"}
+    _, spanish, _ = brisca_in(client, headers={"Accept-Language": "fr-CA, es;q=0.8, en;q=0.5"})
+    assert " juega " in spanish["texts"][0]
+    _, explicit, _ = brisca_in(client, "?lang=en", headers={"Accept-Language": "es"})
+    assert " plays " in explicit["texts"][0]  # lang wins over the header
+
+
+def test_a_sentence_never_names_a_card_its_reader_may_not_see(client):
+    match = client.post("/v1/games/brisca/setup?lang=es", json={"players": 2, "seed": "p"}).json
+    dealt = [
+        t for e, t in zip(match["events"], match["texts"], strict=True) if e["type"] == "dealt"
+    ]
+    assert dealt == ["Jugador 1 recibe 3 cartas", "Jugador 2 recibe 3 cartas"] or dealt == [
+        "Jugador 2 recibe 3 cartas",
+        "Jugador 1 recibe 3 cartas",
+    ]  # the spectator's sentences: counted, not named
+    state = match["state"]
+    for _ in range(2):  # a whole trick: both seats draw from the stock, each its own card
+        seat = state["to_act"][0]
+        card = state["zones"][f"hand:{seat}"]["cards"][0]
+        body = {"state": state, "seat": seat, "action": {"type": "play", "card": card}}
+        applied = client.post("/v1/games/brisca/apply?lang=es", json=body).json
+        state = applied["state"]
+    drew = [(e, t) for e, t in zip(applied["events"], applied["texts"], strict=True)
+            if e["type"] == "drew"]  # fmt: skip
+    assert len(drew) == 2
+    for event, text in drew:
+        if event["seat"] == seat:
+            assert text.endswith(card_phrase(event["card"], "es", "spanish"))
+        else:
+            assert text == f"Jugador {event['seat'] + 1} roba una carta"
+
+
+def test_a_refusal_is_a_sentence_in_the_language_asked_and_keeps_its_code(client):
+    state = setup_match(client)["state"]
+    other = 1 - state["to_act"][0]
+    body = {"state": state, "seat": other, "action": {"type": "play", "card": "1O"}}
+    spanish = error_of(
+        client.post("/v1/games/brisca/apply?lang=es", json=body), 422, "not_your_turn"
+    )
+    assert spanish["message"] == f"ahora no te toca: es el turno de Jugador {2 - other}"
+    english = error_of(client.post("/v1/games/brisca/apply", json=body), 422, "not_your_turn")
+    assert "is not to act now" in english["message"]
+    seat = state["to_act"][0]
+    held = state["zones"][f"hand:{seat}"]["cards"]
+    missing = next(c for c in ("1O", "1C", "1E", "1B", "3O", "3C") if c not in held)
+    body = {"state": state, "seat": seat, "action": {"type": "play", "card": missing}}
+    refused = error_of(
+        client.post("/v1/games/brisca/apply?lang=es", json=body), 422, "illegal_action"
+    )
+    assert refused["message"] == f"No tienes {card_phrase(missing, 'es', 'spanish')} en la mano"
+
+
+def test_a_language_it_does_not_speak_or_a_bad_name_is_a_400(client):
+    state = setup_match(client)["state"]
+    body = {"state": state, "seat": 0}
+    error_of(client.post("/v1/games/brisca/view?lang=fr", json=body), 400, "bad_request")
+    long_name = {**body, "names": ["x" * 41, "Beto"]}
+    error_of(client.post("/v1/games/brisca/view", json=long_name), 400, "bad_request")
+    assert (
+        client.post("/v1/games/brisca/view", json={**body, "names": [None, "Beto"]}).status_code
+        == 200
+    )
 
 
 def test_illegal_action_is_422_with_reason_and_legal_actions(client):

@@ -6,11 +6,14 @@ its seal and pass the engine's consistency checks before any rule runs.
 
 from __future__ import annotations
 
-from flask import Flask
+from typing import Any
+
+from flask import Flask, g
 from flask.views import MethodView
 
-from services.http import Blueprint, ErrorSchema, create_app, direct
+from services.http import Blueprint, ErrorSchema, create_app, direct, request_language
 from services.settings import Settings
+from services.spec import add_component, game_events
 from shared.bots import strategies
 from shared.engine import (
     Game,
@@ -26,6 +29,7 @@ from shared.engine import (
     new_match,
     view,
 )
+from shared.engine.core import sentences
 
 from . import schemas, seal
 from .seal import seal_and_hash, unseal
@@ -49,6 +53,12 @@ def load_state(game_id: str, doc: dict) -> State:
         raise InvalidState(f"this state is a {state.game} match, not {game_id}")
     check_state(state)
     return state
+
+
+def readers(body: dict[str, Any]) -> tuple[str, list]:
+    """The answer's language and the players' names by seat (errors are said with them too)."""
+    g.names = body.get("names") or ()
+    return request_language(), list(g.names)
 
 
 def entry(game: Game) -> dict:
@@ -80,11 +90,13 @@ class GameDetail(MethodView):
 @blp.route("/<game_id>/setup")
 class Setup(MethodView):
     @blp.arguments(schemas.SetupRequest(), required=False)  # every field has a default
+    @blp.arguments(schemas.Language, location="query", as_kwargs=True)
     @blp.response(200, schemas.SetupResponse)
     @blp.alt_response(404, schema=ErrorSchema, description="no such game")
     @blp.doc(operationId="setupMatch")
-    def post(self, body: dict, game_id: str):
+    def post(self, body: dict, game_id: str, lang: str | None = None):
         """Deal a new match. The same seed gives the same deal."""
+        lang, names = readers(body)
         version = check_rules_version(get_game(game_id), body["rules_version"])
         state, events = new_match(
             game_id, body["variant"], body["players"], body["seed"], body["options"], version
@@ -95,6 +107,7 @@ class Setup(MethodView):
                 "rules_version": version,
                 "to_act": state.to_act,
                 "events": events,
+                "texts": sentences(game_id, events, None, lang, names),
                 "finished": state.finished,  # a deal may end the match (99: a trío dealt)
                 "result": state.result,
                 "deadline": state.deadline,
@@ -105,11 +118,13 @@ class Setup(MethodView):
 @blp.route("/<game_id>/legal-actions")
 class LegalActions(MethodView):
     @blp.arguments(schemas.StateSeatRequest())
+    @blp.arguments(schemas.Language, location="query", as_kwargs=True)
     @blp.response(200, schemas.ActionsResponse)
     @blp.alt_response(404, schema=ErrorSchema, description="no such game")
     @blp.doc(operationId="listLegalActions")
-    def post(self, body: dict, game_id: str):
+    def post(self, body: dict, game_id: str, lang: str | None = None):
         """Every action a seat may take now (seat null: the server's own, such as a timeout)."""
+        readers(body)
         state = load_state(game_id, body["state"])
         if body["seat"] is not None:
             check_seat(state, body["seat"])
@@ -119,25 +134,30 @@ class LegalActions(MethodView):
 @blp.route("/<game_id>/apply")
 class Apply(MethodView):
     @blp.arguments(schemas.ApplyRequest())
+    @blp.arguments(schemas.Language, location="query", as_kwargs=True)
     @blp.response(200, schemas.ApplyResponse)
     @blp.alt_response(
         422, schema=ErrorSchema, description="illegal action: reason and legal actions"
     )
     @blp.alt_response(404, schema=ErrorSchema, description="no such game")
     @blp.doc(operationId="applyAction")
-    def post(self, body: dict, game_id: str):
-        """Apply one action; an illegal one is refused with 422, its reason and the legal actions."""
+    def post(self, body: dict, game_id: str, lang: str | None = None):
+        """Apply one action; an illegal one is refused with 422, its reason (a sentence in the
+        answer's language) and the legal actions."""
+        lang, names = readers(body)
         state = load_state(game_id, body["state"])
-        events = apply(state, body["seat"], body["action"])
+        seat = body["seat"]
+        events = apply(state, seat, body["action"])
         return direct(
             {
                 **sealed(state),
                 "events": events,
+                "texts": sentences(game_id, events, seat, lang, names),
                 "to_act": state.to_act,
                 "finished": state.finished,
                 "result": state.result,
                 "deadline": state.deadline,
-                "view": view(state, body["seat"]),
+                "view": view(state, seat, lang, names),
             }
         )
 
@@ -145,12 +165,15 @@ class Apply(MethodView):
 @blp.route("/<game_id>/view")
 class View(MethodView):
     @blp.arguments(schemas.StateSeatRequest())
+    @blp.arguments(schemas.Language, location="query", as_kwargs=True)
     @blp.response(200, schemas.View)
     @blp.alt_response(404, schema=ErrorSchema, description="no such game")
     @blp.doc(operationId="viewMatch")
-    def post(self, body: dict, game_id: str):
-        """What one seat (null: a spectator) may see of the match."""
-        return direct(view(load_state(game_id, body["state"]), body["seat"]))
+    def post(self, body: dict, game_id: str, lang: str | None = None):
+        """What one seat (null: a spectator) may see of the match, its facts in the answer's
+        language with the players' names."""
+        lang, names = readers(body)
+        return direct(view(load_state(game_id, body["state"]), body["seat"], lang, names))
 
 
 def create_rules_app(config: dict | None = None, settings: Settings | None = None) -> Flask:
@@ -161,4 +184,8 @@ def create_rules_app(config: dict | None = None, settings: Settings | None = Non
         "rules", "Tapete rules service", [blp], config=config, settings=settings, port=8001
     )
     seal.use_keys(settings.state_key or "", settings.state_keys_previous)
+    spec = app.extensions["tapete_api"].spec
+    add_component(spec, "View")  # the view endpoint documents it by name
+    for game in all_games():  # each game's events exactly, for a client that knows its game
+        add_component(spec, game_events(game))
     return app

@@ -8,6 +8,9 @@ from marshmallow import fields
 from services.rules.seal import SIG
 from services.schemas import MAX_PLAYERS, AsIs, Deadline, Players, Strict, View, optional
 from services.spec import Ref
+from shared.engine.language import DEFAULT_LANGUAGE, LANGUAGES
+
+MAX_NAME = 40  # a player's name, as the lobby allows it
 
 State = fields.Dict(
     keys=fields.String(),
@@ -38,6 +41,32 @@ Seat = fields.Integer(
 )
 
 
+def names() -> fields.List:
+    """The players' names by seat, for sentences and facts (optional)."""
+    return fields.List(
+        fields.String(allow_none=True, validate=ma.validate.Length(min=1, max=MAX_NAME)),
+        load_default=optional(list),
+        validate=ma.validate.Length(max=MAX_PLAYERS),
+        metadata={
+            "description": "the players' names by seat, for the sentences and facts (a missing "
+            "or null name: Jugador 2 / Player 2 for seat 1); default: none"
+        },
+    )
+
+
+class Language(Strict):
+    """The language of the answer's sentences, facts and refusals."""
+
+    lang = fields.String(
+        load_default=optional(None),
+        validate=ma.validate.OneOf(LANGUAGES),
+        metadata={
+            "description": f"{' or '.join(LANGUAGES)}; without it, the best of the request's "
+            f"Accept-Language header, else {DEFAULT_LANGUAGE}"
+        },
+    )
+
+
 class VariantEntry(ma.Schema):
     id = fields.String(required=True)
     description = fields.String(required=True)
@@ -57,6 +86,59 @@ class OptionEntry(ma.Schema):
     maximum = fields.Float()
 
 
+def json_schemas(description: str, name: str | None = None) -> fields.Dict:
+    """A catalog entry's fields by name, each as JSON Schema (``name``: its key, where the
+    attribute cannot be called so)."""
+    return fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(keys=fields.String()),
+        required=True,
+        metadata={"description": description},
+        attribute=name,
+        data_key=name,
+    )
+
+
+class EventTypeEntry(ma.Schema):
+    type = fields.String(required=True, metadata={"description": "the event's `type` field"})
+    description = fields.String(required=True)
+    visibility = fields.String(
+        required=True,
+        validate=ma.validate.OneOf(("public", "private", "maybe-private")),
+        metadata={
+            "description": "public: seen whole by everyone; private: carries `visible_to`, and "
+            "its `card`/`cards` are null for everyone else; maybe-private: private when it "
+            "carries `visible_to`"
+        },
+    )
+    fields_ = json_schemas("each field of the event (besides `type`) as JSON Schema", "fields")
+    required = fields.List(
+        fields.String(), required=True, metadata={"description": "the fields it always has"}
+    )
+
+
+class ViewFieldsEntry(ma.Schema):
+    public = json_schemas("the game's view fields every reader sees, as JSON Schema")
+    private = json_schemas("the ones only the seat itself sees (null for a spectator)")
+
+
+class FactTypeEntry(ma.Schema):
+    id = fields.String(required=True, metadata={"description": "the fact's stable `id`"})
+    description = fields.String(required=True)
+    per_seat = fields.Boolean(
+        required=True, metadata={"description": "about a seat (else about the table: seat null)"}
+    )
+    value = fields.Dict(
+        keys=fields.String(), required=True, metadata={"description": "its value, as JSON Schema"}
+    )
+    label = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "its label in each language"},
+    )
+
+
 class ActionTypeEntry(ma.Schema):
     type = fields.String(
         required=True, metadata={"description": "the action's type, its `type` field"}
@@ -68,14 +150,7 @@ class ActionTypeEntry(ma.Schema):
         allow_none=True,
         metadata={"description": "the phases in which it exists; null: every phase of play"},
     )
-    fields_ = fields.Dict(
-        attribute="fields",
-        data_key="fields",
-        keys=fields.String(),
-        values=fields.Dict(keys=fields.String()),
-        required=True,
-        metadata={"description": "each field of the action (besides `type`) as JSON Schema"},
-    )
+    fields_ = json_schemas("each field of the action (besides `type`) as JSON Schema", "fields")
     required = fields.List(
         fields.String(), required=True, metadata={"description": "the fields it must have"}
     )
@@ -100,6 +175,26 @@ class GameEntry(ma.Schema):
         fields.Nested(ActionTypeEntry),
         required=True,
         metadata={"description": "the game's action types with their fields (its action table)"},
+    )
+    events = fields.List(
+        fields.Nested(EventTypeEntry),
+        required=True,
+        metadata={"description": "every event type the game emits, with its fields"},
+    )
+    view = fields.Nested(
+        ViewFieldsEntry,
+        required=True,
+        allow_none=True,
+        metadata={"description": "the game's own view fields (null: not typed yet)"},
+    )
+    facts = fields.List(
+        fields.Nested(FactTypeEntry),
+        required=True,
+        metadata={"description": "the kinds of fact its views show"},
+    )
+    deck = fields.String(
+        required=True,
+        metadata={"description": "whose names its cards have: spanish or english"},
     )
     strategies = fields.List(
         fields.String(),
@@ -149,6 +244,7 @@ class SetupRequest(Strict):
             " null or absent: the current one. A later version than this service knows is refused"
         },
     )
+    names = names()
 
 
 class SetupResponse(ma.Schema):
@@ -164,6 +260,11 @@ class SetupResponse(ma.Schema):
         required=True,
         metadata={"description": "the deal; private parts for their seats only"},
     )
+    texts = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "each event as a sentence, as a spectator reads it"},
+    )
     finished = fields.Boolean(
         required=True, metadata={"description": "the deal itself ended the match (99: a trío)"}
     )
@@ -174,6 +275,7 @@ class SetupResponse(ma.Schema):
 class StateSeatRequest(Strict):
     state = State
     seat = Seat
+    names = names()
 
 
 class ApplyRequest(StateSeatRequest):
@@ -188,6 +290,15 @@ class ApplyResponse(ma.Schema):
     state = fields.Dict(keys=fields.String(), required=True, metadata={"description": "sealed"})
     state_hash = StateHash
     events = fields.List(Ref("Event"), required=True)
+    texts = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "each event as a sentence, as the acting seat reads it (the server: "
+            "a spectator): said after redaction, so no sentence names a card that seat may not "
+            "see"
+        },
+    )
     to_act = fields.List(fields.Integer(), required=True)
     finished = fields.Boolean(required=True)
     result = Ref("Result", required=True, allow_none=True)

@@ -4,6 +4,7 @@ Use ``new_match``, ``legal_actions``, ``apply`` and ``view``; games register
 themselves in ``shared.games``. See docs/engine.md for the design.
 """
 
+from . import checks
 from .actions import CARD, CARDS, SEAT, ActionType, Field, choice
 from .cards import ENGLISH_SUITS, JOKER, SPANISH_SUITS, english_deck, rank, spanish_deck, suit
 from .core import (
@@ -11,13 +12,13 @@ from .core import (
     check_rules_version,
     check_seat,
     check_state,
-    event,
     finish,
     legal_actions,
     new_match,
     record_round,
     redact,
     resolve_options,
+    sentences,
     view,
 )
 from .data import GameData
@@ -32,6 +33,9 @@ from .errors import (
     UnknownRulesVersion,
     UnknownVariant,
 )
+from .events import EventType
+from .facts import FactType
+from .fields import DeclarationError
 from .game import (
     Action,
     Event,
@@ -43,15 +47,17 @@ from .game import (
     get_game,
     register,
 )
+from .language import DEFAULT_LANGUAGE, LANGUAGES, Reader, Say
 from .state import HIDDEN, OWNER, PUBLIC, TOP, State, Zone
 
 __all__ = [
     "ENGLISH_SUITS", "JOKER", "SPANISH_SUITS", "english_deck", "rank", "spanish_deck", "suit",
-    "apply", "check_rules_version", "check_seat", "check_state", "event", "finish", "legal_actions", "new_match",
-    "record_round", "redact", "resolve_options", "view",
+    "apply", "check_rules_version", "check_seat", "check_state", "finish", "legal_actions", "new_match",
+    "record_round", "redact", "resolve_options", "sentences", "view", "checks",
     "BadSetup", "EngineError", "IllegalAction", "InvalidState", "MatchFinished", "NotYourTurn",
     "UnknownGame", "UnknownRulesVersion", "UnknownVariant",
     "Action", "Event", "Game", "Option", "RulesChange", "Variant", "all_games", "get_game", "register",
     "HIDDEN", "OWNER", "PUBLIC", "TOP", "State", "Zone",
     "CARD", "CARDS", "SEAT", "ActionType", "Field", "choice", "GameData",
+    "EventType", "FactType", "DeclarationError", "DEFAULT_LANGUAGE", "LANGUAGES", "Reader", "Say",
 ]  # fmt: skip

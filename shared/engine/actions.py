@@ -30,10 +30,11 @@ specs read the same table, so clients know every action type and its fields.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .cards import are_cards, is_card
+from .fields import CARD, CARD_PATTERN, CARDS, KIND_WORDS, SEAT, Field, choice
+from .language import Message, Say  # noqa: F401 - Message: the refusals' type
 
 if TYPE_CHECKING:
     from .state import State
@@ -41,111 +42,31 @@ if TYPE_CHECKING:
 Action = dict[str, Any]
 Event = dict[str, Any]
 
-#: The card-code pattern of the API (Spanish 1-12 + O C E B, English A 2-10 J Q K + S H D C, joker).
-CARD_PATTERN = r"^(?:(?:[1-9]|1[0-2])[OCEB]|(?:[2-9]|10|[AJQK])[SHDC]|JK)$"
+NO_FIELD = Say(
+    es="{type} no tiene el campo '{name}'; sus campos: {fields}",
+    en="{type} has no field '{name}'; fields: {fields}",
+)
+NONE = Say(es="ninguno", en="none")
+NEEDS_FIELD = Say(
+    es="{type} necesita el campo '{name}' ({what})", en="{type} needs the field '{name}' ({what})"
+)
 
 
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+__all__ = [
+    "CARD",
+    "CARDS",
+    "CARD_PATTERN",
+    "SEAT",
+    "Action",
+    "ActionType",
+    "Event",
+    "Field",
+    "choice",
+]
 
-
-@dataclass(frozen=True)
-class Field:
-    """One field of an action: its kind, and optionally its allowed values or bounds.
-
-    Kinds: ``card`` (a card code), ``cards`` (a list of card codes), ``card-groups`` (a
-    list of lists of card codes), ``int``, ``ints``, ``bool``, ``str``, and ``seat`` (an
-    integer seat of the match).
-    """
-
-    kind: str
-    description: str = ""
-    choices: tuple | None = None
-    minimum: int | None = None
-    maximum: int | None = None
-    optional: bool = False
-
-    def problem(self, name: str, value: Any, players: int) -> str | None:
-        """None when ``value`` is well-formed for this field, else the reason."""
-        kind = self.kind
-        if kind == "card":
-            ok = is_card(value)
-        elif kind == "cards":
-            ok = isinstance(value, list) and are_cards(value)
-        elif kind == "card-groups":
-            ok = isinstance(value, list) and all(
-                isinstance(g, list) and are_cards(g) for g in value
-            )
-        elif kind == "int":
-            ok = _int(value)
-        elif kind == "ints":
-            ok = isinstance(value, list) and all(_int(v) for v in value)
-        elif kind == "bool":
-            ok = isinstance(value, bool)
-        elif kind == "str":
-            ok = isinstance(value, str)
-        elif kind == "seat":
-            ok = _int(value) and 0 <= value < players
-        else:  # pragma: no cover - a game declared a kind that does not exist
-            raise ValueError(f"unknown field kind {kind!r}")
-        if not ok:
-            return f"{name} must be {_KIND_WORDS[kind]}" + (
-                f" from 0 to {players - 1}" if kind == "seat" else ""
-            )
-        if self.choices is not None and value not in self.choices:
-            return f"{name} must be one of {list(self.choices)}"
-        if self.minimum is None and self.maximum is None:
-            return None
-        numbers = value if kind == "ints" else [value] if kind == "int" else []
-        if self.minimum is not None and any(v < self.minimum for v in numbers):
-            return f"{name} must be at least {self.minimum}"
-        if self.maximum is not None and any(v > self.maximum for v in numbers):
-            return f"{name} must be at most {self.maximum}"
-        return None
-
-    def json_schema(self) -> dict:
-        """The field as JSON Schema, for the catalog and the API specs."""
-        card: dict[str, Any] = {"type": "string", "pattern": CARD_PATTERN}
-        kinds: dict[str, dict[str, Any]] = {
-            "card": card,
-            "cards": {"type": "array", "items": card},
-            "card-groups": {"type": "array", "items": {"type": "array", "items": card}},
-            "int": {"type": "integer"},
-            "ints": {"type": "array", "items": {"type": "integer"}},
-            "bool": {"type": "boolean"},
-            "str": {"type": "string"},
-            "seat": {"type": "integer", "minimum": 0},
-        }
-        schema = dict(kinds[self.kind])
-        if self.choices is not None:
-            schema["enum"] = list(self.choices)
-        if self.minimum is not None:
-            schema["minimum"] = self.minimum
-        if self.maximum is not None:
-            schema["maximum"] = self.maximum
-        if self.description:
-            schema["description"] = self.description
-        return schema
-
-
-_KIND_WORDS = {
-    "card": "a card code", "cards": "a list of card codes",
-    "card-groups": "a list of lists of card codes", "int": "an integer",
-    "ints": "a list of integers", "bool": "true or false", "str": "a string",
-    "seat": "a seat number",
-}  # fmt: skip
-
-CARD = Field("card", "a card code")
-CARDS = Field("cards", "card codes")
-SEAT = Field("seat", "a seat")
-
-
-def choice(*values: str, description: str = "") -> Field:
-    """A string field with a fixed set of values."""
-    return Field("str", description, choices=tuple(values))
-
-
-Refusal = Callable[[Any, "State", int, Action], "str | None"]
+#: A refusal says why, in both languages: a ``Say`` or a ``Message`` (a ``Say`` with values,
+#: itself a string: its English text); a plain string is the same in both.
+Refusal = Callable[[Any, "State", int, Action], "str | Say | None"]
 Candidates = Callable[[Any, "State", int], Iterable[Action]]
 Handler = Callable[[Any, "State", int, Action], "list[Event]"]
 
@@ -206,17 +127,20 @@ class ActionType:
     def open_in(self, phase: str) -> bool:
         return self.phases is None or phase in self.phases
 
-    def shape_problem(self, action: Action, players: int) -> str | None:
+    def shape_problem(self, action: Action, players: int) -> Message | None:
         """Unknown, missing or ill-typed fields, said once for every game."""
         fields = self.fields
         for name in action:
             if name != "type" and name not in fields:
-                return f"{self.type} has no field {name!r}; fields: {sorted(fields) or 'none'}"
+                listed = str(sorted(fields)) if fields else NONE
+                return NO_FIELD(type=self.type, name=name, fields=listed)
         for name, spec in fields.items():
             if name not in action:
                 if spec.optional:
                     continue
-                return f"{self.type} needs the field {name!r} ({spec.description or spec.kind})"
+                english, spanish = KIND_WORDS[spec.kind]
+                what = Say(es=spanish, en=spec.description or english)
+                return NEEDS_FIELD(type=self.type, name=name, what=what)
             value = action[name]
             # The commonest fields, a card, a list of cards or a string of fixed choices, are
             # accepted here without the general check (this runs for every action applied).

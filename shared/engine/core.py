@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
+from . import checks
 from .errors import (
     BadSetup,
     EngineError,
@@ -21,8 +23,48 @@ from .errors import (
     NotYourTurn,
     UnknownRulesVersion,
 )
+from .events import fallback_text
+from .fields import DeclarationError, object_problem
 from .game import Action, Event, Game, describe_action, get_game
+from .language import DEFAULT_LANGUAGE, Reader, Say
 from .state import TOP, State
+
+# The core's refusals, in both languages.
+BAD_VERSION = Say(
+    es="rules_version debe ser un entero positivo, no {version}",
+    en="rules_version must be a positive integer, not {version}",
+)
+NEWER_VERSION = Say(
+    es="esta versión del motor no conoce la versión {version} de las reglas de {game}, solo "
+    "de la 1 a la {known}: la partida se grabó con una versión más nueva",
+    en="{game} rules version {version} is unknown to this engine, which knows versions 1 to "
+    "{known}: the match was recorded by a newer release",
+)
+NO_OPTION = Say(
+    es="{game} no tiene la opción '{name}'{when}; opciones: {options}",
+    en="game {game} has no option '{name}'{when}; options: {options}",
+)
+PLAYER_COUNT = Say(
+    es="{game}/{variant} es para {low} a {high} jugadores, no {players}",
+    en="{game}/{variant} is for {low} to {high} players, not {players}",
+)
+BAD_SEAT = Say(
+    es="el asiento debe ser un entero del 0 al {last}, no {value}",
+    en="seat must be an integer from 0 to {last}, not {value}",
+)
+NOT_AN_ACTION = Say(
+    es="una acción es un objeto con un 'type' de texto",
+    en="an action is an object with a string 'type'",
+)
+FINISHED = Say(es="la partida ha terminado", en="the match is finished")
+NOT_A_SERVER_ACTION = Say(
+    es="{action} no es ahora una acción del servidor", en="{action} is not a server action now"
+)
+NOT_YOUR_TURN = Say(
+    es="ahora no te toca: es el turno de {seats}",
+    en="{seat} is not to act now; to act: {seats}",
+)
+NOBODY = Say(es="nadie", en="nobody")
 
 
 def check_rules_version(game: Game, version: Any) -> int:
@@ -33,11 +75,10 @@ def check_rules_version(game: Game, version: Any) -> int:
     if version is None:
         return game.rules_version
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise BadSetup(f"rules_version must be a positive integer, not {version!r}")
+        raise BadSetup(BAD_VERSION(version=repr(version)))
     if version > game.rules_version:
         raise UnknownRulesVersion(
-            f"{game.id} rules version {version} is unknown to this engine, which knows versions "
-            f"1 to {game.rules_version}: the match was recorded by a newer release"
+            NEWER_VERSION(game=game.id, version=version, known=game.rules_version)
         )
     return version
 
@@ -61,11 +102,13 @@ def resolve_options(
         resolved = {name: value for name, value in resolved.items() if name in known}
     for name, value in (options or {}).items():
         if name not in game.options or game.options[name].since > version:
-            raise BadSetup(
-                f"game {game.id} has no option {name!r}"
-                + (f" in rules version {version}" if name in game.options else "")
-                + f"; options: {sorted(n for n in resolved)}"
+            when: Say | str = (
+                Say(es=f" en la versión {version} de sus reglas", en=f" in rules version {version}")
+                if name in game.options
+                else ""
             )
+            listed = ", ".join(sorted(resolved))
+            raise BadSetup(NO_OPTION(game=game.id, name=name, when=when, options=listed))
         problem = game.options[name].check(name, value)
         if problem:
             raise BadSetup(problem)
@@ -89,7 +132,9 @@ def new_match(
     low, high = game.player_range(variant)
     players = low if players is None else players
     if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
-        raise BadSetup(f"{game.id}/{variant} is for {low} to {high} players, not {players}")
+        raise BadSetup(
+            PLAYER_COUNT(game=game.id, variant=variant, low=low, high=high, players=repr(players))
+        )
     state = State(
         game.id,
         variant,
@@ -99,6 +144,8 @@ def new_match(
     )
     state.data = game.new_data()
     events = game.setup(state)
+    if checks.ON:
+        check_events(game, state, events)
     return state, events
 
 
@@ -106,7 +153,7 @@ def check_seat(state: State, seat: Any, spectator_ok: bool = False) -> None:
     if seat is None and spectator_ok:
         return
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
-        raise EngineError(f"seat must be an integer from 0 to {state.players - 1}, not {seat!r}")
+        raise EngineError(BAD_SEAT(last=state.players - 1, value=repr(seat)))
 
 
 def legal_actions(state: State, seat: int | None) -> list[Action]:
@@ -126,22 +173,25 @@ def apply(state: State, seat: int | None, action: Action) -> list[Event]:
     """Apply ``action`` by ``seat`` in place and return the events; refuse it without changing anything."""
     game = get_game(state.game)
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("an action is an object with a string 'type'")
+        raise IllegalAction(NOT_AN_ACTION)
     if state.finished:
-        raise MatchFinished("the match is finished")
+        raise MatchFinished(FINISHED)
     if seat is None:
         allowed = game.system_actions(state)
         if action not in allowed:
-            raise IllegalAction(f"{describe_action(action)} is not a server action now", allowed)
+            raise IllegalAction(NOT_A_SERVER_ACTION(action=describe_action(action)), allowed)
     else:
         if type(seat) is not int or seat not in state.to_act:  # seats to act are well-formed
             check_seat(state, seat)
-            raise NotYourTurn(f"seat {seat} is not to act now; to act: {sorted(state.to_act)}")
+            to_act = sorted(state.to_act)
+            raise NotYourTurn(NOT_YOUR_TURN(seat=seat, seats=to_act if to_act else NOBODY))
         reason = game.refusal(state, seat, action)
         if reason is not None:
-            raise IllegalAction(reason, game.legal_actions(state, seat))
+            raise IllegalAction(reason, game.legal_actions(state, seat), game.deck_kind)
     events = game.apply(state, seat, action)
     state.moves += 1
+    if checks.ON:
+        check_events(game, state, events)
     return events
 
 
@@ -149,6 +199,7 @@ VIEW_FIELDS = frozenset(
     {
         "game", "variant", "options", "players", "seat", "phase", "to_act", "legal_actions",
         "zones", "scores", "round", "rounds", "finished", "result", "deadline", "teams",
+        "facts",
     }
 )  # fmt: skip
 """The fields every view has from the core (``teams`` only in team games). A game's own view
@@ -164,11 +215,24 @@ def game_view_fields(game: Game, state: State, seat: int | None) -> dict:
             f"{game.id}: its view fields {sorted(clash)} have the names of the core's view fields; "
             "rename them (the core's fields: " + ", ".join(sorted(VIEW_FIELDS)) + ")"
         )
+    if checks.ON:
+        check_view_fields(game, state, seat, fields)
     return fields
 
 
-def view(state: State, seat: int | None) -> dict:
-    """What ``seat`` (None: a spectator) may see. Hidden cards are ``None``; nothing else is secret here."""
+def reader(game: Game, lang: str = DEFAULT_LANGUAGE, names: Sequence[str | None] = ()) -> Reader:
+    """Who reads ``game``'s sentences: in ``lang``, with these names by seat, its deck's card names."""
+    return Reader(lang, tuple(names), game.deck_kind)
+
+
+def view(
+    state: State,
+    seat: int | None,
+    lang: str = DEFAULT_LANGUAGE,
+    names: Sequence[str | None] = (),
+) -> dict:
+    """What ``seat`` (None: a spectator) may see. Hidden cards are ``None``; nothing else is secret
+    here. Its facts are said in ``lang`` with the players' ``names`` (by seat)."""
     check_seat(state, seat, spectator_ok=True)
     game = get_game(state.game)
     zones = {}
@@ -201,7 +265,78 @@ def view(state: State, seat: int | None) -> dict:
     if state.teams:
         result["teams"] = [list(t) for t in state.teams]
     result.update(game_view_fields(game, state, seat))
+    facts = game.facts(state, seat)
+    if checks.ON:
+        check_facts(game, state, facts)
+    if facts:
+        said = reader(game, lang, names)
+        table = game.fact_table
+        facts = [table[fact["id"]].say(fact, said) for fact in facts]
+    result["facts"] = facts
     return result
+
+
+def sentence(game: Game, event: Event, read: Reader) -> str:
+    """``event`` (already redacted for its reader) as a sentence in ``read``'s words."""
+    kind = game.event_table.get(event.get("type", ""))
+    if kind is None:  # an event its game does not declare: checking refuses it in the tests
+        return fallback_text(event, read)
+    return kind.text(game, event, read)
+
+
+def sentences(
+    game_id: str,
+    events: list[Event],
+    seat: int | None,
+    lang: str = DEFAULT_LANGUAGE,
+    names: Sequence[str | None] = (),
+) -> list[str]:
+    """Each event as ``seat`` (None: a spectator) reads it: redacted for the seat first, so a
+    sentence never names a card the seat may not see."""
+    game = get_game(game_id)
+    read = reader(game, lang, names)
+    return [sentence(game, redact(event, seat), read) for event in events]
+
+
+# -- checking what a game emits against what it declares (``checks.ON``: the tests) ----------
+def check_events(game: Game, state: State, events: list[Event]) -> None:
+    """Every event is of a type ``game`` declares, with exactly its declared fields."""
+    table = game.event_table
+    for event in events:
+        kind = table.get(event.get("type"))  # type: ignore[arg-type]
+        if kind is None:
+            raise DeclarationError(
+                f"{game.id} emitted an event of type {event.get('type')!r}, which it does not "
+                f"declare (it declares: {', '.join(sorted(table)) or 'none'}): {event!r}"
+            )
+        problem = kind.problem(event, state.players)
+        if problem:
+            raise DeclarationError(f"{game.id}: {problem}: {event!r}")
+
+
+def check_view_fields(game: Game, state: State, seat: int | None, fields: dict) -> None:
+    """The game's view fields are the declared ones, each of its declared kind."""
+    if game.public_view is None:
+        return  # not declared yet
+    declared = dict(game.public_view)
+    if seat is not None:
+        declared.update(game.private_view)
+    else:
+        declared.update({name: f.but(nullable=True) for name, f in game.private_view.items()})
+    problem = object_problem(declared, fields, state.players)
+    if problem:
+        raise DeclarationError(f"{game.id}: the view of seat {seat} {problem}")
+
+
+def check_facts(game: Game, state: State, facts: list) -> None:
+    """Every fact is of a kind ``game`` declares, its seat and value as declared."""
+    for fact in facts:
+        kind = game.fact_table.get(str(fact.get("id"))) if isinstance(fact, dict) else None
+        if kind is None:
+            raise DeclarationError(f"{game.id} shows a fact it does not declare: {fact!r}")
+        problem = kind.problem(fact, state.players)
+        if problem:
+            raise DeclarationError(f"{game.id}: {problem}")
 
 
 def redact(event: Event, seat: int | None) -> Event:
@@ -266,7 +401,3 @@ def finish(state: State, winners: list[int] | None = None) -> None:
         "scores": list(state.scores),
         "rounds": [list(r) for r in state.rounds],
     }
-
-
-def event(kind: str, **fields: Any) -> Event:
-    return {"type": kind, **fields}

@@ -1,10 +1,36 @@
-"""Typed errors: each says, in words a player understands, why something was refused."""
+"""Typed errors: each says, in words a player understands, why something was refused.
+
+An error's message is a sentence in Spanish and English (``language.Message``; a plain
+string for the few that only a developer meets, such as a malformed state). ``str(error)``
+is the default language; ``error.text(reader)`` is the reader's, with the players' names
+and the game's card names.
+"""
+
+from __future__ import annotations
+
+from .language import Reader, Say, text_of
 
 
 class EngineError(ValueError):
     """Base of every refusal by the rules engine; ``code`` is the API error code."""
 
     code = "bad_request"
+
+    def __init__(self, message: str | Say = "", deck: str | None = None):
+        super().__init__(message)
+        self.message = message
+        #: The deck whose card names the message uses (the game's; None: the default).
+        self.deck = deck
+
+    def text(self, reader: Reader | None = None) -> str:
+        if reader is not None and self.deck and reader.deck != self.deck:
+            reader = Reader(reader.lang, reader.names, self.deck)
+        elif reader is None and self.deck:
+            reader = Reader(deck=self.deck)
+        return text_of(self.message, reader)
+
+    def __str__(self) -> str:
+        return self.text()
 
 
 class UnknownGame(EngineError):
@@ -38,8 +64,13 @@ class IllegalAction(EngineError):
 
     code = "illegal_action"
 
-    def __init__(self, message: str, legal: list[dict] | None = None):
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str | Say,
+        legal: list[dict] | None = None,
+        deck: str | None = None,
+    ):
+        super().__init__(message, deck)
         self.legal = legal or []
 
 

@@ -2,8 +2,10 @@
 
 A game is one module with one ``Game`` subclass: metadata as data (players,
 deck, options, variants, its typed data), an action table (``actions.py``: each
-action type with its fields, phases, refusal and handler), ``setup``, and
-``public_fields``/``private_fields`` for views. The core (``core.py``) does
+action type with its fields, phases, refusal and handler), its declared events
+(``events.py``) and facts (``facts.py``), ``setup``, and ``public_fields``/
+``private_fields`` for views, declared field by field in ``public_view``/
+``private_view``. The core (``core.py``) does
 everything that is the same for every game: validating options and actions,
 turn checks, views, redaction, conservation checks and results. It never names
 a game, so a new game only registers itself.
@@ -19,11 +21,42 @@ from .actions import Action, ActionType, Event
 from .cards import is_card
 from .data import GameData
 from .errors import UnknownGame, UnknownVariant
+from .events import EventType
+from .facts import Fact, FactType
+from .fields import Field
+from .language import Message, Say
 from .state import State
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "games" / "rules"
 
-_TYPE_NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
+_TYPE_NAMES = {int: ("an integer", "un número entero"), float: ("a number", "un número"),
+               bool: ("true or false", "verdadero o falso"), str: ("a string", "un texto")}  # fmt: skip
+
+OPTION_ONE_OF = Say(
+    es="la opción {name} debe ser una de {values}", en="option {name} must be one of {values}"
+)
+OPTION_MUST_BE = Say(es="la opción {name} debe ser {what}", en="option {name} must be {what}")
+OPTION_AT_LEAST = Say(
+    es="la opción {name} debe ser al menos {bound}", en="option {name} must be at least {bound}"
+)
+OPTION_AT_MOST = Say(
+    es="la opción {name} debe ser como mucho {bound}", en="option {name} must be at most {bound}"
+)
+UNKNOWN_TYPE = Say(
+    es="{game} no tiene la acción '{type}'; sus acciones: {types}",
+    en="unknown action type '{type}'; {game} has actions {types}",
+)
+NOT_IN_PHASE = Say(
+    es="{type} no es posible en la fase '{phase}'; ahora es posible: {open}",
+    en="{type} is not possible in phase '{phase}'; possible now: {open}",
+)
+NO_VARIANT = Say(
+    es="{game} no tiene la variante '{variant}'; variantes: {variants}",
+    en="game {game} has no variant '{variant}'; variants: {variants}",
+)
+NO_GAME = Say(
+    es="no hay ningún juego '{game}'; juegos: {games}", en="no game '{game}'; games: {games}"
+)
 
 
 @dataclass(frozen=True)
@@ -41,21 +74,22 @@ class Option:
     #: then gives the value that version implied (``RulesChange.before``).
     since: int = 1
 
-    def check(self, name: str, value: Any) -> str | None:
+    def check(self, name: str, value: Any) -> Message | None:
         """None when ``value`` is allowed, else the reason. Strict about types: ``3.0`` is not
         ``3`` and ``true`` is not ``1`` (an integer is accepted where a number is expected)."""
         if self.choices is not None:
             allowed = any(type(value) is type(c) and value == c for c in self.choices)
-            return None if allowed else f"option {name} must be one of {list(self.choices)}"
+            return None if allowed else OPTION_ONE_OF(name=name, values=str(list(self.choices)))
         kind = type(self.default)
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if type(value) is not kind:
-            return f"option {name} must be {_TYPE_NAMES.get(kind, kind.__name__)}"
+            english, spanish = _TYPE_NAMES.get(kind, (kind.__name__, kind.__name__))
+            return OPTION_MUST_BE(name=name, what=Say(es=spanish, en=english))
         if self.minimum is not None and value < self.minimum:
-            return f"option {name} must be at least {self.minimum}"
+            return OPTION_AT_LEAST(name=name, bound=str(self.minimum))
         if self.maximum is not None and value > self.maximum:
-            return f"option {name} must be at most {self.maximum}"
+            return OPTION_AT_MOST(name=name, bound=str(self.maximum))
         return None
 
 
@@ -103,6 +137,17 @@ class Game:
     data_type: type[GameData] | None = None
     #: Every action type, in declaration order, collected from the class attributes.
     action_table: dict[str, ActionType] = {}
+    #: Every event type it emits (``EventType`` class attributes, the kit's it includes too).
+    event_table: dict[str, EventType] = {}
+    #: Every kind of fact its views show (``FactType`` class attributes).
+    fact_table: dict[str, FactType] = {}
+    #: Its view fields every seat and spectator sees (what ``public_fields`` returns), and
+    #: the ones only the seat itself sees (``private_fields``; null in a spectator's view),
+    #: each declared with its kind and meaning. None: not declared yet (published untyped).
+    public_view: dict[str, Field] | None = None
+    private_view: dict[str, Field] = {}
+    #: Whose names its cards have (``language.SPANISH_DECK`` or ``ENGLISH_DECK``).
+    deck_kind: str = ""
     #: Per phase, the listing functions of the action types open in it (filled on first use).
     _listers: dict[str, list[Any]] = {}
     #: (variant, option) -> the value of an option a match's options do not carry (filled on use).
@@ -111,11 +156,23 @@ class Game:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         table: dict[str, ActionType] = {}
+        events: dict[str, EventType] = {}
+        facts: dict[str, FactType] = {}
         for klass in reversed(cls.__mro__):
             for value in vars(klass).values():
                 if isinstance(value, ActionType):
                     table[value.type] = value
+                elif isinstance(value, EventType):
+                    if events.get(value.type, value) is not value:
+                        raise ValueError(f"{cls.__name__} declares the event {value.type} twice")
+                    events[value.type] = value
+                elif isinstance(value, FactType):
+                    if facts.get(value.id, value) is not value:
+                        raise ValueError(f"{cls.__name__} declares the fact {value.id} twice")
+                    facts[value.id] = value
         cls.action_table = table
+        cls.event_table = events
+        cls.fact_table = facts
         cls._listers = {}
         cls._absent = {}
 
@@ -127,8 +184,9 @@ class Game:
         try:
             return self.variants[variant_id]
         except KeyError:
+            variants = ", ".join(sorted(self.variants))
             raise UnknownVariant(
-                f"game {self.id} has no variant {variant_id!r}; variants: {sorted(self.variants)}"
+                NO_VARIANT(game=self.id, variant=variant_id, variants=variants)
             ) from None
 
     def implied_options(self, variant: str, version: int) -> dict[str, Any]:
@@ -208,6 +266,19 @@ class Game:
                 for k, o in self.options.items()
             },
             "actions": [a.describe() for a in self.action_table.values()],
+            "events": [e.describe() for e in self.event_table.values()],
+            "view": self.describe_view(),
+            "facts": [f.describe() for f in self.fact_table.values()],
+            "deck": self.deck_kind,
+        }
+
+    def describe_view(self) -> dict | None:
+        """The game's own view fields as JSON Schema (None: not declared yet)."""
+        if self.public_view is None:
+            return None
+        return {
+            "public": {name: spec.json_schema() for name, spec in self.public_view.items()},
+            "private": {name: spec.json_schema() for name, spec in self.private_view.items()},
         }
 
     # -- the rules a game writes --------------------------------------------------
@@ -231,6 +302,11 @@ class Game:
         """Game-specific fields of a view that only ``seat`` sees (its own bid, its points…)."""
         return {}
 
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        """What ``seat`` (None: a spectator) knows at a glance: facts of the declared kinds,
+        made by calling them (``self.trump(suit)``); the view says them for its reader."""
+        return []
+
     # -- derived from the action table ---------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, concretely (the core already checked it is to act)."""
@@ -249,17 +325,14 @@ class Game:
             actions.extend(lister(self, state, seat))
         return actions
 
-    def refusal(self, state: State, seat: int, action: Action) -> str | None:
+    def refusal(self, state: State, seat: int, action: Action) -> str | Say | None:
         """Why ``action`` is illegal now, or None: type, phase and fields first, then the game's rule."""
         kind = self.action_table.get(action["type"])
         if kind is None:
-            return f"unknown action type {action['type']!r}; {self.id} has {self._type_list()}"
+            return UNKNOWN_TYPE(game=self.id, type=action["type"], types=self._type_list())
         if kind.phases is not None and state.phase not in kind.phases:
             open_now = [k.type for k in self.action_table.values() if k.open_in(state.phase)]
-            return (
-                f"{kind.type} is not possible in phase {state.phase!r}; "
-                f"possible now: {', '.join(open_now) or 'nothing'}"
-            )
+            return NOT_IN_PHASE(type=kind.type, phase=state.phase, open=", ".join(open_now) or "-")
         if kind.card_only and len(action) == 2 and is_card(action.get("card")):
             problem = None  # the commonest shape, one card, checked without the general walk
         elif len(action) > 1 or kind.fields:
@@ -271,7 +344,7 @@ class Game:
         return kind._refusal(self, state, seat, action)
 
     def _type_list(self) -> str:
-        return "actions " + ", ".join(self.action_table) if self.action_table else "no actions"
+        return ", ".join(self.action_table) or "-"
 
     def apply(self, state: State, seat: int | None, action: Action) -> list[Event]:
         """Apply a legal action in place and return its events (seat None: the server's timer)."""
@@ -283,10 +356,13 @@ class Game:
         return handler(self, state, seat, action)
 
     def view_fields(self, state: State, seat: int | None) -> dict:
-        """The game-specific fields of ``seat``'s view: the public ones, then the seat's own."""
+        """The game-specific fields of ``seat``'s view: the public ones, then the seat's own
+        (a spectator's view has each declared private field too, null)."""
         fields = self.public_fields(state)
         if seat is not None:
             fields.update(self.private_fields(state, seat))
+        elif self.private_view:
+            fields.update(dict.fromkeys(self.private_view))
         return fields
 
     def system_actions(self, state: State) -> list[Action]:
@@ -312,13 +388,19 @@ def register(game: Game) -> Game:
     return game
 
 
+def registered() -> dict[str, Game]:
+    """The games registered so far, by id (without importing them: ``all_games`` does)."""
+    return _REGISTRY
+
+
 def get_game(game_id: str) -> Game:
     if not _games_loaded:  # on every action: a flag check, not a call
         _load_games()
     try:
         return _REGISTRY[game_id]
     except KeyError:
-        raise UnknownGame(f"no game {game_id!r}; games: {sorted(_REGISTRY)}") from None
+        games = ", ".join(sorted(_REGISTRY))
+        raise UnknownGame(NO_GAME(game=game_id, games=games)) from None
 
 
 def all_games() -> list[Game]:

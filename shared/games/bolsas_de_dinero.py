@@ -26,22 +26,51 @@ from shared.engine import (
     State,
     Variant,
     english_deck,
-    event,
     rank,
     record_round,
     register,
 )
-from shared.engine.actions import CARD, ActionType, Field
-from shared.engine.kit.dealing import deal_hands
-from shared.engine.kit.ending import end_match, highest
+from shared.engine.actions import ActionType
+from shared.engine.events import PRIVATE, EventType, Said
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import CARD, INT, INTS, SEAT, STR, Field, choice, list_of, map_of, obj
+from shared.engine.kit.dealing import DEALT, deal_hands
+from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.majority import category_points
+from shared.engine.kit.table_facts import STOCK_LEFT
 from shared.engine.kit.turns import next_seat
 from shared.engine.kit.zones import hand, not_in_hand, seat_zone
+from shared.engine.language import ENGLISH_DECK, Message, Say
 from shared.engine.state import HIDDEN
 
 PILES = (0, 1, 2)
 NUMBERS = range(1, 14)  # A .. K
 LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+FULL_BAG, STOCK_OUT = "full_bag", "stock_out"
+END_REASON = choice(FULL_BAG, STOCK_OUT, description="a bag is full, or the cards ran out")
+
+# -- what the rules say to a player, in both languages -------------------------------------
+PILE_EMPTY = Say(es="ese montón está vacío", en="that draw pile is empty")
+NO_SUCH_BAG = Say(
+    es="tienes {count:bolsa|bolsas}: la bolsa {bag} no existe",
+    en="you have {count} bag(s): bag {bag} does not exist",
+)
+NOT_WHEN_OPENED = Say(
+    es="una bolsa no se llena en el turno en que se abre",
+    en="a bag cannot be filled in the turn it was opened",
+)
+JOKER_NEEDS_A_CARD = Say(
+    es="un comodín solo va en una bolsa que ya tiene una carta",
+    en="a joker goes only into a bag with a card in it",
+)
+ONE_BAG_A_NUMBER = Say(
+    es="ya tienes una bolsa de {number}: una bolsa por número",
+    en="you already have a bag of {number}: one bag per number",
+)
+OTHER_NUMBER = Say(
+    es="en la bolsa {bag} van los {number}: un {other} no cabe",
+    en="bag {bag} holds {number}s: a {other} cannot go in it",
+)
 
 
 def pile(i: int) -> str:
@@ -87,6 +116,190 @@ class BolsasDeDinero(Game):
         "base": Variant("base", "108 cards, 3 face-up draw piles, 3 action points a turn."),
     }
 
+    deck_kind = ENGLISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    game_started = EventType(
+        "game_started",
+        "a game of the match is dealt",
+        game=INT.about("which game of the match, from 1"),
+        dealer=SEAT,
+        says=Say(es="Juego {game}: da {dealer}", en="Game {game}: {dealer} deals"),
+    )
+    dealt = DEALT
+    pile_refilled = EventType(
+        "pile_refilled",
+        "an empty draw pile gets the stock's top card, face up",
+        pile=INT.about("the draw pile, from 0"),
+        face_up=CARD,
+    )
+    turn = EventType(
+        "turn",
+        "a seat's turn: its action points",
+        seat=SEAT,
+        points=INT.about("its action points"),
+        says=Say(
+            es="Turno de {seat}: {points:punto|puntos} de acción",
+            en="{seat}'s turn: {points:action point|action points}",
+        ),
+    )
+    drew = EventType(
+        "drew",
+        "a seat takes a draw pile's face-up card (1 point)",
+        seat=SEAT,
+        pile=INT.about("the draw pile, from 0"),
+        face_up=CARD,
+    )
+    bag_opened = EventType(
+        "bag_opened",
+        "a seat lays a card face down as a new money bag (1 point): only it sees the card",
+        visibility=PRIVATE,
+        seat=SEAT,
+        bag=INT.about("the new bag's index, from 0"),
+        card=CARD,
+        says=Say(es="{seat} abre una bolsa con {card}", en="{seat} opens a bag with {card}"),
+    )
+    bag_filled = EventType(
+        "bag_filled",
+        "a seat puts a card face up into one of its bags (1 point)",
+        seat=SEAT,
+        bag=INT.about("the bag's index, from 0"),
+        face_up=CARD,
+    )
+    game_over = EventType(
+        "game_over",
+        "a game is over and scored by majority per number",
+        game=INT,
+        reason=END_REASON,
+        points=INTS.about("per seat, its points this game"),
+        numbers=map_of(INTS, "per number shown (A, 2 … K), each seat's points for it"),
+        empty_bags=INTS.about("per seat, its bags with no face-up card (−5 each)"),
+        cards_in_hand=INTS.about("per seat, its cards left in hand (−1 each)"),
+    )
+    match_finished = MATCH_FINISHED.extend(reason=END_REASON)
+
+    @pile_refilled.sentence
+    def _refilled_said(self, event: Event) -> Said:
+        said = Say(
+            es="Se descubre {face_up} en el montón {n}", en="{face_up:cap} tops draw pile {n}"
+        )
+        return said, {"n": event["pile"] + 1}
+
+    @drew.sentence
+    def _drew_said(self, event: Event) -> Said:
+        said = Say(
+            es="{seat} coge {face_up} del montón {n}", en="{seat} takes {face_up} from pile {n}"
+        )
+        return said, {"n": event["pile"] + 1}
+
+    @bag_filled.sentence
+    def _filled_said(self, event: Event) -> Said:
+        said = Say(
+            es="{seat} mete {face_up} en su bolsa {n}", en="{seat} puts {face_up} in bag {n}"
+        )
+        return said, {"n": event["bag"] + 1}
+
+    @game_over.sentence
+    def _game_over_said(self, event: Event) -> Say:
+        if event["reason"] == FULL_BAG:
+            return Say(
+                es="Fin del juego {game}: una bolsa está llena",
+                en="Game {game} is over: a bag is full",
+            )
+        return Say(
+            es="Fin del juego {game}: se acaban las cartas",
+            en="Game {game} is over: the cards ran out",
+        )
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "points_left": INT.about("the action points left to the seat to act"),
+        "opened_this_turn": INTS.about("the bags opened this turn (they cannot be filled yet)"),
+        "bags": list_of(
+            list_of(
+                obj(
+                    number=STR.or_null("its number: A, 2 … 10, J, Q, K (null: none face up)"),
+                    count=INT.about("its face-up cards"),
+                )
+            ),
+            "per seat, its bags",
+        ),
+        "game_number": INT.about("which game of the match"),
+        "dealer": SEAT,
+        "end_reason": END_REASON.or_null("why the last game ended"),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    points_left = FactType(
+        "points_left",
+        "the action points left to the seat to act",
+        INT,
+        label=Say(es="Puntos de acción", en="Action points"),
+        says=Say(
+            es="Puntos de acción: {value}",
+            en="{value:action point|action points} left",
+        ),
+    )
+    stock_left = STOCK_LEFT
+    game_number = FactType(
+        "game",
+        "which game of the match this is",
+        obj(number=INT, of=INT),
+        label=Say(es="Juego", en="Game"),
+        says=Say(es="Juego {value.number} de {value.of}", en="Game {value.number} of {value.of}"),
+    )
+    holdings = FactType(
+        "holdings",
+        "a seat's bags and the cards in its hand",
+        obj(bags=INT, hand=INT),
+        per_seat=True,
+        label=Say(es="Bolsas y mano", en="Bags and hand"),
+        says=Say(
+            es="{seat}: {value.bags:bolsa|bolsas}, {value.hand:carta|cartas} en la mano",
+            en="{seat}: {value.bags:bag|bags}, {value.hand:card|cards} in hand",
+        ),
+    )
+    standing = FactType(
+        "standing",
+        "what a seat would score if the game ended now",
+        INT,
+        per_seat=True,
+        label=Say(es="Si acabara ahora", en="If it ended now"),
+        says=Say(
+            es="{seat} sumaría {value:punto|puntos} ahora", en="{seat} would score {value} now"
+        ),
+    )
+    total = FactType(
+        "score",
+        "a seat's points over the games played",
+        INT,
+        per_seat=True,
+        label=Say(es="Puntos", en="Points"),
+        says=Say(es="{seat}: {value:punto|puntos}", en="{seat}: {value:point|points}"),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data, n = BolsasData.of(state), state.players
+        facts = []
+        if not state.finished:
+            facts.append(self.points_left(data.points))
+        facts.append(self.stock_left(len(state.cards("stock"))))
+        games = state.options["games"]
+        if games > 1:
+            facts.append(self.game_number({"number": data.game, "of": games}))
+        standing = self.score(state)[0]
+        for s in range(n):
+            held = {
+                "bags": len(state.cards(seat_zone("cover", s))),
+                "hand": len(state.cards(hand(s))),
+            }
+            facts.append(self.holdings(held, s))
+            if not state.finished:
+                facts.append(self.standing(standing[s], s))
+            if games > 1 or state.finished:
+                facts.append(self.total(state.scores[s], s))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return english_deck(jokers=2, copies=2)
@@ -113,7 +326,7 @@ class BolsasDeDinero(Game):
         state.shuffle(stock)
         first = next_seat(state, data.dealer)
         order = [next_seat(state, first, i) for i in range(state.players)]
-        events = [event("game_started", game=data.game, dealer=data.dealer)]
+        events = [self.game_started(game=data.game, dealer=data.dealer)]
         events += deal_hands(state, order, state.options["hand_size"])
         events += self._refill(state)
         return events + self._start_turn(state, first)
@@ -123,14 +336,14 @@ class BolsasDeDinero(Game):
         for i in PILES:
             if not state.cards(pile(i)) and state.cards("stock"):
                 card = state.move_top("stock", pile(i))
-                events.append(event("pile_refilled", pile=i, face_up=card))
+                events.append(self.pile_refilled(pile=i, face_up=card))
         return events
 
     def _start_turn(self, state: State, seat: int) -> list[Event]:
         data = BolsasData.of(state)
         state.phase, state.to_act = "turn", [seat]
         data.points, data.opened = state.options["action_points"], []
-        return [event("turn", seat=seat, points=data.points)]
+        return [self.turn(seat=seat, points=data.points)]
 
     # -- the action table --------------------------------------------------------------
     draw = ActionType(
@@ -150,22 +363,20 @@ class BolsasDeDinero(Game):
         return [{"type": "draw", "pile": i} for i in PILES]
 
     @draw.refusal
-    def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
-        return None if state.cards(pile(action["pile"])) else "that draw pile is empty"
+    def _draw_refused(self, state: State, seat: int, action: Action) -> Say | None:
+        return None if state.cards(pile(action["pile"])) else PILE_EMPTY
 
     @draw.handler
     def _draw(self, state: State, seat: int, action: Action) -> list[Event]:
         card = state.move_top(pile(action["pile"]), hand(seat))
-        return [event("drew", seat=seat, pile=action["pile"], face_up=card)] + self._spent(
-            state, seat
-        )
+        return [self.drew(seat=seat, pile=action["pile"], face_up=card)] + self._spent(state, seat)
 
     @open_.candidates
     def _opens(self, state: State, seat: int) -> list[Action]:
         return [{"type": "open", "card": c} for c in sorted(set(state.cards(hand(seat))))]
 
     @open_.refusal
-    def _open_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _open_refused(self, state: State, seat: int, action: Action) -> Message | None:
         return self._not_held(state, seat, action["card"])
 
     @open_.handler
@@ -174,7 +385,7 @@ class BolsasDeDinero(Game):
         state.move(action["card"], hand(seat), seat_zone("cover", seat))
         state.zone(bag(seat, k), seat, PUBLIC)
         BolsasData.of(state).opened.append(k)
-        events = [event("bag_opened", seat=seat, bag=k, card=action["card"], visible_to=[seat])]
+        events = [self.bag_opened(seat=seat, bag=k, card=action["card"], visible_to=[seat])]
         return events + self._spent(state, seat)
 
     @fill.candidates
@@ -206,32 +417,32 @@ class BolsasDeDinero(Game):
         return actions
 
     @fill.refusal
-    def _fill_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _fill_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         card, k = action["card"], action["bag"]
         problem = self._not_held(state, seat, card)
         if problem:
             return problem
         numbers = self._numbers(state, seat)
         if k >= len(numbers):
-            return f"you have {len(numbers)} bag(s): bag {k} does not exist"
+            return NO_SUCH_BAG(count=len(numbers), bag=k)
         if k in BolsasData.of(state).opened:
-            return "a bag cannot be filled in the turn it was opened"
+            return NOT_WHEN_OPENED
         number = numbers[k]
         if card == JOKER:
-            return None if number is not None else "a joker goes only into a bag with a card in it"
+            return None if number is not None else JOKER_NEEDS_A_CARD
         if number is None:
             if state.options["bags_per_number"] == "one" and rank(card) in numbers:
-                return f"you already have a bag of {label(rank(card))}: one bag per number"
+                return ONE_BAG_A_NUMBER(number=label(rank(card)))
             return None
         if rank(card) != number:
-            return f"bag {k} holds {label(number)}s: a {label(rank(card))} cannot go in it"
+            return OTHER_NUMBER(bag=k, number=label(number), other=label(rank(card)))
         return None
 
     @fill.handler
     def _fill(self, state: State, seat: int, action: Action) -> list[Event]:
         card, k = action["card"], action["bag"]
         state.move(card, hand(seat), bag(seat, k))
-        events = [event("bag_filled", seat=seat, bag=k, face_up=card)]
+        events = [self.bag_filled(seat=seat, bag=k, face_up=card)]
         return events + self._spent(state, seat)
 
     def _spent(self, state: State, seat: int) -> list[Event]:
@@ -253,9 +464,9 @@ class BolsasDeDinero(Game):
         for s in range(state.players):
             for k in range(len(state.cards(seat_zone("cover", s)))):
                 if len(state.cards(bag(s, k))) >= full:
-                    return "full_bag"
+                    return FULL_BAG
         empty = sum(1 for i in PILES if not state.cards(pile(i)))
-        return "stock_out" if empty > len(state.cards("stock")) else None
+        return STOCK_OUT if empty > len(state.cards("stock")) else None
 
     def score(self, state: State) -> tuple[list[int], dict]:
         """Each seat's points for this game, and the details per number and penalty."""
@@ -286,7 +497,7 @@ class BolsasDeDinero(Game):
         data = BolsasData.of(state)
         points, details = self.score(state)
         record_round(state, points)
-        events = [event("game_over", game=data.game, reason=reason, points=points, **details)]
+        events = [self.game_over(game=data.game, reason=reason, points=points, **details)]
         if data.game < state.options["games"]:
             data.game += 1
             state.round += 1
@@ -306,7 +517,7 @@ class BolsasDeDinero(Game):
         return out
 
     @staticmethod
-    def _not_held(state: State, seat: int, card: str) -> str | None:
+    def _not_held(state: State, seat: int, card: str) -> Message | None:
         return not_in_hand(state, seat, card)
 
     # -- views -------------------------------------------------------------------------

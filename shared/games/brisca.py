@@ -27,25 +27,103 @@ from shared.engine import (
     RulesChange,
     State,
     Variant,
-    event,
     rank,
     record_round,
     register,
     spanish_deck,
     suit,
 )
-from shared.engine.actions import CARD, ActionType, choice
+from shared.engine.actions import ActionType
 from shared.engine.cards import CABALLO, REY, SPANISH_SUITS
+from shared.engine.events import MAYBE_PRIVATE, EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import (
+    CARD,
+    CARDS,
+    INT,
+    INTS,
+    SEAT,
+    SEATS,
+    SUIT,
+    choice,
+    list_of,
+    obj,
+)
 from shared.engine.kit import tricks, turns
-from shared.engine.kit.ending import end_match
+from shared.engine.kit.dealing import DEALT
+from shared.engine.kit.ending import MATCH_FINISHED, end_match
 from shared.engine.kit.tables import BRISCA_POINTS, BRISCA_STRENGTH
 from shared.engine.kit.zones import card_actions, hand, not_in_hand, seat_zone
+from shared.engine.language import SPANISH_DECK, Message, Say, Words
 
 #: Card points by option ``card_points``: Brisca's, or the Tute seed's (A and 3 worth 10).
 CARD_POINTS = {"standard": BRISCA_POINTS, "aces-and-threes": {1: 10, 3: 10}}
 TUTE = "tute"  # the "suit" of a sung tute (all four reyes or caballos)
 #: Per trump suit, the cards that may be exchanged for the face-up card: its 7 and its 2.
 EXCHANGES = {s: (f"7{s}", f"2{s}") for s in SPANISH_SUITS}
+
+# -- what the rules say to a player, in both languages -------------------------------------
+FOLLOW = Say(
+    es="sin mazo hay que asistir al palo de salida y, si no se puede, fallar con triunfo",
+    en="the stock is empty: follow the suit led, else play a trump",
+)
+FOLLOW_AND_HEAD = Say(
+    es="sin mazo hay que asistir al palo de salida y, si no se puede, fallar con triunfo, "
+    "superando la mejor carta de la baza cuando se pueda",
+    en="the stock is empty: follow the suit led, else play a trump, beating the best card "
+    "where you can",
+)
+NO_FACE_UP = Say(
+    es="la muestra ya no está en la mesa", en="the face-up trump is no longer on the table"
+)
+WIN_FIRST = Say(
+    es="para cambiar la muestra hay que haber ganado una baza",
+    en="you must have won a trick before exchanging",
+)
+ONLY_SEVEN_OR_TWO = Say(
+    es="solo se cambia el 7 de triunfo, o el 2 de triunfo por un 7 de muestra, cada uno una "
+    "vez por reparto",
+    en="only the 7 of trumps, or the 2 of trumps for a face-up 7, can be exchanged, each once "
+    "a deal",
+)
+NO_CANTES = Say(
+    es="esta partida se juega sin cantes (opción cantes)",
+    en="this match is played without cantes (option cantes is off)",
+)
+SING_AFTER_TRICK = Say(
+    es="solo se canta justo después de ganar una baza, antes de salir a la siguiente",
+    en="a pareja is sung only right after winning a trick, before leading the next",
+)
+TUTE_NEEDS_OPTION = Say(
+    es="el tute solo se lleva el reparto con la opción tute_wins_deal",
+    en="a tute takes the deal only with option tute_wins_deal",
+)
+TUTE_NEEDS_FOUR = Say(
+    es="un tute necesita los cuatro reyes o los cuatro caballos",
+    en="a tute needs all four reyes or caballos",
+)
+SUNG_ALREADY = Say(
+    es="las {suit} ya se cantaron en este reparto",
+    en="the pareja of {suit} was already sung this deal",
+)
+SING_NEEDS_PAIR = Say(
+    es="para cantar en {suit} hay que tener el rey y el caballo de {suit}",
+    en="singing in {suit} needs the king and the knight of {suit} in your hand",
+)
+CLAIM_AFTER_PARTNER = Say(
+    es="un cante se reclama en tu turno siguiente a que tu pareja juegue su rey o su caballo",
+    en="a pareja is claimed on your next turn after your partner plays its rey or caballo",
+)
+CLAIM_NEEDS_OTHER = Say(
+    es="para reclamar el cante de {suit} hay que tener la otra carta (rey o caballo) en la mano",
+    en="claiming {suit} needs the pareja's other card (king or knight) in your hand",
+)
+FOLLOW_RULES = Words(
+    {
+        "follow": ("asistir al palo", "follow suit"),
+        "montar": ("asistir y montar", "follow and beat"),
+    }
+)
 
 
 @dataclass
@@ -133,6 +211,186 @@ class Brisca(Game):
         ),
     }
 
+    deck_kind = SPANISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    new_deal = EventType(
+        "deal",
+        "a new deal: its number, dealer and leader, and the card that shows the trump",
+        round=INT.about("the deal's number, from 1"),
+        dealer=SEAT,
+        leader=SEAT.about("who leads the first trick"),
+        trump_card=CARD.about("the card that shows the trump suit"),
+        says=Say(
+            es="Reparto {round}: da {dealer}, sale {leader}; la muestra es {trump_card}",
+            en="Deal {round}: {dealer} deals, {leader} leads; the trump card is {trump_card}",
+        ),
+    )
+    dealt = DEALT
+    played = EventType(
+        "played",
+        "a card played to the trick",
+        seat=SEAT,
+        card=CARD,
+        says=Say(es="{seat} juega {card}", en="{seat} plays {card}"),
+    )
+    trick_won = tricks.TRICK_WON
+    drew = EventType(
+        "drew",
+        "a card drawn after a trick: from the stock (seen by the drawer only) or the face-up"
+        " trump, the last card (seen by all)",
+        visibility=MAYBE_PRIVATE,
+        seat=SEAT,
+        card=CARD,
+    )
+    exchanged = EventType(
+        "exchanged",
+        "the 7 (or 2) of trumps given for the face-up card",
+        seat=SEAT,
+        gave=CARD.about("the card put face up"),
+        took=CARD.about("the face-up card taken"),
+        says=Say(es="{seat} cambia {gave} por {took}", en="{seat} exchanges {gave} for {took}"),
+    )
+    sang = EventType(
+        "sang",
+        "a pareja sung: the rey and caballo of a suit, 40 in trumps, else 20",
+        seat=SEAT,
+        suit=SUIT,
+        points=INT,
+        shown=CARDS.about("the rey and the caballo shown"),
+        says=Say(es="{seat} canta las {points} en {suit}", en="{seat} sings {points} in {suit}"),
+    )
+    claimed = EventType(
+        "claimed",
+        "a pareja claimed by the partner of the seat that played its rey or caballo",
+        seat=SEAT,
+        suit=SUIT,
+        points=INT,
+        says=Say(
+            es="{seat} reclama el cante de {suit}: {points:punto|puntos}",
+            en="{seat} claims the pareja of {suit}: {points:point|points}",
+        ),
+    )
+    deal_ended = EventType(
+        "deal_ended",
+        "a deal is over: each seat's points (its side's), and who sang a tute to take it",
+        round=INT,
+        points=INTS.about("per seat, its side's points this deal"),
+        tute=SEAT.or_null("the seat whose tute took the deal"),
+    )
+    match_finished = MATCH_FINISHED
+
+    @drew.sentence
+    def _drew_said(self, event: Event) -> Say:
+        if "visible_to" in event:
+            return Say(es="{seat} roba {card}", en="{seat} draws {card}")
+        return Say(
+            es="{seat} se lleva la muestra, {card}", en="{seat} takes the face-up {card:bare}"
+        )
+
+    @deal_ended.sentence
+    def _deal_ended_said(self, event: Event) -> Say:
+        if event["tute"] is not None:
+            return Say(
+                es="{tute} canta tute y se lleva el reparto {round}",
+                en="{tute} sings tute and takes deal {round}",
+            )
+        return Say(es="Termina el reparto {round}", en="Deal {round} is over")
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "trump": SUIT.about("the trump suit of this deal"),
+        "trump_card": CARD.about("the card that showed the trump"),
+        "dealer": SEAT,
+        "trick_seats": SEATS.about("who played each card of the trick, in order"),
+        "tricks_won": INTS.about("per seat, tricks won this deal"),
+        "cantes": list_of(
+            obj(seat=SEAT, suit=SUIT, points=INT), "the parejas sung or claimed this deal"
+        ),
+        "deal_points": INTS.about("per seat, the card points of the tricks it won this deal"),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    trump = FactType(
+        "trump", "the trump suit of this deal", SUIT, label=Say(es="Triunfo", en="Trump")
+    )
+    face_up = FactType(
+        "trump_card",
+        "the face-up card under the stock, while it is on the table",
+        CARD,
+        label=Say(es="Muestra", en="Face-up trump"),
+        says=Say(es="Muestra: {value:bare}", en="Face-up trump: {value:bare}"),
+    )
+    stock_left = FactType(
+        "stock",
+        "cards left to draw: the stock and the face-up trump",
+        INT,
+        label=Say(es="Mazo", en="Stock"),
+        says=Say(es="Quedan {value:carta|cartas} por robar", en="{value:card|cards} left to draw"),
+    )
+    arrastre = FactType(
+        "arrastre",
+        "the stock is gone: what a card played to a trick must do",
+        choice("follow", "montar", words=FOLLOW_RULES),
+        label=Say(es="Arrastre", en="Arrastre"),
+        says=Say(es="Arrastre: hay que {value}", en="Arrastre: you must {value}"),
+    )
+    taken = FactType(
+        "points",
+        "the points a seat has taken this deal: its tricks' cards and its cantes",
+        INT,
+        per_seat=True,
+        label=Say(es="Puntos del reparto", en="Points this deal"),
+        says=Say(es="{seat} lleva {value:punto|puntos}", en="{seat} has {value:point|points}"),
+    )
+    side_taken = FactType(
+        "team_points",
+        "the points a seat's side has taken this deal: its tricks' cards and its cantes",
+        INT,
+        per_seat=True,
+        label=Say(es="Puntos de la pareja", en="Side's points this deal"),
+        says=Say(
+            es="La pareja de {seat} lleva {value:punto|puntos}",
+            en="{seat}'s side has {value:point|points}",
+        ),
+    )
+    score = FactType(
+        "score",
+        "a seat's total over the deals played",
+        INT,
+        per_seat=True,
+        label=Say(es="Partida", en="Match"),
+        says=Say(es="{seat}: {value} en la partida", en="{seat}: {value} in the match"),
+    )
+    deal_number = FactType(
+        "deal",
+        "which deal of the match this is",
+        obj(number=INT, of=INT),
+        label=Say(es="Reparto", en="Deal"),
+        says=Say(es="Reparto {value.number} de {value.of}", en="Deal {value.number} of {value.of}"),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data, zones, n = BriscaData.of(state), state.zones, state.players
+        facts = [self.trump(data.trump)]
+        if zones["trump"].cards:
+            facts.append(self.face_up(zones["trump"].cards[0]))
+        left = len(zones["stock"].cards) + len(zones["trump"].cards)
+        facts.append(self.stock_left(left))
+        if not left and not state.finished:
+            facts.append(self.arrastre(state.options["arrastre"]))
+        taken = [self._points(state, state.cards(seat_zone("won", s))) for s in range(n)]
+        for c in data.cantes:
+            taken[c["seat"]] += c["points"]
+        for s in range(n):
+            facts.append(self.taken(taken[s], s))
+        if state.teams:
+            for s in range(n):
+                facts.append(self.side_taken(sum(taken[m] for m in state.team_of(s)), s))
+        facts.extend(self.score(state.scores[s], s) for s in range(n))
+        facts.append(self.deal_number({"number": state.round, "of": state.options["deals"]}))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         cards = spanish_deck(40)
@@ -192,10 +450,10 @@ class Brisca(Game):
         data.last_trick = None
         data.exchanged = []
         state.to_act = [leader]
-        events.append(event("deal", round=state.round, dealer=data.dealer, leader=leader,
-                            trump_card=trump_card))  # fmt: skip
+        events.append(self.new_deal(round=state.round, dealer=data.dealer, leader=leader,
+                                    trump_card=trump_card))  # fmt: skip
         for s in order:
-            events.append(event("dealt", seat=s, cards=list(state.cards(hand(s))), visible_to=[s]))
+            events.append(self.dealt(seat=s, cards=list(state.cards(hand(s))), visible_to=[s]))
         return events
 
     # -- the action table --------------------------------------------------------------
@@ -233,16 +491,12 @@ class Brisca(Game):
         return [{"type": "play", "card": c} for c in cards]
 
     @play.refusal
-    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _play_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         card, cards = action["card"], state.cards(hand(seat))
         if card not in cards:
-            return f"card {card} is not in your hand"
+            return not_in_hand(state, seat, card)
         if self._arrastre(state) and card not in self._playable(state, cards):
-            return "the stock is empty: follow the suit led, else play a trump" + (
-                ", beating the best card where you can"
-                if state.options["arrastre"] == "montar"
-                else ""
-            )
+            return FOLLOW_AND_HEAD if state.options["arrastre"] == "montar" else FOLLOW
         return None
 
     @play.handler
@@ -253,7 +507,7 @@ class Brisca(Game):
         data.trick_seats.append(seat)
         data.may_sing = None
         data.claimable[seat] = []
-        events = [event("played", seat=seat, card=card)]
+        events = [self.played(seat=seat, card=card)]
         if state.options["partner_claim"] and rank(card) in (CABALLO, REY) and state.teams:
             partner = next(s for s in state.team_of(seat) if s != seat)
             if suit(card) not in data.claimable[partner]:
@@ -269,7 +523,7 @@ class Brisca(Game):
         data.trick_seats = []
         data.tricks_won[winner] += 1
         data.last_trick = winner
-        events.append(event("trick_won", seat=winner, cards=won, points=self._points(state, won)))
+        events.append(self.trick_won(seat=winner, cards=won, points=self._points(state, won)))
         if not any(state.zones[hand(s)].cards for s in range(n)):
             return events + self._end_deal(state)
         events.extend(self._draw(state, winner))
@@ -304,21 +558,18 @@ class Brisca(Game):
         return [{"type": "exchange", "card": c} for c in (seven, two) if c in cards]
 
     @exchange.refusal
-    def _exchange_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _exchange_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         face_up = state.zones["trump"].cards
         if not face_up:
-            return "the face-up trump is no longer on the table"
+            return NO_FACE_UP
         if not self._has_won(state, seat):
-            return "you must have won a trick before exchanging"
+            return WIN_FIRST
         card, data = action["card"], BriscaData.of(state)
         seven, two = f"7{data.trump}", f"2{data.trump}"
         if missing := not_in_hand(state, seat, card):
             return missing
         if card in data.exchanged or not (card == seven or (card == two and face_up[0] == seven)):
-            return (
-                "only the 7 of trumps, or the 2 of trumps for a face-up 7, can be exchanged,"
-                " each once a deal"
-            )
+            return ONLY_SEVEN_OR_TWO
         return None
 
     @exchange.handler
@@ -330,7 +581,7 @@ class Brisca(Game):
         cards[cards.index(card)] = taken
         face_up[0] = card
         BriscaData.of(state).exchanged.append(card)
-        return [event("exchanged", seat=seat, gave=card, took=taken)]
+        return [self.exchanged(seat=seat, gave=card, took=taken)]
 
     @sing.enumerate
     def _sings_now(self, state: State, seat: int) -> list[Action]:
@@ -357,21 +608,21 @@ class Brisca(Game):
         return [{"type": "sing", "suit": s} for s in (*held, TUTE)]
 
     @sing.refusal
-    def _sing_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _sing_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         opts, which = state.options, action["suit"]
         if not opts["cantes"]:
-            return "this match is played without cantes (option cantes is off)"
+            return NO_CANTES
         if BriscaData.of(state).may_sing != seat:
-            return "a pareja is sung only right after winning a trick, before leading the next"
+            return SING_AFTER_TRICK
         cards = state.cards(hand(seat))
         if which == TUTE:
             if not opts["tute_wins_deal"]:
-                return "a tute takes the deal only with option tute_wins_deal"
-            return None if self._tute(cards) else "a tute needs all four reyes or caballos"
+                return TUTE_NEEDS_OPTION
+            return None if self._tute(cards) else TUTE_NEEDS_FOUR
         if which in self._team_sung(state, seat):
-            return f"the pareja of {which} was already sung this deal"
+            return SUNG_ALREADY(suit=which)
         if f"{REY}{which}" not in cards or f"{CABALLO}{which}" not in cards:
-            return f"singing {which} needs the rey and the caballo of {which} in your hand"
+            return SING_NEEDS_PAIR(suit=which)
         return None
 
     @sing.handler
@@ -384,7 +635,7 @@ class Brisca(Game):
         data.sung[seat].append(which)
         data.cantes.append({"seat": seat, "suit": which, "points": points})
         shown = [f"{REY}{which}", f"{CABALLO}{which}"]
-        return [event("sang", seat=seat, suit=which, points=points, shown=shown)]
+        return [self.sang(seat=seat, suit=which, points=points, shown=shown)]
 
     @claim.enumerate
     def _claims_now(self, state: State, seat: int) -> list[Action]:
@@ -404,20 +655,18 @@ class Brisca(Game):
         return [{"type": "claim", "suit": s} for s in suits]
 
     @claim.refusal
-    def _claim_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _claim_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         which = action["suit"]
         if which not in BriscaData.of(state).claimable[seat]:
-            return (
-                "a pareja is claimed on your next turn after your partner plays its rey or caballo"
-            )
+            return CLAIM_AFTER_PARTNER
         if which in self._team_sung(state, seat):
-            return f"the pareja of {which} was already sung this deal"
+            return SUNG_ALREADY(suit=which)
         cards = state.cards(hand(seat))
         if self.option(state, "claim_needs_pair") and not (
             f"{REY}{which}" in cards or f"{CABALLO}{which}" in cards
         ):
             # The partner played one of the two; the other must be in the claimant's hand.
-            return f"claiming {which} needs the pareja's other card (rey or caballo) in your hand"
+            return CLAIM_NEEDS_OTHER(suit=which)
         return None
 
     @claim.handler
@@ -427,7 +676,7 @@ class Brisca(Game):
         points = 40 if which == data.trump else 20
         data.sung[seat].append(which)
         data.cantes.append({"seat": seat, "suit": which, "points": points})
-        return [event("claimed", seat=seat, suit=which, points=points)]
+        return [self.claimed(seat=seat, suit=which, points=points)]
 
     # -- drawing and the end of a deal ----------------------------------------------------
     def _draw(self, state: State, first: int) -> list[Event]:
@@ -439,10 +688,10 @@ class Brisca(Game):
             s = turns.next_seat(state, first, i)
             if stock:
                 card = stock.pop()
-                events.append(event("drew", seat=s, card=card, visible_to=[s]))
+                events.append(self.drew(seat=s, card=card, visible_to=[s]))
             else:
                 card = face_up.pop()
-                events.append(event("drew", seat=s, card=card))
+                events.append(self.drew(seat=s, card=card))
             state.zones[hand(s)].cards.append(card)
         return events
 
@@ -466,7 +715,7 @@ class Brisca(Game):
             seat_points[data.last_trick] += state.options["last_trick_bonus"]
         points = [sum(seat_points[m] for m in state.team_of(s)) for s in range(n)]
         record_round(state, points)
-        events = [event("deal_ended", round=state.round, points=points, tute=tute)]
+        events = [self.deal_ended(round=state.round, points=points, tute=tute)]
         if len(state.rounds) >= state.options["deals"]:
             best = max(state.scores)
             winners = [s for s in range(n) if state.scores[s] == best]

@@ -33,16 +33,21 @@ from shared.engine import (
     State,
     Variant,
     english_deck,
-    event,
     rank,
     record_round,
     register,
 )
 from shared.engine.actions import CARD, ActionType, Field
+from shared.engine.events import PRIVATE, EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import BOOL, CARDS, INT, INTS, SEAT, SEATS, choice, list_of, obj
 from shared.engine.kit import turns
-from shared.engine.kit.ending import end_match, highest
+from shared.engine.kit.dealing import DEALT
+from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.melds import Melds
-from shared.engine.kit.zones import hand, hand_card_action, seat_zone
+from shared.engine.kit.table_facts import CARDS_HELD, STOCK_LEFT
+from shared.engine.kit.zones import hand, hand_card_action, not_in_hand, seat_zone
+from shared.engine.language import ENGLISH_DECK, Message, Say, Words
 
 TWOS = ("2S", "2H", "2D", "2C")
 WILDS = frozenset((*TWOS, JOKER))
@@ -53,6 +58,104 @@ GROUPS = Melds(None, set_sizes=range(3, CANASTA + 1), wilds=WILDS, max_wilds=CAN
 BONUS = {"comodin": 2000, "oculta": 1000, "limpia": 500, "sucia": 300, "tres-negros": 5000}
 GOING_OUT = 100
 RED_THREE, ALL_RED_THREES = 100, 800
+KIND_WORDS = Words(
+    {
+        "comodin": ("canasta de comodines", "canasta of wilds"),
+        "oculta": ("canasta oculta", "canasta oculta"),
+        "limpia": ("canasta limpia", "canasta limpia"),
+        "sucia": ("canasta sucia", "canasta sucia"),
+        "tres-negros": ("canasta de tres negros", "canasta of black 3s"),
+    }
+)
+KIND = choice(*BONUS, description="a complete canasta's kind", words=KIND_WORDS)
+ENDINGS = ("black_threes_canasta", "goal", "round_limit")
+
+# -- what the rules say to a player, in both languages -------------------------------------
+GROUP_SIZE = Say(
+    es="un grupo tiene de 3 a {most} cartas, no {count}",
+    en="a group has 3 to {most} cards, not {count}",
+)
+RED_THREE_ALONE = Say(
+    es="un 3 rojo nunca forma parte de un grupo: se baja solo",
+    en="a red 3 is never part of a group: it is laid down by itself",
+)
+ONE_NUMBER = Say(
+    es="{cards} no son cartas de un mismo número (los 2 y los comodines son comodines)",
+    en="{codes} are not cards of one number (2s and jokers are wild)",
+)
+BLACK_THREES_WILDS = Say(
+    es="los 3 negros solo se bajan con dos comodines o más",
+    en="black 3s are laid down only with two wilds or more",
+)
+TWO_NATURALS = Say(
+    es="un grupo necesita al menos dos cartas naturales",
+    en="a group needs at least two natural cards",
+)
+WILDS_AT_MOST_NATURALS = Say(
+    es="un grupo no puede tener más comodines que cartas naturales",
+    en="a group may not have more wilds than natural cards",
+)
+TAKE_WITHOUT_GROUPS = Say(
+    es="ya has bajado: toma el descarte sin grupos",
+    en="you have made your first meld: take the pile without groups",
+)
+PILE_AND_ONE_MORE = Say(
+    es="la primera bajada es uno o dos grupos: el del descarte y como mucho otro",
+    en="the first meld is one or two groups: the pile's group and at most one more",
+)
+KEEP_ONE = Say(es="guarda una carta para descartar", en="keep a card to discard")
+ONE_OR_TWO = Say(es="baja uno o dos grupos cada vez", en="lay one or two groups at a time")
+MELD_FIRST = Say(
+    es="haz tu primera bajada antes de añadir cartas a los grupos",
+    en="make your first meld before adding cards to groups",
+)
+NO_GROUP = Say(
+    es="no hay grupo {index}; grupos: del 0 al {last}",
+    en="there is no group {index}; groups: 0 to {last}",
+)
+OWN_GROUPS = Say(
+    es="solo puedes añadir cartas a tus grupos", en="you may add cards only to your own groups"
+)
+OWN_OR_PARTNERS = Say(
+    es="solo puedes añadir cartas a tus grupos o a los de tu pareja",
+    en="you may add cards only to your own groups or your partner's",
+)
+COMPLETE = Say(
+    es="ese grupo es una canasta completa: no admite más cartas",
+    en="that group is a complete canasta: it takes no more cards",
+)
+LAST_CARD = Say(
+    es="se cierra con la última carta: baja antes las demás",
+    en="you go out with your last card: meld the others first",
+)
+TWO_CANASTAS = Say(
+    es="para cerrar necesitas una canasta limpia y una canasta sucia en tu mesa",
+    en="to go out you need a canasta limpia and a canasta sucia on your table",
+)
+PILE_EMPTY = Say(es="el descarte está vacío", en="the discard pile is empty")
+TOP_WILD = Say(
+    es="{card:cap} es comodín: el descarte no se puede tomar",
+    en="the top card {code} is wild: the pile cannot be taken",
+)
+BLACK_THREE_TOP = Say(
+    es="un 3 negro encima bloquea el descarte", en="a black 3 on top blocks the pile"
+)
+PILE_BLOCKED = Say(
+    es="el descarte está bloqueado: hay una canasta de {number} en la mesa",
+    en="the pile is blocked: a canasta of {number} is on the table",
+)
+SHOW_TWO = Say(
+    es="para tomar el descarte, enseña dos cartas naturales de {number} de tu mano",
+    en="to take the pile, show two natural cards of {number} from your hand",
+)
+FROM_HAND = Say(
+    es="los grupos deben usar cartas de tu mano, cada una una vez",
+    en="the groups must use cards of your hand, each once",
+)
+FIRST_MELD_WORTH = Say(
+    es="tu primera bajada debe valer al menos {need} puntos; esta vale {worth}",
+    en="your first meld must be worth at least {need} points; these are worth {worth}",
+)
 
 
 def card_value(card: str) -> int:
@@ -71,28 +174,28 @@ def is_wild(card: str) -> bool:
     return card in WILDS
 
 
-def group_problem(cards: list[str]) -> str | None:
+def group_problem(cards: list[str]) -> Message | None:
     """Why ``cards`` are not one legal group (None: they are).
 
     Cards of one number with wilds (at least two naturals, no more wilds than naturals);
     black 3s with at least two wilds; or wilds only. Three to seven cards; red 3s never.
     """
     if not 3 <= len(cards) <= CANASTA:
-        return f"a group has 3 to {CANASTA} cards, not {len(cards)}"
+        return GROUP_SIZE(most=CANASTA, count=len(cards))
     naturals = GROUPS.naturals(cards)
     wilds = len(cards) - len(naturals)
     if any(c in RED_THREES for c in naturals):
-        return "a red 3 is never part of a group: it is laid down by itself"
+        return RED_THREE_ALONE()
     if not GROUPS.is_set(cards):
-        return f"{cards} are not cards of one number (2s and jokers are wild)"
+        return ONE_NUMBER(cards=cards, codes=str(cards))
     if not naturals:
         return None  # a group of wilds, the way to a canasta comodín
     if naturals[0] in BLACK_THREES:
-        return None if wilds >= 2 else "black 3s are laid down only with two wilds or more"
+        return None if wilds >= 2 else BLACK_THREES_WILDS()
     if len(naturals) < 2:
-        return "a group needs at least two natural cards"
+        return TWO_NATURALS()
     if wilds > len(naturals):
-        return "a group may not have more wilds than natural cards"
+        return WILDS_AT_MOST_NATURALS()
     return None
 
 
@@ -180,6 +283,236 @@ class Canasta(Game):
         ),
     }
 
+    deck_kind = ENGLISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    new_deal = EventType(
+        "deal",
+        "a new round: its number, its dealer and who plays first",
+        round=INT,
+        dealer=SEAT,
+        first=SEAT.about("who plays first"),
+        says=Say(
+            es="Ronda {round}: reparte {dealer}, empieza {first}",
+            en="Round {round}: {dealer} deals, {first} starts",
+        ),
+    )
+    dealt = DEALT
+    discard_started = EventType(
+        "discard_started",
+        "a card of the stock turned up to start the discard pile (again after a red 3)",
+        card=CARD,
+        says=Say(es="Se descubre {card} en el descarte", en="{card:cap} starts the discard pile"),
+    )
+    red_three = EventType(
+        "red_three",
+        "a red 3 laid face up beside its player's table at once",
+        seat=SEAT,
+        red_three=CARD.about("the red 3"),
+        says=Say(es="{seat} baja {red_three}", en="{seat} lays down {red_three}"),
+    )
+    replaced = EventType(
+        "replaced",
+        "the cards drawn to replace red 3s laid down, seen by their player only",
+        visibility=PRIVATE,
+        seat=SEAT,
+        cards=CARDS,
+        says=Say(es="{seat} repone {cards} del mazo", en="{seat} replaces them with {cards}"),
+    )
+    stock_exhausted = EventType(
+        "stock_exhausted",
+        "a turn begins with the stock empty: the round ends",
+        says=Say(es="Se acaba el mazo: termina la ronda", en="The stock is gone: the round ends"),
+    )
+    drew = EventType(
+        "drew",
+        "two cards drawn from the stock, seen by their player only",
+        visibility=PRIVATE,
+        seat=SEAT,
+        cards=CARDS,
+        says=Say(es="{seat} roba {cards}", en="{seat} draws {cards}"),
+    )
+    took_pile = EventType(
+        "took_pile",
+        "the discard pile taken: its top card with two naturals shown from the hand make a"
+        " group; the rest of the pile goes to the hand, seen by its player only",
+        visibility=PRIVATE,
+        seat=SEAT,
+        top=CARD.about("the pile's top card"),
+        shown=CARDS.about("the two natural cards shown from the hand"),
+        cards=CARDS.about("the rest of the pile"),
+        says=Say(
+            es="{seat} se lleva el descarte con {top}, enseñando {shown}",
+            en="{seat} takes the pile with {top}, showing {shown}",
+        ),
+    )
+    melded = EventType(
+        "melded",
+        "a new group laid on its player's table",
+        seat=SEAT,
+        cards=CARDS,
+        group=INT.about("its index in the view's groups"),
+        says=Say(es="{seat} baja {cards}", en="{seat} melds {cards}"),
+    )
+    added = EventType(
+        "added",
+        "a card added to a group of its player's side",
+        seat=SEAT,
+        card=CARD,
+        group=INT.about("the group's index in the view's groups"),
+        says=Say(es="{seat} añade {card} a un grupo", en="{seat} adds {card} to a group"),
+    )
+    discarded = EventType(
+        "discarded",
+        "a card discarded: the turn ends",
+        seat=SEAT,
+        card=CARD,
+        says=Say(es="{seat} descarta {card}", en="{seat} discards {card}"),
+    )
+    went_out = EventType(
+        "went_out",
+        "a player goes out, its last card face down on the pile (seen by it only)",
+        visibility=PRIVATE,
+        seat=SEAT,
+        card=CARD,
+        says=Say(es="{seat} cierra", en="{seat} goes out"),
+    )
+    black_threes_canasta = EventType(
+        "black_threes_canasta",
+        "a canasta of the four black 3s and three wilds: its side wins the match",
+        seat=SEAT.about("whose table it is on"),
+        says=Say(
+            es="{seat} completa la canasta de tres negros",
+            en="{seat} completes the canasta of black 3s",
+        ),
+    )
+    round_scored = EventType(
+        "round_scored",
+        "a round is over: each side's canastas, red 3s, cards left in hand and points",
+        round=INT,
+        went_out=SEAT.or_null("who went out; null: the stock ran out or black 3s"),
+        sides=list_of(
+            obj(
+                seats=SEATS,
+                canastas=list_of(KIND),
+                red_threes=INT,
+                in_hand=CARDS.about("the cards its players still held"),
+                points=INT.about("the side's points this round"),
+            )
+        ),
+    )
+    match_finished = MATCH_FINISHED.extend(
+        reason=choice(*ENDINGS, description="black 3s, the goal reached or the round limit")
+    )
+
+    @round_scored.sentence
+    def _round_scored_said(self, event: Event) -> tuple[Say, dict]:
+        points = [side["points"] for side in event["sides"]]
+        if event["went_out"] is None:
+            return Say(
+                es="Termina la ronda {round}; puntos: {points}",
+                en="Round {round} is over; points: {points}",
+            ), {"points": points}
+        return Say(
+            es="Termina la ronda {round}, cierra {went_out}; puntos: {points}",
+            en="Round {round} is over, {went_out} went out; points: {points}",
+        ), {"points": points}
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "dealer": SEAT,
+        "opened": list_of(BOOL, "per seat, whether it has made its first meld this round"),
+        "minimum": INTS.about("per seat, the points its first meld must be worth"),
+        "groups": list_of(
+            obj(seat=SEAT, cards=CARDS, canasta=KIND.or_null("null: not complete yet")),
+            "every group on the table, by index; seat: whose table",
+        ),
+        "pile_top": CARD.or_null("the discard pile's top card"),
+        "last_round": obj(
+            "how the last round ended and each side's points",
+            went_out=SEAT.or_null(),
+            sides=round_scored.fields["sides"],
+        ).or_null(),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    pile = FactType(
+        "pile",
+        "the discard pile: its top card and how many cards it holds",
+        obj(top=CARD, count=INT),
+        label=Say(es="Descarte", en="Discard pile"),
+        says=Say(
+            es="Descarte: {value.top:bare}, {value.count:carta|cartas}",
+            en="Discard pile: {value.top:bare}, {value.count:card|cards}",
+        ),
+    )
+    stock = STOCK_LEFT
+    goal = FactType(
+        "goal",
+        "the points that win the match",
+        INT,
+        label=Say(es="Meta", en="Goal"),
+        says=Say(es="Se juega a {value} puntos", en="Playing to {value} points"),
+    )
+    in_hand = CARDS_HELD
+    minimum = FactType(
+        "minimum",
+        "a seat that has not made its first meld this round: what it must be worth",
+        INT,
+        per_seat=True,
+        label=Say(es="Primera bajada", en="First meld"),
+        says=Say(es="{seat} necesita {value} para bajar", en="{seat} needs {value} to meld"),
+    )
+    canastas = FactType(
+        "canastas",
+        "the complete canastas of a seat's side",
+        list_of(KIND),
+        per_seat=True,
+        label=Say(es="Canastas", en="Canastas"),
+    )
+    taken = FactType(
+        "points",
+        "the points a seat's side has on the table this round: canastas and red 3s (going out"
+        " and the cards left in hand count at the end)",
+        INT,
+        per_seat=True,
+        label=Say(es="Puntos en la mesa", en="Points on the table"),
+        says=Say(
+            es="{seat} lleva {value:punto|puntos} en la mesa",
+            en="{seat} has {value:point|points} on the table",
+        ),
+    )
+    score = FactType(
+        "score",
+        "a seat's total over the rounds played (partners share theirs)",
+        INT,
+        per_seat=True,
+        label=Say(es="Partida", en="Match"),
+        says=Say(es="{seat}: {value} en la partida", en="{seat}: {value} in the match"),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data, n = CanastaData.of(state), state.players
+        pile = state.cards("discard")
+        facts: list[Fact] = []
+        if pile:
+            facts.append(self.pile({"top": pile[-1], "count": len(pile)}))
+        facts.append(self.stock(len(state.cards("stock"))))
+        facts.append(self.goal(state.options["goal"]))
+        for s in range(n):
+            facts.append(self.in_hand(len(state.cards(hand(s))), s))
+            if not data.opened[s] and not state.finished:
+                facts.append(self.minimum(threshold(state.scores[s]), s))
+            kinds = self.side_canastas(state, s)
+            if kinds:
+                facts.append(self.canastas(kinds, s))
+            side = state.team_of(s)
+            reds = sum(len(state.cards(seat_zone("red-threes", m))) for m in side)
+            complete: list[str | None] = list(kinds)
+            facts.append(self.taken(round_points(complete, [], reds, False), s))
+        facts.extend(self.score(state.scores[s], s) for s in range(n))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return english_deck(jokers=2, copies=2)
@@ -209,17 +542,17 @@ class Canasta(Game):
         data.turn, data.opened, data.groups = 0, [False] * n, []
         first = turns.next_seat(state, data.dealer)
         order = turns.seats_from(state, first)
-        events = [event("deal", round=state.round, dealer=data.dealer, first=first)]
+        events = [self.new_deal(round=state.round, dealer=data.dealer, first=first)]
         size = state.options["hand_size"]
         for s in order:
             cards = [stock.cards.pop() for _ in range(size)]
             state.zones[hand(s)].cards = cards
-            events.append(event("dealt", seat=s, cards=list(cards), visible_to=[s]))
+            events.append(self.dealt(seat=s, cards=list(cards), visible_to=[s]))
         for s in order:
             events += self._lay_red_threes(state, s)
         while True:  # the first card of the pile is never a red 3
             card = state.move_top("stock", "discard")
-            events.append(event("discard_started", card=card))
+            events.append(self.discard_started(card=card))
             if card not in RED_THREES:
                 break
         return events + self._start_turn(state, first)
@@ -234,14 +567,14 @@ class Canasta(Game):
                 return events
             for c in threes:
                 state.move(c, hand(seat), seat_zone("red-threes", seat))
-                events.append(event("red_three", seat=seat, red_three=c))
+                events.append(self.red_three(seat=seat, red_three=c))
             new = [state.move_top("stock", hand(seat)) for _ in threes if state.cards("stock")]
             if new:
-                events.append(event("replaced", seat=seat, cards=new, visible_to=[seat]))
+                events.append(self.replaced(seat=seat, cards=new, visible_to=[seat]))
 
     def _start_turn(self, state: State, seat: int) -> list[Event]:
         if not state.cards("stock"):
-            return [event("stock_exhausted")] + self._end_round(state, None)
+            return [self.stock_exhausted()] + self._end_round(state, None)
         CanastaData.of(state).turn += 1
         state.phase, state.to_act = "draw", [seat]
         return []
@@ -283,7 +616,7 @@ class Canasta(Game):
     def _draw(self, state: State, seat: int, action: Action) -> list[Event]:
         got = [state.move_top("stock", hand(seat)) for _ in range(2) if state.cards("stock")]
         state.phase = "meld"
-        events = [event("drew", seat=seat, cards=got, visible_to=[seat])]
+        events = [self.drew(seat=seat, cards=got, visible_to=[seat])]
         return events + self._lay_red_threes(state, seat)
 
     @take.candidates
@@ -300,20 +633,20 @@ class Canasta(Game):
         ]
 
     @take.refusal
-    def _take_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _take_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         problem = self._pile_problem(state, seat)
         if problem:
             return problem
         extra = action.get("groups") or []
         pair, pile = self._pile_pair(state, seat), state.cards("discard")
         if CanastaData.of(state).opened[seat] and extra:
-            return "you have made your first meld: take the pile without groups"
+            return TAKE_WITHOUT_GROUPS
         if len(extra) > 1:
-            return "the first meld is one or two groups: the pile's group and at most one more"
+            return PILE_AND_ONE_MORE
         rest = Counter(state.cards(hand(seat))) - Counter(pair)
         problem = self._groups_problem(state, seat, extra, rest, pile_group=[pile[-1], *pair])
         left = sum(rest.values()) - sum(map(len, extra)) + len(pile) - 1
-        return problem or (None if left else "keep a card to discard")
+        return problem or (None if left else KEEP_ONE)
 
     @take.handler
     def _take(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -330,7 +663,7 @@ class Canasta(Game):
         data.groups.append(
             {"seat": seat, "cards": [top, *pair], "turn": data.turn, "hand": False, "oculta": False}
         )
-        events = [event("took_pile", seat=seat, top=top, shown=pair, cards=rest, visible_to=[seat])]
+        events = [self.took_pile(seat=seat, top=top, shown=pair, cards=rest, visible_to=[seat])]
         extra = action.get("groups") or []
         state.phase = "meld"
         events += self._lay_groups(state, seat, extra)
@@ -374,10 +707,10 @@ class Canasta(Game):
         ]
 
     @meld.refusal
-    def _meld_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _meld_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         groups = action["groups"]
         if not 1 <= len(groups) <= 2:
-            return "lay one or two groups at a time"
+            return ONE_OR_TWO
         return self._groups_problem(state, seat, groups, Counter(state.cards(hand(seat))))
 
     @meld.handler
@@ -422,24 +755,22 @@ class Canasta(Game):
         return found
 
     @add.refusal
-    def _add_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _add_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         data, card, index = CanastaData.of(state), action["card"], action["group"]
         held = state.cards(hand(seat))
         if card not in held:
-            return f"card {card} is not in your hand"
+            return not_in_hand(state, seat, card)
         if not data.opened[seat]:
-            return "make your first meld before adding cards to groups"
+            return MELD_FIRST
         if index >= len(data.groups):
-            return f"there is no group {index}; groups: 0 to {len(data.groups) - 1}"
+            return NO_GROUP(index=index, last=len(data.groups) - 1)
         group = data.groups[index]
         if group["seat"] not in state.team_of(seat):
-            return "you may add cards only to your own groups" + (
-                " or your partner's" if state.teams else ""
-            )
+            return OWN_OR_PARTNERS if state.teams else OWN_GROUPS
         if len(group["cards"]) >= CANASTA:
-            return "that group is a complete canasta: it takes no more cards"
+            return COMPLETE
         if len(held) == 1:
-            return "keep a card to discard"
+            return KEEP_ONE
         return group_problem(group["cards"] + [card])
 
     @add.handler
@@ -450,13 +781,13 @@ class Canasta(Game):
         group["cards"].append(card)
         if len(group["cards"]) == CANASTA:  # laid complete from the hand within one turn
             group["oculta"] = group["hand"] and group["turn"] == data.turn
-        events = [event("added", seat=seat, card=card, group=index)]
+        events = [self.added(seat=seat, card=card, group=index)]
         return events + self._after_group_change(state, seat)
 
     @discard.handler
     def _discard(self, state: State, seat: int, action: Action) -> list[Event]:
         state.move(action["card"], hand(seat), "discard")
-        events = [event("discarded", seat=seat, card=action["card"])]
+        events = [self.discarded(seat=seat, card=action["card"])]
         return events + self._start_turn(state, turns.next_seat(state, seat))
 
     @go_out.candidates
@@ -464,45 +795,45 @@ class Canasta(Game):
         return [{"type": "go_out", "card": c} for c in state.cards(hand(seat))[:1]]
 
     @go_out.refusal
-    def _go_out_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _go_out_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         held = state.cards(hand(seat))
         if action["card"] not in held:
-            return f"card {action['card']} is not in your hand"
+            return not_in_hand(state, seat, action["card"])
         if len(held) != 1:
-            return "you go out with your last card: meld the others first"
+            return LAST_CARD
         kinds = self.side_canastas(state, seat)
         if not any(k in ("limpia", "oculta") for k in kinds) or not any(
             k in ("sucia", "comodin") for k in kinds
         ):
-            return "to go out you need a canasta limpia and a canasta sucia on your table"
+            return TWO_CANASTAS
         return None
 
     @go_out.handler
     def _go_out(self, state: State, seat: int, action: Action) -> list[Event]:
         state.move(action["card"], hand(seat), "closing")
-        events = [event("went_out", seat=seat, card=action["card"], visible_to=[seat])]
+        events = [self.went_out(seat=seat, card=action["card"], visible_to=[seat])]
         return events + self._end_round(state, seat)
 
     # -- groups --------------------------------------------------------------------------
-    def _pile_problem(self, state: State, seat: int) -> str | None:
+    def _pile_problem(self, state: State, seat: int) -> Message | Say | None:
         """Why ``seat`` cannot take the pile now (None: it can)."""
         pile = state.cards("discard")
         if not pile:
-            return "the discard pile is empty"
+            return PILE_EMPTY
         top = pile[-1]
         if is_wild(top):
-            return f"the top card {top} is wild: the pile cannot be taken"
+            return TOP_WILD(card=top, code=top)
         if top in BLACK_THREES:
-            return "a black 3 on top blocks the pile"
+            return BLACK_THREE_TOP
         complete = {
             group_rank(g["cards"])
             for g in CanastaData.of(state).groups
             if len(g["cards"]) >= CANASTA
         }
         if rank(top) in complete:
-            return f"the pile is blocked: a canasta of {top[:-1]} is on the table"
+            return PILE_BLOCKED(number=top[:-1])
         if len(self._pile_pair(state, seat)) < 2:
-            return f"to take the pile, show two natural cards of {top[:-1]} from your hand"
+            return SHOW_TWO(number=top[:-1])
         return None
 
     @staticmethod
@@ -518,14 +849,14 @@ class Canasta(Game):
         groups: list[list[str]],
         have: Counter,
         pile_group: list[str] | None = None,
-    ) -> str | None:
+    ) -> Message | Say | None:
         """Why laying ``groups`` from the cards ``have`` is refused (None: it is legal);
         ``pile_group``: the group made with the pile's top card, when taking it."""
         used = Counter(c for g in groups for c in g)
         if used - have:
-            return "the groups must use cards of your hand, each once"
+            return FROM_HAND
         if pile_group is None and not +(have - used):
-            return "keep a card to discard"
+            return KEEP_ONE
         for g in groups:
             problem = group_problem(g)
             if problem:
@@ -535,9 +866,7 @@ class Canasta(Game):
             worth += sum(card_value(c) for c in pile_group or [])
             need = threshold(self.side_score(state, seat))
             if worth < need:
-                return (
-                    f"your first meld must be worth at least {need} points; these are worth {worth}"
-                )
+                return FIRST_MELD_WORTH(need=need, worth=worth)
         return None
 
     def _lay_groups(self, state: State, seat: int, groups: list[list[str]]) -> list[Event]:
@@ -550,7 +879,7 @@ class Canasta(Game):
                 {"seat": seat, "cards": list(g), "turn": data.turn, "hand": True,
                  "oculta": len(g) >= CANASTA}
             )  # fmt: skip
-            events.append(event("melded", seat=seat, cards=list(g), group=len(data.groups) - 1))
+            events.append(self.melded(seat=seat, cards=list(g), group=len(data.groups) - 1))
         return events
 
     @staticmethod
@@ -583,9 +912,7 @@ class Canasta(Game):
         """A canasta of four black 3s wins the match at once; otherwise play goes on."""
         for g in CanastaData.of(state).groups:
             if canasta_kind(g) == "tres-negros":
-                return [event("black_threes_canasta", seat=g["seat"])] + self._end_round(
-                    state, None
-                )
+                return [self.black_threes_canasta(seat=g["seat"])] + self._end_round(state, None)
         return []
 
     # -- the end of a round --------------------------------------------------------------
@@ -608,7 +935,7 @@ class Canasta(Game):
                            "red_threes": reds, "in_hand": in_hand, "points": got})  # fmt: skip
         record_round(state, points)
         data.last_round = {"went_out": went_out, "sides": detail}
-        events = [event("round_scored", round=state.round, went_out=went_out, sides=detail)]
+        events = [self.round_scored(round=state.round, went_out=went_out, sides=detail)]
         if black_win is not None:
             return events + end_match(state, black_win, reason="black_threes_canasta")
         goal, limit = state.options["goal"], state.options["max_rounds"]

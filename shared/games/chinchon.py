@@ -30,18 +30,36 @@ from shared.engine import (
     RulesChange,
     State,
     Variant,
-    event,
     rank,
     record_round,
     register,
     spanish_deck,
 )
-from shared.engine.actions import CARD, ActionType, Field, choice
+from shared.engine.actions import ActionType
+from shared.engine.events import MAYBE_PRIVATE, PRIVATE, EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import (
+    BOOL,
+    CARD,
+    CARDS,
+    INT,
+    INTS,
+    SEAT,
+    SEATS,
+    Field,
+    choice,
+    list_of,
+    obj,
+)
 from shared.engine.kit import turns
-from shared.engine.kit.ending import end_match
+from shared.engine.kit.dealing import DEALT
+from shared.engine.kit.ending import MATCH_FINISHED, end_match
 from shared.engine.kit.melds import Groups, Melds, arrangements, split
+from shared.engine.kit.shedding import RESTOCKED
+from shared.engine.kit.table_facts import STOCK_LEFT
 from shared.engine.kit.tables import SPANISH_FACE
 from shared.engine.kit.zones import hand, hand_card_action, not_in_hand, seat_zone
+from shared.engine.language import SPANISH_DECK, Message, Say, Words
 
 HAND_SIZE = 7
 CHINCHON_SIZE = 7
@@ -51,6 +69,54 @@ SEQUENCE = "spanish-sequence-40"  # 7 -> Sota
 ONE_OF_OROS = "1O"
 CLOSE_RANK = {"chinchon": 0, "grouped": 1, "resto": 2}  # which close is best, lower first
 NATURAL = Melds(SEQUENCE, set_sizes=(3, 4), run_sizes=(3, 4, CHINCHON_SIZE))
+
+CLOSE_WORDS = Words(
+    {
+        "chinchon": ("con chinchón", "with a chinchón"),
+        "grouped": ("con todo ligado", "with every card grouped"),
+        "resto": ("con resto", "with a loose card"),
+    }
+)
+CLOSE = choice(*CLOSE_RANK, words=CLOSE_WORDS)
+PILE_WORDS = Words({"stock": ("el mazo", "the stock"), "discard": ("el descarte", "the discard")})
+GROUPS = Field("card-groups", "groups of cards")
+
+# -- what the rules say to a player, in both languages -------------------------------------
+EMPTY_PILE = Say(es="{pile} está vacío", en="{pile} pile is empty")
+GROUPS_FROM_HAND = Say(
+    es="los grupos deben usar cartas de tu mano, cada una una vez, sin la carta descartada",
+    en="the groups must use cards of your hand, each once, without the discarded card",
+)
+NOT_A_GROUP = Say(
+    es="no es un grupo: {cards} (los grupos son tríos o cuartetos de un número y escaleras"
+    " de 3, 4 o 7 de un palo)",
+    en="this is not a group: {cards} (sets of 3-4 of a number, runs of 3, 4 or 7 of a suit)",
+)
+GROUP_ALL = Say(
+    es="para cerrar, liga las 7 cartas (3 + 4 o 7), o dos grupos de 3 y una carta de 1 a 3",
+    en="to close, group all 7 cards (3 + 4 or 7), or two groups of 3 and one card of 1-3",
+)
+RESTO_TOO_HIGH = Say(
+    es="la carta suelta, {card:bare}, vale {worth}: para cerrar con resto hace falta un 1,"
+    " un 2 o un 3",
+    en="the loose card {card:bare} is worth {worth}: closing con resto needs a 1, 2 or 3",
+)
+RESTO_LATER = Say(
+    es="solo se cierra con resto cuando todos los jugadores han jugado un turno",
+    en="closing con resto is allowed only once every player has played a turn",
+)
+GROUP_INDEX = Say(
+    es="group debe ser el número de uno de los grupos del que cerró, de 0 a {last}",
+    en="group must be the index of one of the closer's groups, 0 to {last}",
+)
+ONLY_THREES = Say(
+    es="solo un grupo de 3 admite una carta, para hacer un grupo de 4",
+    en="only a group of 3 takes a card, to make a group of 4",
+)
+DOES_NOT_FIT = Say(
+    es="{card:cap} no hace de {cards} un grupo de 4",
+    en="{card:cap} does not make {cards} a group of 4",
+)
 
 
 class Rules(Melds):
@@ -176,6 +242,208 @@ class Chinchon(Game):
         ),
     }
 
+    deck_kind = SPANISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    new_deal = EventType(
+        "deal",
+        "a new hand: its number, its dealer and who plays first",
+        round=INT.about("the hand's number, from 1"),
+        dealer=SEAT,
+        first=SEAT.about("who plays first"),
+        says=Say(
+            es="Mano {round}: da {dealer}, empieza {first}",
+            en="Hand {round}: {dealer} deals, {first} plays first",
+        ),
+    )
+    dealt = DEALT
+    discard_started = EventType(
+        "discard_started",
+        "the card turned face up to start the discard pile",
+        card=CARD,
+        says=Say(es="Se descubre {card} en el descarte", en="{card:cap} starts the discard pile"),
+    )
+    drew = EventType(
+        "drew",
+        "a card drawn: from the stock (seen by the drawer only) or the discard pile (seen by all)",
+        visibility=MAYBE_PRIVATE,
+        seat=SEAT,
+        source=choice("stock", "discard", description="the pile drawn from"),
+        card=CARD,
+    )
+    restocked = RESTOCKED
+    discarded = EventType(
+        "discarded",
+        "a card discarded face up, ending the turn",
+        seat=SEAT,
+        card=CARD,
+        says=Say(es="{seat} descarta {card}", en="{seat} discards {card}"),
+    )
+    closed = EventType(
+        "closed",
+        "a seat closes: its card put face down (seen by the closer only) and its groups shown",
+        visibility=PRIVATE,
+        seat=SEAT,
+        close=CLOSE.about("how it closes: chinchon, grouped or resto"),
+        groups=GROUPS.about("the closer's groups"),
+        loose=CARDS.about("the closer's loose card (con resto), else none"),
+        card=CARD.about("the card put face down"),
+        says=Say(es="{seat} cierra {close}", en="{seat} closes {close}"),
+    )
+    laid_off = EventType(
+        "laid_off",
+        "a card added to one of the closer's groups of 3",
+        seat=SEAT,
+        card=CARD,
+        group=INT.about("the index of the closer's group"),
+        says=Say(
+            es="{seat} liga {card} a un grupo del que cerró",
+            en="{seat} lays {card} off on the closer's groups",
+        ),
+    )
+    stopped = EventType(
+        "done",
+        "a seat stops laying off cards",
+        seat=SEAT,
+        says=Say(es="{seat} no liga más cartas", en="{seat} lays off no more cards"),
+    )
+    stock_exhausted = EventType(
+        "stock_exhausted",
+        "the stock ran out once more than restocks allow: the hand ends with no close",
+        restocks=INT.about("the restocks of this hand"),
+        says=Say(
+            es="El mazo se acaba tras {restocks:vuelta|vueltas}: la mano termina sin cierre",
+            en="The stock runs out after {restocks:restock|restocks}: the hand ends unclosed",
+        ),
+    )
+    hand_scored = EventType(
+        "hand_scored",
+        "a hand is scored: the close, and every other hand's groups and loose cards",
+        round=INT,
+        close=CLOSE.or_null("how the hand was closed (null: the stock ran out)"),
+        closer=SEAT.or_null("who closed"),
+        hands=list_of(obj(seat=SEAT, groups=GROUPS, loose=CARDS), "the other hands, grouped"),
+        points=INTS.about("per seat, its points this hand"),
+        says=Say(es="Se cuenta la mano {round}", en="Hand {round} is scored"),
+    )
+    eliminated = EventType(
+        "eliminated",
+        "a seat reaches the losing points and leaves the match",
+        seat=SEAT,
+        says=Say(es="{seat} queda eliminado", en="{seat} is out of the match"),
+    )
+    match_finished = MATCH_FINISHED
+
+    @drew.sentence
+    def _drew_said(self, event: Event) -> Say:
+        if event["source"] == "stock":
+            return Say(es="{seat} roba {card} del mazo", en="{seat} draws {card} from the stock")
+        return Say(
+            es="{seat} coge {card} del descarte", en="{seat} takes {card} from the discard pile"
+        )
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "dealer": SEAT,
+        "eliminated": SEATS.about("the seats out of the match"),
+        "turns": INT.about("turns completed in this hand"),
+        "resto_allowed": BOOL.about("whether closing con resto is allowed yet"),
+        "closer": SEAT.or_null("who closed this hand"),
+        "close_kind": CLOSE.or_null("how the hand was closed"),
+        "melds": GROUPS.about("the closer's groups, with the cards laid off on them"),
+        "loose": CARDS.about("the closer's loose card"),
+        "laid_off": list_of(
+            obj(seat=SEAT, card=CARD, group=INT), "the cards laid off on the closer's groups"
+        ),
+        "plus": INTS.about("per seat, its positive points (ledger separate)"),
+        "minus": INTS.about("per seat, its negative points (ledger separate)"),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    stock_left = STOCK_LEFT
+    resto = FactType(
+        "resto_allowed",
+        "whether closing con resto is allowed yet (every player has played a turn)",
+        BOOL,
+        label=Say(es="Cerrar con resto", en="Close with a loose card"),
+    )
+    closer = FactType(
+        "closer",
+        "who closed this hand, and how",
+        obj(seat=SEAT, close=CLOSE),
+        label=Say(es="Cierre", en="Close"),
+        says=Say(
+            es="{value.seat} ha cerrado {value.close}", en="{value.seat} closed {value.close}"
+        ),
+    )
+    limits = FactType(
+        "limits",
+        "the points that win the match and those that put a seat out",
+        obj(win=INT, lose=INT),
+        label=Say(es="Límites", en="Limits"),
+        says=Say(
+            es="Gana quien llegue a +{value.win}; queda fuera quien llegue a -{value.lose}",
+            en="+{value.win} wins; -{value.lose} is out",
+        ),
+    )
+    score = FactType(
+        "score",
+        "a seat's points in the match",
+        INT,
+        per_seat=True,
+        label=Say(es="Puntos", en="Points"),
+        says=Say(es="{seat}: {value:punto|puntos}", en="{seat}: {value:point|points}"),
+    )
+    tallies = FactType(
+        "tallies",
+        "a seat's positive and negative points (ledger separate)",
+        obj(plus=INT, minus=INT),
+        per_seat=True,
+        label=Say(es="Positivos y negativos", en="Plus and minus"),
+        says=Say(
+            es="{seat}: +{value.plus} / -{value.minus}", en="{seat}: +{value.plus} / -{value.minus}"
+        ),
+    )
+    out = FactType(
+        "eliminated",
+        "a seat out of the match",
+        BOOL,
+        per_seat=True,
+        label=Say(es="Eliminado", en="Out"),
+        says=Say(es="{seat} está eliminado", en="{seat} is out"),
+    )
+    loose_points = FactType(
+        "loose_points",
+        "the reader's own hand: what its cards left out of its best groups would cost",
+        INT,
+        per_seat=True,
+        label=Say(es="Sin ligar", en="Ungrouped"),
+        says=Say(
+            es="Sin ligar tienes {value:punto|puntos}", en="Your ungrouped cards cost {value}"
+        ),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data, opts, n = ChinchonData.of(state), state.options, state.players
+        facts = [self.stock_left(len(state.cards("stock")))]
+        if state.phase in ("draw", "discard"):
+            facts.append(self.resto(self._resto_allowed(state)))
+        if data.closer is not None and data.close_kind is not None:
+            facts.append(self.closer({"seat": data.closer, "close": data.close_kind}))
+        facts.append(self.limits({"win": opts["win_points"], "lose": opts["lose_points"]}))
+        for s in range(n):
+            facts.append(self.score(state.scores[s], s))
+            if opts["ledger"] == "separate":
+                facts.append(self.tallies({"plus": data.plus[s], "minus": data.minus[s]}, s))
+            if s in data.eliminated:
+                facts.append(self.out(True, s))
+        cards = state.cards(hand(seat)) if seat is not None else []
+        if cards and not state.finished:
+            rules = self.rules_of(state)
+            loose = rules.best_grouping(cards)[1]
+            facts.append(self.loose_points(sum(map(rules.value, loose)), seat))
+        return facts
+
     def rules_of(self, state: State) -> Rules:
         """The match's grouping rules (one object per distinct set of grouping options)."""
         options, natural_one = state.options, self.option(state, "natural_one_of_oros")
@@ -210,17 +478,17 @@ class Chinchon(Game):
         order = [first]
         while len(order) < state.players - len(data.eliminated):
             order.append(self._next_in(state, order[-1]))
-        events = [event("deal", round=state.round, dealer=data.dealer, first=first)]
+        events = [self.new_deal(round=state.round, dealer=data.dealer, first=first)]
         for s in order:
             state.zones[hand(s)].cards = cards[:HAND_SIZE]
             del cards[:HAND_SIZE]
-            events.append(event("dealt", seat=s, cards=list(state.cards(hand(s))), visible_to=[s]))
+            events.append(self.dealt(seat=s, cards=list(state.cards(hand(s))), visible_to=[s]))
         state.zone("discard", None, TOP).cards = [cards.pop()]
         state.zone("stock", None, HIDDEN).cards = cards  # the top of the stock is the end
         state.zone("closing", None, HIDDEN)
         data.turns, data.restocks, data.closer, data.close_kind = 0, 0, None, None
         data.melds, data.loose, data.laid_off = [], [], []
-        events.append(event("discard_started", card=state.cards("discard")[-1]))
+        events.append(self.discard_started(card=state.cards("discard")[-1]))
         return events + self._start_turn(state, first)
 
     def _start_turn(self, state: State, seat: int) -> list[Event]:
@@ -228,13 +496,13 @@ class Chinchon(Game):
         events = []
         if not state.cards("stock"):
             if data.restocks >= state.options["max_restocks"]:
-                return [event("stock_exhausted", restocks=data.restocks)] + self._score_hand(state)
+                return [self.stock_exhausted(restocks=data.restocks)] + self._score_hand(state)
             data.restocks += 1
             pile = state.zones["discard"].cards
             stock, pile[:] = pile[:-1], pile[-1:]
             state.shuffle(stock)
             state.zones["stock"].cards = stock
-            events.append(event("restocked", count=len(stock)))
+            events.append(self.restocked(count=len(stock)))
         state.phase = "draw"
         state.to_act = [seat]
         return events
@@ -274,9 +542,9 @@ class Chinchon(Game):
         return [{"type": "draw", "source": p} for p in ("stock", "discard") if zones[p].cards]
 
     @draw.refusal
-    def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _draw_refused(self, state: State, seat: int, action: Action) -> Message | None:
         source = action["source"]
-        return None if state.cards(source) else f"the {source} pile is empty"
+        return None if state.cards(source) else EMPTY_PILE(pile=PILE_WORDS[source])
 
     @draw.handler
     def _draw(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -284,14 +552,14 @@ class Chinchon(Game):
         card = state.move_top(source, hand(seat))
         state.phase = "discard"
         if source == "stock":
-            return [event("drew", seat=seat, source=source, card=card, visible_to=[seat])]
-        return [event("drew", seat=seat, source=source, card=card)]
+            return [self.drew(seat=seat, source=source, card=card, visible_to=[seat])]
+        return [self.drew(seat=seat, source=source, card=card)]
 
     @discard.handler
     def _discard(self, state: State, seat: int, action: Action) -> list[Event]:
         state.move(action["card"], hand(seat), "discard")
         ChinchonData.of(state).turns += 1
-        events = [event("discarded", seat=seat, card=action["card"])]
+        events = [self.discarded(seat=seat, card=action["card"])]
         return events + self._start_turn(state, self._next_in(state, seat))
 
     @close.candidates
@@ -306,30 +574,28 @@ class Chinchon(Game):
     close.enumerate(_closes)  # built legal: checking each close again would double the cost
 
     @close.refusal
-    def _close_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _close_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         cards, discard, groups = state.cards(hand(seat)), action["discard"], action["groups"]
         if discard not in cards:
-            return f"card {discard} is not in your hand"
+            return not_in_hand(state, seat, discard)
         shown = Counter(cards) - Counter([discard])
         if Counter(c for g in groups for c in g) - shown:
-            return "the groups must use cards of your hand, each once, without the discarded card"
+            return GROUPS_FROM_HAND
         rules = self.rules_of(state)
         for g in groups:
             if not rules.is_group(g):
-                return f"{g} is not a group: sets of 3-4 of a number, runs of 3, 4 or 7 of a suit"
+                return NOT_A_GROUP(cards=list(g))
         sizes = sorted(map(len, groups))
         if sizes in ([3, 4], [7]):
             return None
         if sizes != [3, 3]:
-            return (
-                "to close, group all 7 cards (3 + 4 or 7), or two groups of 3 and one card of 1-3"
-            )
+            return GROUP_ALL
         loose = next(iter((shown - Counter(c for g in groups for c in g)).elements()))
         worth = rules.value(loose)
         if worth > RESTO_MAX:
-            return f"the loose card {loose} is worth {worth}: closing con resto needs a 1, 2 or 3"
+            return RESTO_TOO_HIGH(card=loose, worth=worth)
         if not self._resto_allowed(state):
-            return "closing con resto is allowed only once every player has played a turn"
+            return RESTO_LATER
         return None
 
     @close.handler
@@ -346,8 +612,8 @@ class Chinchon(Game):
         data.melds, data.loose = [list(g) for g in groups], loose
         shown = [list(g) for g in groups]
         events = [
-            event("closed", seat=seat, close=kind, groups=shown, loose=loose, card=discard,
-                  visible_to=[seat])
+            self.closed(seat=seat, close=kind, groups=shown, loose=loose, card=discard,
+                        visible_to=[seat])
         ]  # fmt: skip
         if kind != "resto":
             return events + self._score_hand(state)
@@ -360,17 +626,17 @@ class Chinchon(Game):
         return [{"type": "lay_off", "card": c, "group": i} for c, i in self._lay_offs(state, seat)]
 
     @lay_off.refusal
-    def _lay_off_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _lay_off_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         card, group = action["card"], action["group"]
         if missing := not_in_hand(state, seat, card):
             return missing
         melds = ChinchonData.of(state).melds
         if not 0 <= group < len(melds):
-            return f"group must be the index of one of the closer's groups, 0 to {len(melds) - 1}"
+            return GROUP_INDEX(last=len(melds) - 1)
         if group not in self._open_groups(state):
-            return "only a group of 3 takes a card, to make a group of 4"
+            return ONLY_THREES
         if not self.rules_of(state).is_group(melds[group] + [card]):
-            return f"{card} does not make {melds[group]} a group of 4"
+            return DOES_NOT_FIT(card=card, cards=list(melds[group]))
         return None
 
     @lay_off.handler
@@ -380,12 +646,12 @@ class Chinchon(Game):
         state.move(card, hand(seat), seat_zone("melds", data.closer))  # type: ignore[arg-type]
         data.melds[group].append(card)
         data.laid_off.append({"seat": seat, "card": card, "group": group})
-        return [event("laid_off", seat=seat, card=card, group=group)] + self._after_soltar(state)
+        return [self.laid_off(seat=seat, card=card, group=group)] + self._after_soltar(state)
 
     @done.handler
     def _done(self, state: State, seat: int, action: Action) -> list[Event]:
         state.to_act.remove(seat)
-        return [event("done", seat=seat)] + self._after_soltar(state)
+        return [self.stopped(seat=seat)] + self._after_soltar(state)
 
     # -- the end of a hand -------------------------------------------------------------
     def _after_soltar(self, state: State) -> list[Event]:
@@ -410,8 +676,8 @@ class Chinchon(Game):
         for s, p in enumerate(points):
             tally = data.plus if p > 0 else data.minus
             tally[s] += abs(p)
-        events = [event("hand_scored", round=state.round, close=kind, closer=closer, points=points,
-                        hands=shown)]  # fmt: skip
+        events = [self.hand_scored(round=state.round, close=kind, closer=closer, points=points,
+                                 hands=shown)]  # fmt: skip
         return events + self._after_hand(state)
 
     def _after_hand(self, state: State) -> list[Event]:
@@ -424,7 +690,7 @@ class Chinchon(Game):
             return end_match(state, winners)
         out = [s for s in still_in if self._is_out(state, s)]
         data.eliminated += out
-        events = [event("eliminated", seat=s) for s in out]
+        events = [self.eliminated(seat=s) for s in out]
         survivors = [s for s in still_in if s not in out]
         if len(survivors) <= 1:
             last = survivors or out

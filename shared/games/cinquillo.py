@@ -29,33 +29,60 @@ from shared.engine import (
     Option,
     State,
     Variant,
-    event,
     rank,
     register,
     spanish_deck,
     suit,
 )
-from shared.engine.actions import CARD, ActionType
-from shared.engine.kit.dealing import deal_round_robin, gather_and_shuffle
-from shared.engine.kit.ending import end_match
+from shared.engine.actions import ActionType
+from shared.engine.events import PRIVATE, EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import BOOL, CARD, INT, INTS, SEAT, SEATS, SUIT, Field, map_of, obj
+from shared.engine.kit.dealing import DEALT, deal_round_robin, gather_and_shuffle
+from shared.engine.kit.ending import MATCH_FINISHED, end_match
 from shared.engine.kit.rows import SPANISH_40, RowRule
+from shared.engine.kit.table_facts import CARDS_HELD
 from shared.engine.kit.turns import DIRECTION, next_seat
 from shared.engine.kit.zones import card_actions, hand, not_in_hand
+from shared.engine.language import SPANISH_DECK, Message, Say, Words
 
 OPENING_CARD = "5O"
 RULE = RowRule(SPANISH_40, start=5)
 EXTRA_PLAY_RANKS = (1, 12)
-SUIT_NAMES = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
-RANK_NAMES = {**{r: str(r) for r in range(1, 8)}, 10: "Sota", 11: "Caballo", 12: "Rey"}
+#: A rank a row takes next, said in a refusal: "el 4", "la sota".
+RANK_WORDS = Words(
+    {
+        **{r: (f"el {r}", f"the {r}") for r in range(2, 8)},
+        1: ("el as", "the ace"),
+        10: ("la sota", "the jack"),
+        11: ("el caballo", "the knight"),
+        12: ("el rey", "the king"),
+    }
+)
+RANK = Field("int", words=RANK_WORDS)
+
+# -- what the rules say to a player, in both languages -------------------------------------
+OPENS = Say(es="{card:cap} abre el juego", en="{card:cap} must open the game")
+CANNOT_PLACE = Say(
+    es="{card:cap} no se puede poner: la fila de {suit} admite {needs}",
+    en="{card:cap} cannot be placed: the {suit} row takes {needs}",
+)
+ONE_RANK = Say(es="{first}", en="{first}")
+TWO_RANKS = Say(es="{first} o {second}", en="{first} or {second}")
+ROW_COMPLETE = Say(es="nada más (está completa)", en="nothing more (it is complete)")
+TAKE_EXTRA_PLAY = Say(
+    es="tienes que usar tu jugada extra: puedes poner una carta",
+    en="you must take your extra play: a card of yours can be placed",
+)
+PASS_ONLY_STUCK = Say(
+    es="solo se pasa cuando no se puede poner ninguna carta; puedes poner {cards}",
+    en="you may pass only when no card can be placed; you can place {cards}",
+)
 
 
 def row(suit_letter: str) -> str:
     """The zone of a suit's row on the table."""
     return f"row:{suit_letter}"
-
-
-def card_name(card: str) -> str:
-    return f"{RANK_NAMES[rank(card)]} de {SUIT_NAMES[suit(card)]}"
 
 
 def rows_of(state: State) -> dict[str, list[str]]:
@@ -121,6 +148,195 @@ class Cinquillo(Game):
         ),
     }  # fmt: skip
 
+    deck_kind = SPANISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    round_started = EventType(
+        "round_started",
+        "a round is dealt: the holder of the 5 de oros opens",
+        round=INT.about("the round's number, from 1"),
+        opener=SEAT.about("who holds the 5 de oros"),
+        says=Say(
+            es="Ronda {round}: abre {opener} con el 5 de oros",
+            en="Round {round}: {opener} opens with the 5 of coins",
+        ),
+    )
+    dealt = DEALT
+    spare_card = EventType(
+        "spare_card",
+        "three players: the card left over goes to the holder of the 5 de oros",
+        visibility=PRIVATE,
+        seat=SEAT,
+        card=CARD,
+        says=Say(
+            es="{seat} recibe la carta sobrante, {card}", en="{seat} takes the spare card, {card}"
+        ),
+    )
+    played = EventType(
+        "played",
+        "a card placed on its suit's row",
+        seat=SEAT,
+        card=CARD,
+        row=SUIT.about("the row's suit"),
+        span=INTS.about("the row's lowest and highest rank after it"),
+        says=Say(es="{seat} pone {card}", en="{seat} places {card}"),
+    )
+    plays_again = EventType(
+        "extra_play",
+        "doble-turno: a 1 or a Rey placed gives the same seat another play",
+        seat=SEAT,
+        says=Say(es="{seat} juega otra vez", en="{seat} plays again"),
+    )
+    extra_play_lost = EventType(
+        "extra_play_lost",
+        "doble-turno: the extra play is lost, no card of the seat can be placed",
+        seat=SEAT,
+        says=Say(
+            es="{seat} no puede poner ninguna carta más: pierde la jugada extra",
+            en="{seat} has nothing to place: the extra play is lost",
+        ),
+    )
+    passed = EventType(
+        "passed",
+        "a seat passes: it cannot place a card (con-pago: it pays a chip to the pot), or it"
+        " declines an optional extra play",
+        seat=SEAT,
+        paid=INT.about("the chips paid to the pot"),
+        pot=INT.about("the pot after it"),
+        extra_play=BOOL.about("whether it declined an extra play"),
+    )
+    eliminated = EventType(
+        "eliminated",
+        "a player who must pass with no chips left is out (option broke)",
+        seat=SEAT,
+        says=Say(es="{seat} no puede pagar y queda eliminado", en="{seat} cannot pay and is out"),
+    )
+    round_won = EventType(
+        "round_won",
+        "a seat is out of cards (or the last one in): it wins the round",
+        seat=SEAT,
+        round=INT,
+        points=INT.about("the cards left in the other hands (con-puntaje: its points)"),
+        pot=INT.about("the pot it takes (con-pago)"),
+        cards_left=INTS.about("per seat, the cards left in its hand"),
+        last_standing=BOOL.about("whether it won as the last player not eliminated"),
+    )
+    match_finished = MATCH_FINISHED
+
+    @passed.sentence
+    def _passed_said(self, event: Event) -> Say:
+        if event["extra_play"]:
+            return Say(es="{seat} renuncia a la jugada extra", en="{seat} declines the extra play")
+        if event["paid"]:
+            return Say(
+                es="{seat} pasa y paga {paid:ficha|fichas}: el bote tiene {pot}",
+                en="{seat} passes and pays {paid:chip|chips}: the pot has {pot}",
+            )
+        return Say(es="{seat} pasa", en="{seat} passes")
+
+    @round_won.sentence
+    def _round_won_said(self, event: Event) -> Say:
+        if event["last_standing"]:
+            return Say(
+                es="{seat} es el último en juego y gana la ronda {round}",
+                en="{seat} is the last one in and wins round {round}",
+            )
+        if event["pot"]:
+            return Say(
+                es="{seat} se queda sin cartas, gana la ronda {round} y se lleva {pot:ficha|fichas}",
+                en="{seat} is out of cards, wins round {round} and takes {pot:chip|chips}",
+            )
+        return Say(
+            es="{seat} se queda sin cartas y gana la ronda {round}",
+            en="{seat} is out of cards and wins round {round}",
+        )
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "rows": map_of(
+            INTS.or_null(), "per suit, its row's lowest and highest rank (null: not opened)"
+        ),
+        "chips": INTS.about("per seat, its chips (con-pago; else empty)"),
+        "pot": INT.about("the chips paid for passes this round (con-pago)"),
+        "eliminated": SEATS.about("the seats out of the match"),
+        "opener": SEAT.or_null("who held the 5 de oros this round"),
+        "extra_play": BOOL.about("whether the seat to act is taking an extra play"),
+        "target": INT.about("the points that end the match (0: a single round)"),
+        "last_round": obj(
+            "the last round won: its winner, its points and the pot it took",
+            winner=SEAT,
+            points=INT,
+            pot=INT,
+        ).or_null(),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    pot = FactType(
+        "pot",
+        "the chips paid for passes this round, the winner's prize (con-pago)",
+        INT,
+        label=Say(es="Bote", en="Pot"),
+        says=Say(es="Bote: {value:ficha|fichas}", en="Pot: {value:chip|chips}"),
+    )
+    target = FactType(
+        "target",
+        "the points that end the match (con-puntaje)",
+        INT,
+        label=Say(es="Partida", en="Match"),
+        says=Say(es="Partida a {value:punto|puntos}", en="Match to {value:point|points}"),
+    )
+    extra = FactType(
+        "extra_play",
+        "doble-turno: the seat taking an extra play",
+        SEAT,
+        label=Say(es="Jugada extra", en="Extra play"),
+        says=Say(es="{value} juega otra vez", en="{value} plays again"),
+    )
+    cards_left = CARDS_HELD
+    chips = FactType(
+        "chips",
+        "a seat's chips (con-pago)",
+        INT,
+        per_seat=True,
+        label=Say(es="Fichas", en="Chips"),
+        says=Say(es="{seat} tiene {value:ficha|fichas}", en="{seat} has {value:chip|chips}"),
+    )
+    score = FactType(
+        "score",
+        "a seat's points over the rounds played (con-puntaje)",
+        INT,
+        per_seat=True,
+        label=Say(es="Puntos", en="Points"),
+        says=Say(es="{seat}: {value:punto|puntos}", en="{seat}: {value:point|points}"),
+    )
+    out = FactType(
+        "eliminated",
+        "a seat out of the match",
+        BOOL,
+        per_seat=True,
+        label=Say(es="Eliminado", en="Out"),
+        says=Say(es="{seat} está eliminado", en="{seat} is out"),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data, opts, n = CinquilloData.of(state), state.options, state.players
+        facts: list[Fact] = []
+        if data.chips:
+            facts.append(self.pot(data.pot))
+        if opts["target"]:
+            facts.append(self.target(opts["target"]))
+        if data.extra_play and state.to_act:
+            facts.append(self.extra(state.to_act[0]))
+        for s in range(n):
+            facts.append(self.cards_left(len(state.cards(hand(s))), s))
+            if data.chips:
+                facts.append(self.chips(data.chips[s], s))
+            elif opts["target"]:
+                facts.append(self.score(state.scores[s], s))
+            if s in data.eliminated:
+                facts.append(self.out(True, s))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return spanish_deck(40)
@@ -151,14 +367,14 @@ class Cinquillo(Game):
             spare = stock.pop()
             taker = holder if holder is not None else state.rng().randrange(n)
             state.cards(hand(taker)).append(spare)
-            events.append(event("spare_card", seat=taker, card=spare, visible_to=[taker]))
+            events.append(self.spare_card(seat=taker, card=spare, visible_to=[taker]))
             holder = self._holder(state)
         assert holder is not None
         data = CinquilloData.of(state)
         data.opener, data.extra_play = holder, False
         data.chips_at_deal = list(data.chips)
         state.phase, state.to_act = "play", [holder]
-        return [event("round_started", round=state.round, opener=holder), *events]
+        return [self.round_started(round=state.round, opener=holder), *events]
 
     def _holder(self, state: State) -> int | None:
         for s in range(state.players):
@@ -178,44 +394,50 @@ class Cinquillo(Game):
         return card_actions("play", state.cards(hand(seat)))
 
     @play.refusal
-    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _play_refused(self, state: State, seat: int, action: Action) -> Message | None:
         card = action["card"]
         if missing := not_in_hand(state, seat, card):
             return missing
         if not state.cards(row("O")):
-            return None if card == OPENING_CARD else "the 5 de oros must open the game"
+            return None if card == OPENING_CARD else OPENS(card=OPENING_CARD)
         if playable(state, [card]):
             return None
-        wanted = RULE.next_ranks(state.cards(row(suit(card))))
-        needs = " or ".join(RANK_NAMES[r] for r in wanted) or "nothing more (it is complete)"
-        return f"the {card_name(card)} cannot be placed: the {SUIT_NAMES[suit(card)]} row takes {needs}"
+        wanted = list(RULE.next_ranks(state.cards(row(suit(card)))))
+        if not wanted:
+            needs: Message | Say = ROW_COMPLETE
+        else:
+            ranks = dict(zip(("first", "second"), wanted, strict=False))
+            needs = Message(
+                TWO_RANKS if len(wanted) > 1 else ONE_RANK, ranks, dict.fromkeys(ranks, RANK)
+            )
+        return CANNOT_PLACE(card=card, suit=suit(card), needs=needs)
 
     @play.handler
     def _play(self, state: State, seat: int, action: Action) -> list[Event]:
         card = action["card"]
         state.move(card, hand(seat), row(suit(card)))
         lo_hi = RULE.span(state.cards(row(suit(card))))
-        events = [event("played", seat=seat, card=card, row=suit(card), span=list(lo_hi or ()))]
+        events = [self.played(seat=seat, card=card, row=suit(card), span=list(lo_hi or ()))]
         if not state.cards(hand(seat)):
             return events + self._round_won(state, seat)
         data = CinquilloData.of(state)
         if state.options["double_turn"] and rank(card) in EXTRA_PLAY_RANKS:
             if playable(state, state.cards(hand(seat))):
                 data.extra_play = True
-                return events + [event("extra_play", seat=seat)]
-            events.append(event("extra_play_lost", seat=seat))
+                return events + [self.plays_again(seat=seat)]
+            events.append(self.extra_play_lost(seat=seat))
         return events + self._next_turn(state, seat)
 
     @pass_.refusal
-    def _pass_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _pass_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         data = CinquilloData.of(state)
         if data.extra_play:
             if state.options["extra_play_optional"]:
                 return None
-            return "you must take your extra play: a card of yours can be placed"
+            return TAKE_EXTRA_PLAY
         cards = playable(state, state.cards(hand(seat)))
         if cards:
-            return f"you may pass only when no card can be placed; you can place {', '.join(cards)}"
+            return PASS_ONLY_STUCK(cards=cards)
         return None
 
     @pass_.handler
@@ -230,14 +452,14 @@ class Cinquillo(Game):
             data.chips[seat] -= 1
             data.pot += 1
             state.scores = list(data.chips)
-        passed = event("passed", seat=seat, paid=paid, pot=data.pot, extra_play=extra)
+        passed = self.passed(seat=seat, paid=paid, pot=data.pot, extra_play=extra)
         return [passed] + self._next_turn(state, seat)
 
     def _eliminate(self, state: State, seat: int) -> list[Event]:
         """A broke player who must pass is out (option ``broke`` = "eliminated")."""
         data = CinquilloData.of(state)
         data.eliminated.append(seat)
-        events = [event("eliminated", seat=seat)]
+        events = [self.eliminated(seat=seat)]
         alive = [s for s in range(state.players) if s not in data.eliminated]
         if len(alive) == 1:
             return events + self._round_won(state, alive[0], last_standing=True)
@@ -265,8 +487,8 @@ class Cinquillo(Game):
             state.rounds.append([points if s == winner else 0 for s in range(state.players)])
             state.scores[winner] += points
         events = [
-            event("round_won", seat=winner, round=state.round, points=points, pot=data.pot,
-                  cards_left=left, last_standing=last_standing),
+            self.round_won(seat=winner, round=state.round, points=points, pot=data.pot,
+                           cards_left=left, last_standing=last_standing),
         ]  # fmt: skip
         data.last_round = {"winner": winner, "points": points, "pot": data.pot}
         data.pot = 0

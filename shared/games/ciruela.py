@@ -28,22 +28,65 @@ from shared.engine import (
     State,
     Variant,
     english_deck,
-    event,
     rank,
     register,
     suit,
 )
-from shared.engine.actions import CARD, ActionType, Field
+from shared.engine.actions import ActionType
 from shared.engine.data import absent_when_none
+from shared.engine.events import EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import CARD, INT, SEAT, STR, SUIT, Field
 from shared.engine.kit import shedding
-from shared.engine.kit.ending import end_match
+from shared.engine.kit.dealing import DEALT
+from shared.engine.kit.ending import MATCH_FINISHED, end_match
+from shared.engine.kit.table_facts import CARDS_HELD, STOCK_LEFT
 from shared.engine.kit.turns import DIRECTION, next_seat
 from shared.engine.kit.zones import hand, not_in_hand
+from shared.engine.language import ENGLISH_DECK, Message, Say
 
 ACE = 1
 FIGURES = (11, 12, 13)  # J, Q, K
 HAND_SIZE = 8
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+# -- what the rules say to a player, in both languages -------------------------------------
+NO_MATCH = Say(
+    es="{card:cap} no tiene el número de la carta de arriba, {top}, ni el palo a seguir ({suit})",
+    en="{card:cap} matches neither the number of the top card, {top}, nor the suit to follow"
+    " ({suit})",
+)
+ONLY_ADD = Say(
+    es="después de la primera carta solo puedes añadir {suit}",
+    en="after the first card you may only add {suit}",
+)
+FIGURE_ENDS = Say(es="termina tu turno", en="ends your turn")
+ACE_NAMES = Say(es="pide otro palo", en="names another suit")
+LAY_OTHERS_FIRST = Say(
+    es="un as pidió {suit}: echa antes tus otras {suit}, porque {card} {why}",
+    en="an A named {suit}: lay your other {suit} first, since {card} {why}",
+)
+NAME_A_SUIT = Say(
+    es="un as pide el palo al que se cambia: añade el campo 'suit'",
+    en="an A names the suit to change to: add the field 'suit'",
+)
+ANOTHER_SUIT = Say(
+    es="un as cambia a un palo distinto del suyo", en="an A changes to another suit than its own"
+)
+ONLY_ACES_NAME = Say(
+    es="solo un as que cambia el palo lo pide", en="only an A that changes the suit names one"
+)
+PLAY_IT = Say(
+    es="tienes una carta que se puede jugar: juégala",
+    en="you have a card that can be played: play it",
+)
+NOTHING_TO_DRAW = Say(es="no queda nada por robar: pasa", en="there is nothing left to draw: pass")
+DRAW_FIRST = Say(
+    es="tienes que robar hasta que puedas jugar", en="you must draw until you can play"
+)
+LAY_ALL = Say(
+    es="un as pidió {suit}: echa todas tus {suit} antes de terminar",
+    en="an A named {suit}: lay all your {suit} before ending",
+)
 
 
 @dataclass
@@ -84,6 +127,98 @@ class Ciruela(Game):
     )
     variants = {"base": Variant("base", "Ciruela: eight cards each, the first empty hand wins.")}
 
+    deck_kind = ENGLISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    dealt = DEALT
+    turned_up = shedding.TURNED_UP
+    turn = EventType(
+        "turn",
+        "a seat's turn opens",
+        seat=SEAT,
+        says=Say(es="Turno de {seat}", en="{seat}'s turn"),
+    )
+    drew = shedding.DREW
+    restocked = shedding.RESTOCKED
+    played = EventType(
+        "played",
+        "a card laid on the discard pile; an A may name the suit to go on with",
+        seat=SEAT,
+        card=CARD,
+        suit=SUIT.or_null("the suit an A named (null: none)"),
+    )
+    passed = EventType(
+        "passed",
+        "nothing can be played or drawn: the turn passes",
+        seat=SEAT,
+        says=Say(
+            es="{seat} pasa: no puede jugar ni robar", en="{seat} passes: nothing to play or draw"
+        ),
+    )
+    match_finished = MATCH_FINISHED.extend(reason=STR.about("empty hand: the winner's is empty"))
+
+    @played.sentence
+    def _played_said(self, event: Event) -> Say:
+        if event["suit"] is not None:
+            return Say(
+                es="{seat} juega {card} y pide {suit}", en="{seat} plays {card} and names {suit}"
+            )
+        return Say(es="{seat} juega {card}", en="{seat} plays {card}")
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "suit": SUIT.about("the suit to match or add: the top card's, or the one an A named"),
+        "named_suit": SUIT.or_null("the suit the last A named, while it stands"),
+        "played_this_turn": INT.about("cards played in this turn (0: still to be opened)"),
+        "suit_to_empty": SUIT.or_null("the suit an A named this turn: all of it is to be laid"),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    top_card = FactType(
+        "top",
+        "the discard pile's top card",
+        CARD,
+        label=Say(es="Arriba", en="Top card"),
+        says=Say(es="Arriba: {value:bare}", en="Top card: {value:bare}"),
+    )
+    to_follow = FactType(
+        "suit",
+        "the suit to match or add: the top card's, or the one an A named",
+        SUIT,
+        label=Say(es="Palo", en="Suit"),
+        says=Say(es="Palo a seguir: {value}", en="Suit to follow: {value}"),
+    )
+    named = FactType(
+        "named_suit",
+        "the suit the last A named, while it stands",
+        SUIT,
+        label=Say(es="Pedido", en="Named"),
+        says=Say(es="Un as pidió {value}", en="An A named {value}"),
+    )
+    to_empty = FactType(
+        "suit_to_empty",
+        "the suit an A named this turn: the player lays all of it before ending",
+        SUIT,
+        label=Say(es="A echar", en="To lay"),
+        says=Say(es="Hay que echar todas las {value}", en="Every {value} card is to be laid"),
+    )
+    stock_left = STOCK_LEFT
+    cards_left = CARDS_HELD
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data = CiruelaData.of(state)
+        facts = []
+        if state.cards(shedding.PILE):
+            facts.append(self.top_card(shedding.top(state)))
+        facts.append(self.to_follow(data.suit))
+        if data.named:
+            facts.append(self.named(data.named))
+        if data.to_empty:
+            facts.append(self.to_empty(data.to_empty))
+        facts.append(self.stock_left(len(state.cards(shedding.STOCK))))
+        facts.extend(self.cards_left(len(state.cards(hand(s))), s) for s in range(state.players))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return english_deck()
@@ -100,7 +235,7 @@ class Ciruela(Game):
         data.played, data.to_empty = 0, None
         state.phase = "open"
         state.to_act = [seat]
-        return [event("turn", seat=seat)]
+        return [self.turn(seat=seat)]
 
     # -- rules as questions -------------------------------------------------------------
     def _matches(self, state: State, card: str) -> bool:
@@ -142,34 +277,28 @@ class Ciruela(Game):
         return actions
 
     @play.refusal
-    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _play_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         card, named = action["card"], action.get("suit")
         data = CiruelaData.of(state)
         if missing := not_in_hand(state, seat, card):
             return missing
         if state.phase == "open" and not self._matches(state, card):
-            top = shedding.top(state)
-            return (
-                f"{card} matches neither the number of the top card {top}"
-                f" nor the suit to follow ({SUIT_NAMES[data.suit]})"
-            )
+            values = {"card": card, "top": shedding.top(state), "suit": data.suit}
+            return Message(NO_MATCH, values, {"top": CARD})
         if state.phase == "dump" and suit(card) != data.suit:
-            return f"after the first card you may only add {SUIT_NAMES[data.suit]}"
+            return ONLY_ADD(suit=data.suit)
         if (named_suit := data.to_empty) and self._ends_the_run(state, card):
             others = [c for c in state.cards(hand(seat)) if suit(c) == named_suit and c != card]
             if any(not self._ends_the_run(state, c) for c in others):
-                why = "ends your turn" if rank(card) in FIGURES else "names another suit"
-                return (
-                    f"an A named {SUIT_NAMES[named_suit]}: lay your other"
-                    f" {SUIT_NAMES[named_suit]} first, since {card} {why}"
-                )
+                why = FIGURE_ENDS if rank(card) in FIGURES else ACE_NAMES
+                return LAY_OTHERS_FIRST(suit=named_suit, card=card, why=why)
         if self._names_suit(state, card):
             if named is None:
-                return "an A names the suit to change to: add the field 'suit'"
+                return NAME_A_SUIT
             if named == suit(card):
-                return "an A changes to another suit than its own"
+                return ANOTHER_SUIT
         elif named is not None:
-            return "only an A that changes the suit names one"
+            return ONLY_ACES_NAME
         return None
 
     @play.handler
@@ -182,7 +311,7 @@ class Ciruela(Game):
         data.suit, data.named = (named, named) if named else (suit(card), None)
         if named and self.option(state, "ace_discards_all"):
             data.to_empty = named
-        events = [event("played", seat=seat, card=card, suit=named)]
+        events = [self.played(seat=seat, card=card, suit=named)]
         if not state.cards(hand(seat)):
             return events + end_match(state, [seat], reason="empty hand")
         if rank(card) in FIGURES:
@@ -193,11 +322,11 @@ class Ciruela(Game):
         return events
 
     @draw.refusal
-    def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _draw_refused(self, state: State, seat: int, action: Action) -> Say | None:
         if self._can_open(state, seat):
-            return "you have a card that can be played: play it"
+            return PLAY_IT
         if not shedding.can_draw(state):
-            return "there is nothing left to draw: pass"
+            return NOTHING_TO_DRAW
         return None
 
     @draw.handler
@@ -205,22 +334,22 @@ class Ciruela(Game):
         return shedding.draw(state, seat)
 
     @pass_.refusal
-    def _pass_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _pass_refused(self, state: State, seat: int, action: Action) -> Say | None:
         if self._can_open(state, seat):
-            return "you have a card that can be played: play it"
+            return PLAY_IT
         if shedding.can_draw(state):
-            return "you must draw until you can play"
+            return DRAW_FIRST
         return None
 
     @pass_.handler
     def _pass(self, state: State, seat: int, action: Action) -> list[Event]:
-        return [event("passed", seat=seat)] + self._next(state, seat)
+        return [self.passed(seat=seat)] + self._next(state, seat)
 
     @end.refusal
-    def _end_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _end_refused(self, state: State, seat: int, action: Action) -> Message | None:
         named = CiruelaData.of(state).to_empty
         if named and any(suit(c) == named for c in state.cards(hand(seat))):
-            return f"an A named {SUIT_NAMES[named]}: lay all your {SUIT_NAMES[named]} before ending"
+            return LAY_ALL(suit=named)
         return None
 
     @end.handler

@@ -26,21 +26,44 @@ from shared.engine import (
     State,
     Variant,
     english_deck,
-    event,
     record_round,
     register,
     suit,
 )
 from shared.engine.actions import ActionType, Field, choice
+from shared.engine.events import EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import BOOL, CARD, CARDS, INT, SEAT, SEATS, SUIT, list_of, obj
 from shared.engine.kit import turns
-from shared.engine.kit.ending import end_match, highest
+from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
+from shared.engine.kit.table_facts import ROUND_OF, STOCK_LEFT
 from shared.engine.kit.zones import seat_zone
+from shared.engine.language import ENGLISH_DECK, Message, Say
 
 #: Points for 1, 2, 3, 4, 5 and 6 or more cards of a suit (0 cards: 0).
 POINTS = (0, 1, 3, 5, 7, 9, 15)
 JOKER_POINTS = 4
 STOCK, DRAWN = "stock", "drawn"
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+# -- what the rules say to a player, in both languages -------------------------------------
+STOCK_EMPTY = Say(es="el mazo está vacío: llévate una fila", en="the stock is empty: take a row")
+ROWS_FULL = Say(es="todas las filas están llenas: llévate una", en="every row is full: take one")
+ROW_EMPTY = Say(es="la fila {row} está vacía", en="row {row} is empty")
+ROW_FULL = Say(
+    es="la fila {row} está llena ({size:carta|cartas})", en="row {row} is full ({size} cards)"
+)
+NO_ROW = Say(es="las filas van de la 0 a la {last}", en="there are rows 0 to {last}")
+ROW_TAKEN = Say(
+    es="alguien se llevó la fila {row} en esta ronda", en="row {row} was taken this round"
+)
+#: One seat's scoring: its positive suit, its cards of each suit, its jokers and its points.
+SCORING = obj(
+    "a seat's scoring",
+    positive=SUIT.about("the suit that scores positively"),
+    counts=obj(S=INT, H=INT, D=INT, C=INT),
+    jokers=INT,
+    points=INT,
+)
 
 
 def row(i: int) -> str:
@@ -106,6 +129,160 @@ class Coloretto(Game):
     }
     variants = {"base": Variant("base", "Coloretto with the four suits of two English decks.")}
 
+    deck_kind = ENGLISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    first_cards = EventType(
+        "dealt",
+        "the start: one card of the stock face up to each seat's collection, by seat",
+        cards=CARDS.about("each seat's first card, in seat order"),
+        dealer=SEAT,
+        first=SEAT.about("who plays first"),
+        says=Say(
+            es="Cada jugador recibe una carta: {cards}; empieza {first}",
+            en="Everyone gets one card: {cards}; {first} starts",
+        ),
+    )
+    drew = EventType(
+        "drew",
+        "the top card of the stock drawn, face up, to add to a row",
+        seat=SEAT,
+        card=CARD,
+        stock=INT.about("cards left in the stock"),
+        says=Say(es="{seat} roba {card}", en="{seat} draws {card}"),
+    )
+    placed = EventType(
+        "placed",
+        "the card drawn added to a row",
+        seat=SEAT,
+        card=CARD,
+        row=INT.about("the row, from 0"),
+        says=Say(es="{seat} pone {card} en la fila {row}", en="{seat} adds {card} to row {row}"),
+    )
+    took = EventType(
+        "took",
+        "a row's cards taken into a collection: its player sits out the rest of the round",
+        seat=SEAT,
+        row=INT.about("the row, from 0"),
+        cards=CARDS,
+        says=Say(es="{seat} se lleva la fila {row}: {cards}", en="{seat} takes row {row}: {cards}"),
+    )
+    sat_out = EventType(
+        "sat_out",
+        "a seat with nothing to do (no card to draw, no row to take) sits out the round",
+        seat=SEAT,
+        says=Say(
+            es="{seat} no puede jugar: se queda fuera de la ronda",
+            en="{seat} cannot play: out of the round",
+        ),
+    )
+    round_over = EventType(
+        "round_over",
+        "every seat has taken a row (or sat out)",
+        round=INT,
+        stock=INT.about("cards left in the stock"),
+        says=Say(
+            es="Termina la ronda {round}; quedan {stock:carta|cartas} en el mazo",
+            en="Round {round} is over; {stock:card|cards} left in the stock",
+        ),
+    )
+    round_started = EventType(
+        "round_started",
+        "a new round, begun by the last seat to take a row",
+        round=INT,
+        first=SEAT,
+        says=Say(es="Ronda {round}: empieza {first}", en="Round {round}: {first} starts"),
+    )
+    choose_suits = EventType(
+        "choose_suits",
+        "the rounds are over: every seat names its positive suit",
+        says=Say(
+            es="Cada jugador elige el palo que le suma", en="Everyone names the suit that scores"
+        ),
+    )
+    chose = EventType(
+        "chose",
+        "a seat's positive suit",
+        seat=SEAT,
+        suit=SUIT,
+        says=Say(es="{seat} elige {suit}", en="{seat} names {suit}"),
+    )
+    match_finished = MATCH_FINISHED.extend(scoring=list_of(SCORING, "each seat's scoring"))
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "turn": SEAT.or_null("who acts in the round; null while suits are chosen"),
+        "rows_taken": list_of(BOOL, "per row, whether it was taken this round"),
+        "sitting_out": SEATS.about("seats out of this round, in the order they left"),
+        "row_size": INT.about("most cards a row may hold"),
+        "rounds_to_play": INT.about("rounds before the scoring"),
+        "chosen": list_of(SUIT.or_null(), "per seat, its positive suit once named"),
+        "scoring": list_of(SCORING).or_null("per seat, the final scoring"),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    round_number = ROUND_OF
+    stock = STOCK_LEFT
+    to_place = FactType(
+        "drawn",
+        "the card drawn, to be added to a row",
+        CARD,
+        label=Say(es="Por colocar", en="To place"),
+        says=Say(es="Por colocar: {value:bare}", en="To place: {value:bare}"),
+    )
+    out = FactType(
+        "sitting_out",
+        "a seat that has taken a row (or sat out) this round",
+        BOOL,
+        per_seat=True,
+        label=Say(es="Fuera de la ronda", en="Out of the round"),
+        says=Say(es="{seat} está fuera de la ronda", en="{seat} is out of the round"),
+    )
+    collected = FactType(
+        "cards",
+        "the cards of a seat's collection",
+        INT,
+        per_seat=True,
+        label=Say(es="Colección", en="Collection"),
+        says=Say(es="{seat}: {value:carta|cartas}", en="{seat}: {value:card|cards}"),
+    )
+    positive = FactType(
+        "positive",
+        "a seat's positive suit, once named",
+        SUIT,
+        per_seat=True,
+        label=Say(es="Palo positivo", en="Positive suit"),
+        says=Say(es="{seat} suma con {value}", en="{seat} scores {value}"),
+    )
+    points = FactType(
+        "points",
+        "what a seat's collection scores now, with its best suit as the positive one (or its"
+        " chosen one); the final score at the end",
+        INT,
+        per_seat=True,
+        label=Say(es="Puntos", en="Points"),
+        says=Say(es="{seat}: {value:punto|puntos}", en="{seat}: {value:point|points}"),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data, n = ColorettoData.of(state), state.players
+        facts = [self.round_number({"number": state.round, "of": state.options["rounds"]})]
+        facts.append(self.stock(len(state.cards(STOCK))))
+        if state.cards(DRAWN):
+            facts.append(self.to_place(state.cards(DRAWN)[0]))
+        jokers = state.options["jokers"]
+        for s in range(n):
+            cards = state.cards(collection(s))
+            facts.append(self.collected(len(cards), s))
+            if s in data.out and state.phase != "choose" and not state.finished:
+                facts.append(self.out(True, s))
+            chosen = data.chosen[s]
+            if chosen is not None:
+                facts.append(self.positive(chosen, s))
+            suit_ = chosen or self.best_suit(state, s)
+            facts.append(self.points(score(cards, suit_, jokers)["points"], s))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return english_deck(jokers=2, copies=2)
@@ -129,7 +306,7 @@ class Coloretto(Game):
         state.phase = "turn"
         data.turn = first
         state.to_act = [first]
-        return [event("dealt", cards=dealt, dealer=dealer, first=first)]
+        return [self.first_cards(cards=dealt, dealer=dealer, first=first)]
 
     # -- the action table --------------------------------------------------------------
     draw = ActionType("draw", "draw the top card of the stock, to add it to a row", ("turn",))
@@ -153,27 +330,27 @@ class Coloretto(Game):
     )
 
     @draw.refusal
-    def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _draw_refused(self, state: State, seat: int, action: Action) -> Say | None:
         if not state.cards(STOCK):
-            return "the stock is empty: take a row"
+            return STOCK_EMPTY
         if not self._rows_with_room(state):
-            return "every row is full: take one"
+            return ROWS_FULL
         return None
 
     @draw.handler
     def _draw(self, state: State, seat: int, action: Action) -> list[Event]:
         card = state.move_top(STOCK, DRAWN)
         state.phase = "place"
-        return [event("drew", seat=seat, card=card, stock=len(state.cards(STOCK)))]
+        return [self.drew(seat=seat, card=card, stock=len(state.cards(STOCK)))]
 
     @take.candidates
     def _takes(self, state: State, seat: int) -> list[Action]:
         return [{"type": "take", "row": i} for i in range(state.players)]
 
     @take.refusal
-    def _take_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _take_refused(self, state: State, seat: int, action: Action) -> Message | None:
         return self._row_refused(state, action["row"]) or (
-            f"row {action['row']} is empty" if not state.cards(row(action["row"])) else None
+            ROW_EMPTY(row=action["row"]) if not state.cards(row(action["row"])) else None
         )
 
     @take.handler
@@ -185,20 +362,20 @@ class Coloretto(Game):
         data.taken[i] = True
         data.out.append(seat)
         data.last_taker = seat
-        return [event("took", seat=seat, row=i, cards=cards)] + self._next_turn(state, seat)
+        return [self.took(seat=seat, row=i, cards=cards)] + self._next_turn(state, seat)
 
     @place.candidates
     def _places(self, state: State, seat: int) -> list[Action]:
         return [{"type": "place", "row": i} for i in range(state.players)]
 
     @place.refusal
-    def _place_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _place_refused(self, state: State, seat: int, action: Action) -> Message | None:
         i = action["row"]
         refused = self._row_refused(state, i)
         if refused:
             return refused
         if len(state.cards(row(i))) >= state.options["row_size"]:
-            return f"row {i} is full ({state.options['row_size']} cards)"
+            return ROW_FULL(row=i, size=state.options["row_size"])
         return None
 
     @place.handler
@@ -206,7 +383,7 @@ class Coloretto(Game):
         i = action["row"]
         card = state.move_top(DRAWN, row(i))
         state.phase = "turn"
-        return [event("placed", seat=seat, card=card, row=i)] + self._next_turn(state, seat)
+        return [self.placed(seat=seat, card=card, row=i)] + self._next_turn(state, seat)
 
     @choose.candidates
     def _chooses(self, state: State, seat: int) -> list[Action]:
@@ -216,14 +393,14 @@ class Coloretto(Game):
     def _choose(self, state: State, seat: int, action: Action) -> list[Event]:
         ColorettoData.of(state).chosen[seat] = action["suit"]
         state.to_act.remove(seat)
-        events = [event("chose", seat=seat, suit=action["suit"])]
+        events = [self.chose(seat=seat, suit=action["suit"])]
         return events + (self._score(state) if not state.to_act else [])
 
-    def _row_refused(self, state: State, i: int) -> str | None:
+    def _row_refused(self, state: State, i: int) -> Message | None:
         if i >= state.players:
-            return f"there are rows 0 to {state.players - 1}"
+            return NO_ROW(last=state.players - 1)
         if ColorettoData.of(state).taken[i]:
-            return f"row {i} was taken this round"
+            return ROW_TAKEN(row=i)
         return None
 
     # -- turns and rounds -----------------------------------------------------------------
@@ -238,7 +415,7 @@ class Coloretto(Game):
                 state.to_act = [nxt]
                 return events
             data.out.append(nxt)  # nothing to draw and no card to take
-            events.append(event("sat_out", seat=nxt))
+            events.append(self.sat_out(seat=nxt))
             seat = nxt
         return events + self._end_round(state)
 
@@ -257,7 +434,7 @@ class Coloretto(Game):
 
     def _end_round(self, state: State) -> list[Event]:
         data = ColorettoData.of(state)
-        events = [event("round_over", round=state.round, stock=len(state.cards(STOCK)))]
+        events = [self.round_over(round=state.round, stock=len(state.cards(STOCK)))]
         if state.round >= state.options["rounds"] or not state.cards(STOCK):
             return events + self._open_choice(state)
         state.round += 1
@@ -267,7 +444,7 @@ class Coloretto(Game):
         data.turn = first
         state.phase = "turn"
         state.to_act = [first]
-        return events + [event("round_started", round=state.round, first=first)]
+        return events + [self.round_started(round=state.round, first=first)]
 
     # -- scoring ---------------------------------------------------------------------------
     def _open_choice(self, state: State) -> list[Event]:
@@ -278,7 +455,7 @@ class Coloretto(Game):
             return self._score(state)
         state.phase = "choose"
         state.to_act = list(range(state.players))
-        return [event("choose_suits")]
+        return [self.choose_suits()]
 
     def best_suit(self, state: State, seat: int) -> str:
         """The suit that gives ``seat`` the most points (the first of S H D C on a tie)."""

@@ -23,20 +23,29 @@ from shared.engine import (
     Option,
     State,
     Variant,
-    event,
     rank,
     record_round,
     register,
 )
 from shared.engine.actions import ActionType, Field
-from shared.engine.kit.ending import end_match, highest
+from shared.engine.events import EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import BOOL, CARD, INT, SEAT, list_of, obj
+from shared.engine.fields import CARDS as CARD_LIST
+from shared.engine.kit.dealing import DEALT
+from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.sealed import POLICIES, RANDOM, Sealed
+from shared.engine.kit.table_facts import COMMITTED, MY_CARD, ROUND_OF
 from shared.engine.kit.zones import hand, hand_card_action
+from shared.engine.language import ENGLISH_DECK, Say, Words
 
 EMPEROR, SLAVE = "KS", "AS"
 CARDS = [EMPEROR, SLAVE] + [f"{r}S" for r in range(2, 10)]
 PILES = ("pile:0", "pile:1")
 SEALED = Sealed("duel", "card_committed")
+SIDE_WORDS = Words(
+    {"emperor": ("el Emperador", "the Emperor"), "slave": ("el Esclavo", "the Slave")}
+)
 
 
 def beats(card: str, other: str) -> bool:
@@ -95,6 +104,150 @@ class ECard(Game):
     }
     variants = {"base": Variant("base", "E-Card: Emperor, citizens and Slave, twelve rounds.")}
 
+    deck_kind = ENGLISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    piles_formed = EventType(
+        "piles_formed",
+        "the ten cards shuffled into two face-down piles of five; one seat chooses",
+        round=INT,
+        chooser=SEAT.about("who chooses a pile"),
+        says=Say(
+            es="Ronda {round}: {chooser} elige uno de los dos montones",
+            en="Round {round}: {chooser} chooses one of the two piles",
+        ),
+    )
+    pile_chosen = EventType(
+        "pile_chosen",
+        "a pile taken; the other goes to the other seat",
+        seat=SEAT,
+        pile=INT.about("0 or 1"),
+        says=Say(es="{seat} se queda el montón {pile}", en="{seat} takes pile {pile}"),
+    )
+    sides_dealt = EventType(
+        "sides_dealt",
+        "the Kaiji deal: the K and four citizens against the A and four citizens",
+        round=INT,
+        emperor=SEAT.about("who holds the K"),
+        slave=SEAT.about("who holds the A"),
+        says=Say(
+            es="Ronda {round}: {emperor} es el Emperador y {slave} el Esclavo",
+            en="Round {round}: {emperor} is the Emperor, {slave} the Slave",
+        ),
+    )
+    dealt = DEALT
+    automatic_loss = EventType(
+        "automatic_loss",
+        "a hand with both the K and the A loses the round at once",
+        seat=SEAT,
+        round=INT,
+        says=Say(
+            es="{seat} tiene el Emperador y el Esclavo: pierde la ronda {round}",
+            en="{seat} holds both the Emperor and the Slave: round {round} lost",
+        ),
+    )
+    duel_open = EventType(
+        "duel_open",
+        "a duel: the holder of the K commits first, then the other",
+        round=INT,
+        first=SEAT.about("who commits first: the holder of the K"),
+        says=Say(es="{first} pone carta primero", en="{first} commits first"),
+    )
+    card_committed = SEALED.commit_event
+    cards_revealed = EventType(
+        "cards_revealed",
+        "both cards shown at once, by seat, and whose beat the other (null: two citizens draw)",
+        round=INT,
+        cards=CARD_LIST.about("each seat's card, in seat order"),
+        winner=SEAT.or_null(),
+    )
+    round_won = EventType(
+        "round_won",
+        "a round won",
+        round=INT,
+        seat=SEAT,
+        says=Say(es="{seat} gana la ronda {round}", en="{seat} wins round {round}"),
+    )
+    match_finished = MATCH_FINISHED
+
+    @cards_revealed.sentence
+    def _revealed_said(self, event: Event) -> Say:
+        if event["winner"] is None:
+            return Say(es="Se descubren {cards}: empate", en="{cards:cap} are shown: a draw")
+        return Say(
+            es="Se descubren {cards}: gana {winner}", en="{cards:cap} are shown: {winner} wins"
+        )
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "chooser": SEAT.or_null("in phase choose: who chooses a pile"),
+        "emperor": SEAT.or_null("who holds the K this round: commits first"),
+        "committed": list_of(BOOL, "per seat, whether it has committed its card"),
+        "draws": INT.about("draws so far in this round"),
+        "last_reveal": obj(
+            "the last two cards revealed, by seat, and whose won (null: a draw)",
+            cards=CARD_LIST,
+            winner=SEAT.or_null(),
+        ).or_null(),
+        "rounds_total": INT.about("rounds in the match"),
+    }
+    private_view = {"my_card": CARD.or_null("the card you committed, sealed until the reveal")}
+
+    # -- the facts ---------------------------------------------------------------------
+    round_number = ROUND_OF
+    draws = FactType(
+        "draws",
+        "duels drawn in this round (two citizens)",
+        INT,
+        label=Say(es="Empates", en="Draws"),
+        says=Say(es="Empates en esta ronda: {value}", en="Draws this round: {value}"),
+    )
+    chooser = FactType(
+        "chooser",
+        "who chooses one of the two piles",
+        BOOL,
+        per_seat=True,
+        label=Say(es="Elige montón", en="Chooses a pile"),
+        says=Say(es="{seat} elige montón", en="{seat} chooses a pile"),
+    )
+    side = FactType(
+        "side",
+        "which side a seat plays this round: the Emperor (the K) or the Slave (the A)",
+        Field("str", choices=("emperor", "slave"), words=SIDE_WORDS),
+        per_seat=True,
+        label=Say(es="Bando", en="Side"),
+        says=Say(es="{seat} es {value}", en="{seat} is {value}"),
+    )
+    committed = COMMITTED
+    my_card = MY_CARD
+    score = FactType(
+        "score",
+        "rounds a seat has won",
+        INT,
+        per_seat=True,
+        label=Say(es="Rondas ganadas", en="Rounds won"),
+        says=Say(
+            es="{seat}: {value:ronda ganada|rondas ganadas}", en="{seat}: {value:round|rounds} won"
+        ),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data = ECardData.of(state)
+        total = state.options["rounds"]
+        facts = [self.round_number({"number": min(state.round, total), "of": total})]
+        if state.phase == "play" and not state.finished:
+            facts.append(self.draws(data.draws))
+        if state.phase == "choose" and data.chooser is not None and not state.finished:
+            facts.append(self.chooser(True, data.chooser))
+        if data.emperor is not None and not state.finished:
+            facts.append(self.side("emperor", data.emperor))
+            facts.append(self.side("slave", 1 - data.emperor))
+            facts.extend(self.committed(True, s) for s in range(2) if SEALED.committed(state, s))
+        if seat is not None and (mine := SEALED.card_of(state, seat)) is not None:
+            facts.append(self.my_card(mine, seat))
+        facts.extend(self.score(state.scores[s], s) for s in range(2))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return list(CARDS)
@@ -132,7 +285,7 @@ class ECard(Game):
         data.chooser = chooser
         state.phase = "choose"
         state.to_act = [chooser]
-        return [event("piles_formed", round=state.round, chooser=chooser)]
+        return [self.piles_formed(round=state.round, chooser=chooser)]
 
     def _kaiji_deal(self, state: State, cards: list[str]) -> list[Event]:
         data = ECardData.of(state)
@@ -142,13 +295,12 @@ class ECard(Game):
         citizens = [c for c in cards if c not in (EMPEROR, SLAVE)]
         state.zones[hand(emperor)].cards = [EMPEROR] + citizens[:4]
         state.zones[hand(1 - emperor)].cards = [SLAVE] + citizens[4:]
-        events = [event("sides_dealt", round=state.round, emperor=emperor, slave=1 - emperor)]
+        events = [self.sides_dealt(round=state.round, emperor=emperor, slave=1 - emperor)]
         return events + self._dealt(state) + self._open_duel(state)
 
     def _dealt(self, state: State) -> list[Event]:
         return [
-            event("dealt", seat=s, cards=list(state.cards(hand(s))), visible_to=[s])
-            for s in range(2)
+            self.dealt(seat=s, cards=list(state.cards(hand(s))), visible_to=[s]) for s in range(2)
         ]
 
     def _open_duel(self, state: State) -> list[Event]:
@@ -157,7 +309,7 @@ class ECard(Game):
         data.emperor = 0 if EMPEROR in state.cards(hand(0)) else 1
         state.phase = "play"
         SEALED.open(state, [data.emperor], state.options["commit_seconds"])
-        return [event("duel_open", round=state.round, first=data.emperor)]
+        return [self.duel_open(round=state.round, first=data.emperor)]
 
     # -- the action table --------------------------------------------------------------
     choose = ActionType(
@@ -181,10 +333,10 @@ class ECard(Game):
         for name in PILES:
             state.zones[name].cards = []
         data.chooser = None
-        events = [event("pile_chosen", seat=seat, pile=pile)] + self._dealt(state)
+        events = [self.pile_chosen(seat=seat, pile=pile)] + self._dealt(state)
         for s in range(2):
             if holds_both(state.cards(hand(s))):
-                events.append(event("automatic_loss", seat=s, round=state.round))
+                events.append(self.automatic_loss(seat=s, round=state.round))
                 return events + self._end_round(state, 1 - s)
         return events + self._open_duel(state)
 
@@ -206,7 +358,7 @@ class ECard(Game):
         cards = SEALED.reveal(state, (0, 1), "played")
         winner = duel_winner(cards)
         data.last_reveal = {"cards": cards, "winner": winner}
-        events = [event("cards_revealed", round=state.round, cards=cards, winner=winner)]
+        events = [self.cards_revealed(round=state.round, cards=cards, winner=winner)]
         if winner is None:
             data.draws += 1
             return events + self._open_duel(state)
@@ -218,7 +370,7 @@ class ECard(Game):
         points = [0, 0]
         points[winner] = 1
         record_round(state, points)
-        events = [event("round_won", round=state.round, seat=winner)]
+        events = [self.round_won(round=state.round, seat=winner)]
         if len(state.rounds) >= state.options["rounds"]:
             data.emperor = None
             return events + end_match(state, highest(state.scores))

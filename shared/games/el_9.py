@@ -15,6 +15,7 @@ docs/games/el-9.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from shared.engine import (
     CARD,
@@ -31,14 +32,19 @@ from shared.engine import (
     State,
     Variant,
     choice,
-    event,
     rank,
     register,
     spanish_deck,
     suit,
 )
+from shared.engine.events import EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import BOOL, INT, SEAT, STR
+from shared.engine.kit.ending import MATCH_FINISHED
 from shared.engine.kit.pairs import PairRule, same_rank, sums_to
 from shared.engine.kit.solitaire import end_solitaire
+from shared.engine.kit.table_facts import STOCK_LEFT
+from shared.engine.language import SPANISH_DECK, Message, Say, Words
 
 ROWS, COLUMNS = 3, 5
 CELLS = tuple(f"cell:{r}:{c}" for r in range(1, ROWS + 1) for c in range(1, COLUMNS + 1))
@@ -49,6 +55,54 @@ FIGURE_NAMES = {12: "Rey", 11: "Caballo", 10: "Sota"}
 ROW_NAMES = {1: "the top row (reyes)", 2: "the middle row (caballos)", 3: "the bottom row (sotas)"}
 NINE = 9
 FIGURES = 12
+
+#: The ``from`` field of the ``moved`` event (a Python keyword, so passed by name).
+MOVED_FROM: dict[str, Any] = {"from": STR.about("the cell it leaves")}
+
+# -- what the rules say to a player, in both languages -------------------------------------
+#: Each figure's row, as a refusal says it.
+ROW_SAID = {
+    12: Say(
+        es="un rey va solo en la fila de arriba (reyes)",
+        en="a Rey goes only in the top row (reyes)",
+    ),
+    11: Say(
+        es="un caballo va solo en la fila del medio (caballos)",
+        en="a Caballo goes only in the middle row (caballos)",
+    ),
+    10: Say(
+        es="una sota va solo en la fila de abajo (sotas)",
+        en="a Sota goes only in the bottom row (sotas)",
+    ),
+}
+PAIR_RULES = {
+    "sum-9": Say(es="dos cartas que suman 9", en="two cards summing 9"),
+    "same-number": Say(es="dos cartas del mismo número", en="two cards of the same number"),
+}
+PAIRING_WORDS = Words(
+    {
+        "sum-9": ("dos cartas de número que suman 9", "two number cards summing 9"),
+        "same-number": ("dos cartas del mismo número", "two cards of the same number"),
+    }
+)
+STOCK_USED_UP = Say(es="el mazo se ha acabado", en="the stock is used up")
+TWO_DIFFERENT = Say(es="una pareja son dos cartas distintas", en="a pair is two different cards")
+PLACE_FIRST = Say(
+    es="coloca antes {card}: solo con la cuadrícula llena se empareja en el acto",
+    en="place {code} first: only with the grid full does it pair at once",
+)
+DRAWN_IN_PAIR = Say(
+    es="con la cuadrícula llena, {card} (la carta descubierta) debe ser de la pareja",
+    en="with the grid full, {code} (the card revealed) must be one of the pair",
+)
+NOT_ON_TABLE = Say(es="{card:cap} no está en la mesa", en="{code} is not on the table")
+NO_PAIR = Say(
+    es="{cards} no forman pareja: una pareja son {rule}",
+    en="{first} and {second} do not pair: a pair is {rule}",
+)
+CELL_TAKEN = Say(
+    es="la fila {row}, columna {column} ya tiene {card}", en="{cell} is taken by {code}"
+)
 
 
 def row_of(cell: str) -> int:
@@ -99,6 +153,167 @@ class El9(Game):
         ),
     }
 
+    deck_kind = SPANISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    new_deal = EventType(
+        "deal",
+        "the start: the whole deck is the stock, the grid empty",
+        stock=INT.about("cards in the stock"),
+        rows=INT,
+        columns=INT,
+        says=Say(
+            es="{stock:carta|cartas} en el mazo y una cuadrícula de {rows} × {columns} vacía",
+            en="{stock:card|cards} in the stock and an empty {rows} × {columns} grid",
+        ),
+    )
+    revealed = EventType(
+        "revealed",
+        "the top card of the stock revealed",
+        seat=SEAT,
+        card=CARD,
+        says=Say(es="{seat} descubre {card}", en="{seat} reveals {card}"),
+    )
+    discarded = EventType(
+        "discarded",
+        "a 9 revealed goes to the discard; it grants a move while there is a table card and an"
+        " empty cell",
+        seat=SEAT,
+        card=CARD,
+        move_granted=BOOL,
+    )
+    placed = EventType(
+        "placed",
+        "the card revealed put into an empty cell",
+        seat=SEAT,
+        card=CARD,
+        to=STR.about("the cell, cell:<row>:<column>"),
+    )
+    paired = EventType(
+        "paired",
+        "two number cards that pair taken out",
+        seat=SEAT,
+        cards=CARDS,
+        says=Say(es="{seat} empareja {cards}", en="{seat} pairs {cards}"),
+    )
+    moved = EventType(
+        "moved",
+        "the move a 9 grants: a table card to an empty cell",
+        seat=SEAT,
+        card=CARD,
+        to=STR.about("the cell it goes to"),
+        **MOVED_FROM,
+    )
+    declined = EventType(
+        "declined",
+        "the move a 9 grants given up",
+        seat=SEAT,
+        says=Say(es="{seat} renuncia al movimiento", en="{seat} gives up the move"),
+    )
+    match_finished = MATCH_FINISHED.extend(
+        won=BOOL,
+        reason=STR.about("why it ended, in words"),
+        perfect=BOOL.about("won with each suit's three figures in one column"),
+    )
+
+    @discarded.sentence
+    def _discarded_said(self, event: Event) -> Say:
+        if event["move_granted"]:
+            return Say(
+                es="{card:cap} va al descarte: {seat} puede mover una carta",
+                en="{card:cap} is discarded: {seat} may move a card",
+            )
+        return Say(es="{card:cap} va al descarte", en="{card:cap} is discarded")
+
+    @placed.sentence
+    def _placed_said(self, event: Event) -> tuple[Say, dict]:
+        return Say(
+            es="{seat} pone {card} en la fila {row}, columna {column}",
+            en="{seat} puts {card} in row {row}, column {column}",
+        ), {"row": row_of(event["to"]), "column": column_of(event["to"])}
+
+    @moved.sentence
+    def _moved_said(self, event: Event) -> tuple[Say, dict]:
+        return Say(
+            es="{seat} mueve {card} a la fila {row}, columna {column}",
+            en="{seat} moves {card} to row {row}, column {column}",
+        ), {"row": row_of(event["to"]), "column": column_of(event["to"])}
+
+    @match_finished.sentence
+    def _finished_said(self, event: Event) -> Say:
+        if not event["won"]:
+            return Say(es="Fin: el solitario no sale", en="Over: the patience is lost")
+        if event["perfect"]:
+            return Say(
+                es="¡Sale el solitario, y es un juego perfecto!",
+                en="The patience comes out, a perfect game!",
+            )
+        return Say(es="¡Sale el solitario!", en="The patience comes out!")
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "figures": INT.about("figures on the table"),
+        "last_chance": BOOL.about("the grid is full: the card revealed must pair at once"),
+        "won": BOOL.or_null("null while the match is on"),
+        "reason": STR.or_null("why it ended, in words"),
+        "perfect": BOOL.or_null("on a win: each suit's three figures share a column"),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    stock = STOCK_LEFT
+    figures = FactType(
+        "figures",
+        "the figures on the table, of the 12 the patience needs",
+        INT,
+        per_seat=True,
+        label=Say(es="Figuras", en="Figures"),
+        says=Say(es="Figuras en la mesa: {value} de 12", en="Figures on the table: {value} of 12"),
+    )
+    empty_cells = FactType(
+        "empty_cells",
+        "empty cells of the grid",
+        INT,
+        label=Say(es="Casillas libres", en="Empty cells"),
+    )
+    last_chance = FactType(
+        "last_chance",
+        "the grid is full: the card revealed must pair with a table card at once",
+        BOOL,
+        label=Say(es="Última oportunidad", en="Last chance"),
+        says=Say(
+            es="Última oportunidad: la carta descubierta debe emparejarse",
+            en="Last chance: the card revealed must pair",
+        ),
+    )
+    move_pending = FactType(
+        "move",
+        "a 9 granted a move: a table card to an empty cell, or give it up",
+        BOOL,
+        label=Say(es="Movimiento", en="Move"),
+        says=Say(es="Un 9 da un movimiento", en="A 9 grants a move"),
+    )
+    pairs = FactType(
+        "pairing",
+        "which two number cards go out together",
+        choice(*PAIR_RULES, words=PAIRING_WORDS),
+        label=Say(es="Parejas", en="Pairs"),
+        says=Say(es="Se emparejan {value}", en="Pairs: {value}"),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        table = self._table(state)
+        facts = [
+            self.stock(len(state.cards(STOCK))),
+            self.empty_cells(len(self._empty(state))),
+            self.pairs(state.options["pairing"]),
+            self.figures(sum(1 for c in table if is_figure(c)), 0),
+        ]
+        if state.phase == "place" and not self._empty(state) and not state.finished:
+            facts.append(self.last_chance(True))
+        if state.phase == "move" and not state.finished:
+            facts.append(self.move_pending(True))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return spanish_deck(state.options["deck"])
@@ -121,7 +336,7 @@ class El9(Game):
         state.zone(DISCARD, None, PUBLIC)
         state.phase = "play"
         state.to_act = [0]
-        return [event("deal", stock=len(cards), rows=ROWS, columns=COLUMNS)]
+        return [self.new_deal(stock=len(cards), rows=ROWS, columns=COLUMNS)]
 
     # -- the action table --------------------------------------------------------------
     to_cell = choice(*CELLS, description="an empty cell, cell:<row>:<column>")
@@ -147,18 +362,18 @@ class El9(Game):
 
     # reveal
     @reveal.refusal
-    def _reveal_refused(self, state: State, seat: int, action: Action) -> str | None:
-        return None if state.cards(STOCK) else "the stock is used up"
+    def _reveal_refused(self, state: State, seat: int, action: Action) -> Say | None:
+        return None if state.cards(STOCK) else STOCK_USED_UP
 
     @reveal.handler
     def _reveal(self, state: State, seat: int, action: Action) -> list[Event]:
         card = state.move_top(STOCK, DRAWN)
-        events = [event("revealed", seat=0, card=card)]
+        events = [self.revealed(seat=0, card=card)]
         if rank(card) == NINE:
             state.move_top(DRAWN, DISCARD)
             granted = bool(self._empty(state)) and bool(self._table(state))
             state.phase = "move" if granted else "play"
-            events.append(event("discarded", seat=0, card=card, move_granted=granted))
+            events.append(self.discarded(seat=0, card=card, move_granted=granted))
         else:
             state.phase = "place"
         return events + self._settle(state)
@@ -169,7 +384,7 @@ class El9(Game):
         return [{"type": "place", "to": cell} for cell in self._empty(state)]
 
     @place.refusal
-    def _place_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _place_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         card = state.cards(DRAWN)[-1]
         return self._cell_refused(state, card, action["to"])
 
@@ -177,7 +392,7 @@ class El9(Game):
     def _place(self, state: State, seat: int, action: Action) -> list[Event]:
         card = state.move_top(DRAWN, action["to"])
         state.phase = "play"
-        return [event("placed", seat=0, card=card, to=action["to"])] + self._settle(state)
+        return [self.placed(seat=0, card=card, to=action["to"])] + self._settle(state)
 
     # pair
     @pair.candidates
@@ -190,27 +405,27 @@ class El9(Game):
         return [{"type": "pair", "cards": [a, b]} for a, b in rule.pairs(table)]
 
     @pair.refusal
-    def _pair_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _pair_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         cards = action["cards"]
         if len(cards) != 2 or cards[0] == cards[1]:
-            return "a pair is two different cards"
+            return TWO_DIFFERENT
         table = self._table(state)
         if state.phase == "place":
             drawn = state.cards(DRAWN)[-1]
             if self._empty(state):
-                return f"place {drawn} first: only with the grid full does it pair at once"
+                return PLACE_FIRST(card=drawn, code=drawn)
             if drawn not in cards:
-                return f"with the grid full, {drawn} (the card revealed) must be one of the pair"
+                return DRAWN_IN_PAIR(card=drawn, code=drawn)
             other = cards[1] if cards[0] == drawn else cards[0]
             if other not in table:
-                return f"{other} is not on the table"
+                return NOT_ON_TABLE(card=other, code=other)
         else:
             for card in cards:
                 if card not in table:
-                    return f"{card} is not on the table"
-        rule = self._rule(state)
-        if not rule.matches(cards[0], cards[1]):
-            return f"{cards[0]} and {cards[1]} do not pair: a pair is {rule.describe()}"
+                    return NOT_ON_TABLE(card=card, code=card)
+        if not self._rule(state).matches(cards[0], cards[1]):
+            rule = PAIR_RULES[state.options["pairing"]]
+            return NO_PAIR(cards=list(cards), first=cards[0], second=cards[1], rule=rule)
         return None
 
     @pair.handler
@@ -219,7 +434,7 @@ class El9(Game):
             state.move(card, self._where(state, card), DISCARD)
         if state.phase == "place":
             state.phase = "play"
-        return [event("paired", seat=0, cards=list(action["cards"]))] + self._settle(state)
+        return [self.paired(seat=0, cards=list(action["cards"]))] + self._settle(state)
 
     # move
     @move.candidates
@@ -230,10 +445,10 @@ class El9(Game):
         ]
 
     @move.refusal
-    def _move_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _move_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         card = action["card"]
         if card not in self._table(state):
-            return f"{card} is not on the table"
+            return NOT_ON_TABLE(card=card, code=card)
         return self._cell_refused(state, card, action["to"])
 
     @move.handler
@@ -242,13 +457,13 @@ class El9(Game):
         source = self._where(state, card)
         state.move(card, source, to)
         state.phase = "play"
-        return [event("moved", seat=0, card=card, **{"from": source}, to=to)] + self._settle(state)
+        return [self.moved(seat=0, card=card, **{"from": source}, to=to)] + self._settle(state)
 
     # decline
     @decline.handler
     def _decline(self, state: State, seat: int, action: Action) -> list[Event]:
         state.phase = "play"
-        return [event("declined", seat=0)] + self._settle(state)
+        return [self.declined(seat=0)] + self._settle(state)
 
     # -- rules as questions ------------------------------------------------------------
     @staticmethod
@@ -267,13 +482,13 @@ class El9(Game):
         return DRAWN
 
     @staticmethod
-    def _cell_refused(state: State, card: str, cell: str) -> str | None:
+    def _cell_refused(state: State, card: str, cell: str) -> Message | Say | None:
         """Why ``card`` may not go into ``cell`` now, or None."""
-        if state.zones[cell].cards:
-            return f"{cell} is taken by {state.zones[cell].cards[0]}"
+        if taken := state.zones[cell].cards:
+            return CELL_TAKEN(row=row_of(cell), column=column_of(cell), cell=cell,
+                              card=taken[0], code=taken[0])  # fmt: skip
         if is_figure(card) and row_of(cell) != FIGURE_ROW[rank(card)]:
-            name = FIGURE_NAMES[rank(card)]
-            return f"a {name} goes only in {ROW_NAMES[FIGURE_ROW[rank(card)]]}"
+            return ROW_SAID[rank(card)]
         return None
 
     def _won(self, state: State) -> bool:

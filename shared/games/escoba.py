@@ -28,27 +28,46 @@ from shared.engine import (
     RulesChange,
     State,
     Variant,
-    event,
     rank,
     record_round,
     register,
     spanish_deck,
     suit,
 )
-from shared.engine.actions import CARD, CARDS, ActionType
+from shared.engine.actions import ActionType
 from shared.engine.cards import SPANISH_SUITS
 from shared.engine.data import absent_when_none
+from shared.engine.events import EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import BOOL, CARD, CARDS, INT, INTS, SEAT, SEATS, list_of, obj
 from shared.engine.kit import turns
-from shared.engine.kit.dealing import deal_hands
-from shared.engine.kit.ending import end_match, highest, lowest
+from shared.engine.kit.dealing import DEALT, deal_hands
+from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest, lowest
 from shared.engine.kit.tables import SPANISH_COUNT
-from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.kit.zones import hand, not_in_hand, seat_zone
+from shared.engine.language import SPANISH_DECK, Message, Say
 
 FIFTEEN = 15
 HAND_SIZE, TABLE_SIZE = 3, 4
 FIFTEEN_ON_TABLE_ESCOBAS, FIFTEEN_IN_HAND_ESCOBAS = 4, 3
 SEVEN_OF_OROS = "7O"
 PRIMERA_MAX = 28  # the four 7s score the primera double
+
+# -- what the rules say to a player, in both languages -------------------------------------
+TAKE_NOTHING = Say(
+    es="hay que llevarse al menos una carta de la mesa",
+    en="take must be a non-empty list of table cards",
+)
+TAKE_TWICE = Say(es="una carta se lleva una sola vez", en="take lists a card twice")
+NOT_ON_TABLE = Say(es="no están en la mesa: {cards}", en="not on the table: {cards}")
+NOT_FIFTEEN = Say(
+    es="{card:cap} ({worth}) con {cards} suma {total}, no 15",
+    en="{card:cap} ({worth}) with {cards} makes {total}, not 15",
+)
+MUST_CAPTURE = Say(
+    es="es obligatorio capturar: {card} suma 15 con {cards}",
+    en="capture is mandatory: {card} makes 15 with {cards}",
+)
 
 
 _VALUES = {card: SPANISH_COUNT[rank(card)] for card in spanish_deck(40)}
@@ -200,6 +219,200 @@ class Escoba(Game):
         ),
     }
 
+    deck_kind = SPANISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    new_deal = EventType(
+        "deal",
+        "a new deal: its number and who starts it",
+        round=INT.about("the deal's number, from 1"),
+        starter=SEAT.about("who plays first this deal"),
+        says=Say(es="Reparto {round}: empieza {starter}", en="Deal {round}: {starter} starts"),
+    )
+    dealt = DEALT
+    table_dealt = EventType(
+        "table_dealt",
+        "the four cards dealt face up to the table",
+        cards=CARDS,
+        says=Say(es="En la mesa: {cards}", en="On the table: {cards}"),
+    )
+    fifteen_in_hand = EventType(
+        "fifteen_in_hand",
+        "a seat dealt three cards that make 15 shows them and scores them as escobas",
+        seat=SEAT,
+        cards=CARDS,
+        says=Say(es="{seat} tiene 15 en mano: {cards}", en="{seat} holds 15 in hand: {cards}"),
+    )
+    fifteen_on_table = EventType(
+        "fifteen_on_table",
+        "a seat takes a dealt table of 15 (or 30), worth escobas",
+        seat=SEAT,
+        cards=CARDS,
+        escobas=INT.about("the escobas it is worth"),
+        says=Say(
+            es="{seat} se lleva la mesa de {cards}: {escobas:escoba|escobas}",
+            en="{seat} takes the table of {cards}: {escobas:escoba|escobas}",
+        ),
+    )
+    race = EventType(
+        "fifteen_on_table_race",
+        "a dealt table of 15: the first seat to claim it takes it",
+        cards=CARDS,
+        says=Say(
+            es="La mesa suma 15 ({cards}): se la lleva quien la reclame primero",
+            en="The table makes 15 ({cards}): the first to claim it takes it",
+        ),
+    )
+    unclaimed = EventType(
+        "fifteen_on_table_unclaimed",
+        "nobody claimed the dealt table of 15 in time: it stays",
+        says=Say(es="Nadie reclama la mesa de 15", en="Nobody claims the table of 15"),
+    )
+    captured = EventType(
+        "captured",
+        "a card played that takes table cards making 15 with it; an escoba clears the table",
+        seat=SEAT,
+        card=CARD,
+        take=CARDS.about("the table cards taken"),
+        escoba=BOOL.about("whether it cleared the table"),
+    )
+    played = EventType(
+        "played",
+        "a card laid on the table without capturing",
+        seat=SEAT,
+        card=CARD,
+        says=Say(es="{seat} deja {card} en la mesa", en="{seat} lays {card} on the table"),
+    )
+    took_leftover = EventType(
+        "took_leftover",
+        "the last seat to capture takes the cards left on the table at the end of the deal",
+        seat=SEAT,
+        cards=CARDS,
+        says=Say(
+            es="{seat} se lleva lo que queda en la mesa: {cards}",
+            en="{seat} takes what is left on the table: {cards}",
+        ),
+    )
+    deal_scored = EventType(
+        "deal_scored",
+        "a deal is scored: each category's seat (null: tied or nobody) and the points",
+        round=INT,
+        escobas=INTS.about("per seat, its escobas this deal"),
+        cards=SEAT.or_null("who took the most cards"),
+        oros=SEAT.or_null("who took the most oros"),
+        seven_of_oros=SEAT.or_null("who took the 7 de oros"),
+        primera=SEAT.or_null("who has the best primera"),
+        primera_sums=list_of(INT.or_null(), "per seat, its primera (null: a suit missing)"),
+        primera_points=INT.about("what the primera is worth: 1, or 2 with the four 7s"),
+        points=INTS.about("per seat, its points this deal"),
+        says=Say(es="Se cuenta el reparto {round}", en="Deal {round} is scored"),
+    )
+    match_finished = MATCH_FINISHED
+
+    @captured.sentence
+    def _captured_said(self, event: Event) -> Say:
+        if event["escoba"]:
+            return Say(
+                es="{seat} se lleva {take} con {card}: ¡escoba!",
+                en="{seat} takes {take} with {card}: escoba!",
+            )
+        return Say(es="{seat} se lleva {take} con {card}", en="{seat} takes {take} with {card}")
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "starter": SEAT.about("who started this deal"),
+        "escobas": INTS.about("per seat, its escobas this deal, bonuses included"),
+        "last_capturer": SEAT.or_null("who captured last: it takes the leftover"),
+        "sitting_out": SEATS.about("seats without a hand after showing 15 en mano"),
+        "table_sum": INT.about("what the table cards add up to"),
+        "last_deal": obj(
+            "the last deal's score: each category's seat (null: tied or nobody)",
+            escobas=INTS,
+            cards=SEAT.or_null(),
+            oros=SEAT.or_null(),
+            seven_of_oros=SEAT.or_null(),
+            primera=SEAT.or_null(),
+            primera_sums=list_of(INT.or_null()),
+            primera_points=INT,
+            points=INTS,
+        ).or_null(),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    table_sum = FactType(
+        "table_sum",
+        "what the table cards add up to",
+        INT,
+        label=Say(es="Mesa", en="Table"),
+        says=Say(es="La mesa suma {value}", en="The table makes {value}"),
+    )
+    stock_left = FactType(
+        "stock",
+        "cards left in the stock to deal",
+        INT,
+        label=Say(es="Mazo", en="Stock"),
+        says=Say(es="En el mazo: {value:carta|cartas}", en="{value:card|cards} left to deal"),
+    )
+    target = FactType(
+        "target",
+        "the points that end the match (Desescoba: reaching them loses)",
+        INT,
+        label=Say(es="Partida", en="Match"),
+        says=Say(es="Partida a {value:punto|puntos}", en="Match to {value:point|points}"),
+    )
+    seven_of_oros = FactType(
+        "seven_of_oros",
+        "who has taken the 7 de oros this deal",
+        SEAT,
+        label=Say(es="Siete de oros", en="Seven of coins"),
+        says=Say(es="{value} tiene el 7 de oros", en="{value} has the 7 of coins"),
+    )
+    escobas = FactType(
+        "escobas",
+        "a seat's escobas this deal, bonuses included",
+        INT,
+        per_seat=True,
+        label=Say(es="Escobas", en="Escobas"),
+        says=Say(es="{seat} lleva {value:escoba|escobas}", en="{seat} has {value:escoba|escobas}"),
+    )
+    taken = FactType(
+        "taken",
+        "the cards a seat has taken this deal, and how many are oros",
+        obj(cards=INT, oros=INT),
+        per_seat=True,
+        label=Say(es="Cartas llevadas", en="Cards taken"),
+        says=Say(
+            es="{seat} se ha llevado {value.cards:carta|cartas}, {value.oros} de oros",
+            en="{seat} has taken {value.cards:card|cards}, {value.oros} of them coins",
+        ),
+    )
+    score = FactType(
+        "score",
+        "a seat's points over the deals played",
+        INT,
+        per_seat=True,
+        label=Say(es="Puntos", en="Points"),
+        says=Say(es="{seat}: {value:punto|puntos}", en="{seat}: {value:point|points}"),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data, n = EscobaData.of(state), state.players
+        facts = [
+            self.table_sum(sum(value(c) for c in state.cards("table"))),
+            self.stock_left(len(state.cards("stock"))),
+            self.target(state.options["target"]),
+        ]
+        piles = [state.cards(seat_zone("captured", s)) for s in range(n)]
+        holder = next((s for s in range(n) if SEVEN_OF_OROS in piles[s]), None)
+        if holder is not None:
+            facts.append(self.seven_of_oros(holder))
+        for s in range(n):
+            facts.append(self.escobas(data.escobas[s] if data.escobas else 0, s))
+            oros = sum(suit(c) == "O" for c in piles[s])
+            facts.append(self.taken({"cards": len(piles[s]), "oros": oros}, s))
+        facts.extend(self.score(state.scores[s], s) for s in range(n))
+        return facts
+
     # -- dealing -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return spanish_deck(40)
@@ -223,11 +436,11 @@ class Escoba(Game):
         state.shuffle(cards)
         state.zones["stock"].cards = cards  # the top of the stock is the end of the list
         EscobaData.of(state).starter = starter
-        events = [event("deal", round=state.round, starter=starter)]
+        events = [self.new_deal(round=state.round, starter=starter)]
         events += self._deal_hands(state, starter)
         table = state.zones["table"].cards
         table.extend(cards.pop() for _ in range(TABLE_SIZE))
-        events.append(event("table_dealt", cards=list(table)))
+        events.append(self.table_dealt(cards=list(table)))
         return events + self.begin_deal(state)
 
     @staticmethod
@@ -254,7 +467,7 @@ class Escoba(Game):
                 state.phase = "race"
                 state.to_act = list(range(state.players))
                 state.deadline = {"kind": "reaction", "seconds": float(opts["race_seconds"])}
-                return events + [event("fifteen_on_table_race", cards=list(state.cards("table")))]
+                return events + [self.race(cards=list(state.cards("table")))]
             events += self._take_table(state, starter)
         return events + self._next_turn(state, turns.next_seat(state, starter, -1))
 
@@ -267,7 +480,7 @@ class Escoba(Game):
                 state.zones[seat_zone("captured", s)].cards.extend(cards)
                 data.escobas[s] += FIFTEEN_IN_HAND_ESCOBAS
                 data.sitting_out.append(s)
-                events.append(event("fifteen_in_hand", seat=s, cards=list(cards)))
+                events.append(self.fifteen_in_hand(seat=s, cards=list(cards)))
                 cards.clear()
         return events
 
@@ -290,7 +503,7 @@ class Escoba(Game):
         table.clear()
         data.escobas[seat] += escobas
         data.last_capturer = seat
-        return [event("fifteen_on_table", seat=seat, cards=taken, escobas=escobas)]
+        return [self.fifteen_on_table(seat=seat, cards=taken, escobas=escobas)]
 
     def _next_turn(self, state: State, after: int) -> list[Event]:
         """Give the turn to the next seat holding cards; else refill the hands, or end the deal."""
@@ -340,21 +553,21 @@ class Escoba(Game):
         ]
 
     @capture.refusal
-    def _capture_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _capture_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         card, take, zones = action["card"], action["take"], state.zones
         if card not in zones[hand(seat)].cards:
-            return f"card {card!r} is not in your hand"
+            return not_in_hand(state, seat, card)
         if not take:
-            return "take must be a non-empty list of table cards"
+            return TAKE_NOTHING
         if len(set(take)) != len(take):
-            return "take lists a card twice"
+            return TAKE_TWICE
         table = zones["table"].cards
         absent = [c for c in take if c not in table]
         if absent:
-            return f"not on the table: {absent}"
+            return NOT_ON_TABLE(cards=absent)
         total = _VALUES[card] + sum(map(_VALUES.__getitem__, take))
         if total != FIFTEEN:
-            return f"{card} ({value(card)}) with {take} makes {total}, not 15"
+            return NOT_FIFTEEN(card=card, worth=value(card), cards=list(take), total=total)
         return None
 
     @capture.handler
@@ -365,9 +578,7 @@ class Escoba(Game):
         for c in action["take"]:
             state.move(c, "table", pile)
         data.last_capturer = seat
-        events = [
-            event("captured", seat=seat, card=card, take=list(action["take"]), escoba=not table)
-        ]
+        events = [self.captured(seat=seat, card=card, take=list(action["take"]), escoba=not table)]
         if not table:
             data.escobas[seat] += 1
         return events + self._next_turn(state, seat)
@@ -391,17 +602,17 @@ class Escoba(Game):
         return [{"type": "play", "card": c} for c in cards]
 
     @play.refusal
-    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _play_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         card = action["card"]
         if card not in state.cards(hand(seat)):
-            return f"card {card!r} is not in your hand"
+            return not_in_hand(state, seat, card)
         return self._capture_required(state, seat, card)
 
     @play.handler
     def _play(self, state: State, seat: int, action: Action) -> list[Event]:
         card = action["card"]
         state.move(card, hand(seat), "table")
-        return [event("played", seat=seat, card=card)] + self._next_turn(state, seat)
+        return [self.played(seat=seat, card=card)] + self._next_turn(state, seat)
 
     @claim.handler
     def _claim(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -411,7 +622,7 @@ class Escoba(Game):
         """The race window closed with no claim: the dealt table stays where it is."""
         return self._close_race(state, None)
 
-    def _capture_required(self, state: State, seat: int, card: str) -> str | None:
+    def _capture_required(self, state: State, seat: int, card: str) -> Message | None:
         """Why laying ``card`` without capturing is refused under ``mandatory_capture``, or None."""
         mode = state.options["mandatory_capture"]
         if mode == "never":
@@ -421,16 +632,13 @@ class Escoba(Game):
         for c in [card] if mode == "played-card" else state.cards(hand(seat)):
             if can_capture(c, sums):
                 take = combinations_to(FIFTEEN - _VALUES[c], table)[0]
-                return f"capture is mandatory: {c} makes 15 with {take}"
+                return MUST_CAPTURE(card=c, cards=take)
         return None
 
     def _close_race(self, state: State, claimant: int | None) -> list[Event]:
         """The first claim applied takes the table; the timeout (seat None) leaves it unclaimed."""
         state.deadline = None
-        if claimant is None:
-            events = [event("fifteen_on_table_unclaimed")]
-        else:
-            events = self._take_table(state, claimant)
+        events = [self.unclaimed()] if claimant is None else self._take_table(state, claimant)
         starter = EscobaData.of(state).starter
         return events + self._next_turn(state, turns.next_seat(state, starter, -1))
 
@@ -443,14 +651,14 @@ class Escoba(Game):
         events = []
         last = data.last_capturer
         if last is not None:
-            events.append(event("took_leftover", seat=last, cards=list(table)))
+            events.append(self.took_leftover(seat=last, cards=list(table)))
             state.zones[seat_zone("captured", last)].cards.extend(table)
             table.clear()
         piles = [state.cards(seat_zone("captured", s)) for s in range(state.players)]
         points, breakdown = score_deal(piles, data.escobas)
         data.last_deal = breakdown
         record_round(state, points)
-        events.append(event("deal_scored", round=state.round, **breakdown))
+        events.append(self.deal_scored(round=state.round, **breakdown))
         winners = self._match_winners(state)
         if winners is not None:
             return events + end_match(state, winners)

@@ -27,18 +27,22 @@ from shared.engine import (
     State,
     Variant,
     english_deck,
-    event,
     rank,
     record_round,
     register,
     suit,
 )
-from shared.engine.actions import CARD, ActionType, choice
+from shared.engine.actions import ActionType
+from shared.engine.events import MAYBE_PRIVATE, EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import CARD, INT, INTS, SEAT, SUIT, choice, list_of, map_of
 from shared.engine.kit import turns
-from shared.engine.kit.dealing import deal_hands
-from shared.engine.kit.ending import end_match, highest
+from shared.engine.kit.dealing import DEALER_DRAWN, DEALT, deal_hands
+from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
+from shared.engine.kit.table_facts import STOCK_LEFT
 from shared.engine.kit.tables import ENGLISH_ACE_HIGH
 from shared.engine.kit.zones import card_actions, hand, hand_card_action, not_in_hand, seat_zone
+from shared.engine.language import ENGLISH_DECK, Message, Say, Words
 
 HAND_SIZE = 8
 FIGURES = (1, 11, 12, 13)  # A, J, Q, K
@@ -46,6 +50,28 @@ FIGURE_VALUE = 30
 ROW_COST = 50
 LONG_ROW, LONG_BONUS = 7, 40
 SOURCES = ("stock", *ENGLISH_SUITS)
+
+# -- what the rules say to a player, in both languages -------------------------------------
+NOT_LOWER = Say(
+    es="{card:cap} no es más baja que {last}: una expedición va A, K, Q, J, 10 … 2",
+    en="{card:cap} is not lower than {last}: an expedition goes A, K, Q, J, 10 … 2",
+)
+FIGURE_LATE = Say(
+    es="{card:cap} es una figura: las figuras van solo al principio, antes de los números",
+    en="{card:cap} is a figure: figures go only at the start, before any number card",
+)
+NOT_HIGHER = Say(
+    es="{card:cap} no es más alta que {last}: los números van hacia arriba, 2 … 10",
+    en="{card:cap} is not higher than {last}: number cards go up, 2 … 10",
+)
+STOCK_EMPTY = Say(es="el mazo está vacío", en="the stock is empty")
+PILE_EMPTY = Say(es="el descarte de {suit} está vacío", en="the discard pile of {suit} is empty")
+NO_TAKE_BACK = Say(
+    es="no puedes recoger la carta que acabas de descartar",
+    en="you may not take back the card you have just discarded",
+)
+REASON_WORDS = Words({"stock_exhausted": ("se acabó el mazo", "the stock ran out")})
+SCORED_EACH = Say(es="{seat} suma {points:punto|puntos}", en="{seat} scores {points:point|points}")
 
 
 def expedition(s: str, seat: int) -> str:
@@ -74,19 +100,20 @@ def row_score(cards: list[str], numbers: str = "ten") -> int:
     return sum(card_value(c, numbers) for c in cards) - ROW_COST + bonus
 
 
-def placement_problem(row: list[str], card: str, order: str) -> str | None:
+def placement_problem(row: list[str], card: str, order: str) -> Message | None:
     """Why ``card`` cannot follow the expedition ``row`` (None: it can)."""
+    kinds = {"card": CARD, "last": CARD}
     if order == "descending":
         if row and ENGLISH_ACE_HIGH[rank(card)] >= ENGLISH_ACE_HIGH[rank(row[-1])]:
-            return f"{card} is not lower than {row[-1]}: an expedition goes A, K, Q, J, 10 … 2"
+            return Message(NOT_LOWER, {"card": card, "last": row[-1]}, kinds)
         return None
     numbers = [c for c in row if rank(c) not in FIGURES]
     if rank(card) in FIGURES:
         if numbers:
-            return f"{card} is a figure: figures go only at the start, before any number card"
+            return FIGURE_LATE(card=card)
         return None
     if numbers and rank(card) <= rank(numbers[-1]):
-        return f"{card} is not higher than {numbers[-1]}: number cards go up, 2 … 10"
+        return Message(NOT_HIGHER, {"card": card, "last": numbers[-1]}, kinds)
     return None
 
 
@@ -124,6 +151,107 @@ class Exploradores(Game):
         ),
     }
 
+    deck_kind = ENGLISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    new_deal = DEALER_DRAWN
+    dealt = DEALT
+    placed = EventType(
+        "placed",
+        "a card put on its player's expedition of its suit",
+        seat=SEAT,
+        card=CARD,
+        says=Say(
+            es="{seat} pone {card} en su expedición", en="{seat} adds {card} to an expedition"
+        ),
+    )
+    discarded = EventType(
+        "discarded",
+        "a card put on the discard pile of its suit",
+        seat=SEAT,
+        card=CARD,
+        says=Say(es="{seat} descarta {card}", en="{seat} discards {card}"),
+    )
+    drew = EventType(
+        "drew",
+        "a card drawn from the stock (seen by the drawer only) or from a discard pile (by all)",
+        visibility=MAYBE_PRIVATE,
+        seat=SEAT,
+        source=choice(*SOURCES, description="stock, or the suit of the discard pile"),
+        card=CARD,
+    )
+    expeditions_scored = EventType(
+        "expeditions_scored",
+        "the stock has run out: every started expedition scored",
+        rows=list_of(map_of(INT), "per seat, the score of each started expedition by suit"),
+        points=INTS.about("per seat, the sum of its expeditions"),
+    )
+    match_finished = MATCH_FINISHED.extend(
+        reason=choice("stock_exhausted", description="why the match ends", words=REASON_WORDS)
+    )
+
+    @drew.sentence
+    def _drew_said(self, event: Event) -> tuple[Say, dict]:
+        if event["source"] == "stock":
+            return Say(
+                es="{seat} roba {card} del mazo", en="{seat} draws {card} from the stock"
+            ), {}
+        return Say(
+            es="{seat} toma {card} del descarte de {suit}",
+            en="{seat} takes {card} from the discard pile of {suit}",
+        ), {"suit": event["source"]}
+
+    @expeditions_scored.sentence
+    def _scored_said(self, event: Event) -> tuple[Say, dict]:
+        each = [SCORED_EACH(seat=s, points=p) for s, p in enumerate(event["points"])]
+        return Say(
+            es="Se acaba el mazo y se puntúan las expediciones: {each}",
+            en="The stock has run out and the expeditions score: {each}",
+        ), {"each": each}
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "dealer": SEAT,
+        "discarded": SUIT.or_null("the suit discarded on this turn, whose pile cannot be drawn"),
+        "expeditions": list_of(
+            map_of(INT), "per seat, the score each started expedition would make now, by suit"
+        ),
+        "running": INTS.about("per seat, the sum of its expeditions' scores now"),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    stock_left = STOCK_LEFT
+    no_take_back = FactType(
+        "discarded",
+        "the discard pile its player may not draw from this turn",
+        SUIT,
+        label=Say(es="Descarte", en="Discard"),
+        says=Say(
+            es="No se puede robar del descarte de {value} este turno",
+            en="The discard pile of {value} cannot be drawn this turn",
+        ),
+    )
+    running = FactType(
+        "expeditions",
+        "a seat's expeditions as they would score now (the final score once the match is over)",
+        INT,
+        per_seat=True,
+        label=Say(es="Expediciones", en="Expeditions"),
+        says=Say(
+            es="{seat}: {value:punto|puntos} en expediciones",
+            en="{seat}: {value:point|points} in expeditions",
+        ),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data = ExploradoresData.of(state)
+        facts = [self.stock_left(len(state.cards("stock")))]
+        if data.discarded is not None and not state.options["take_back_discard"]:
+            facts.append(self.no_take_back(data.discarded))
+        rows = self.rows(state)
+        facts.extend(self.running(sum(rows[s].values()), s) for s in range(state.players))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return english_deck()
@@ -143,7 +271,7 @@ class Exploradores(Game):
         first = turns.next_seat(state, data.dealer)
         events = deal_hands(state, turns.seats_from(state, first), HAND_SIZE)
         state.phase, state.to_act = "play", [first]
-        return [event("deal", dealer=data.dealer, first=first), *events]
+        return [self.new_deal(dealer=data.dealer, first=first), *events]
 
     # -- the action table --------------------------------------------------------------
     place = ActionType(
@@ -162,7 +290,7 @@ class Exploradores(Game):
         return card_actions("place", state.cards(hand(seat)))
 
     @place.refusal
-    def _place_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _place_refused(self, state: State, seat: int, action: Action) -> Message | None:
         card = action["card"]
         if missing := not_in_hand(state, seat, card):
             return missing
@@ -174,7 +302,7 @@ class Exploradores(Game):
         card = action["card"]
         state.move(card, hand(seat), expedition(suit(card), seat))
         state.phase = "draw"
-        return [event("placed", seat=seat, card=card)]
+        return [self.placed(seat=seat, card=card)]
 
     @discard.handler
     def _discard(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -182,22 +310,22 @@ class Exploradores(Game):
         state.move(card, hand(seat), pile(suit(card)))
         ExploradoresData.of(state).discarded = suit(card)
         state.phase = "draw"
-        return [event("discarded", seat=seat, card=card)]
+        return [self.discarded(seat=seat, card=card)]
 
     @draw.candidates
     def _draws(self, state: State, seat: int) -> list[Action]:
         return [{"type": "draw", "source": x} for x in SOURCES]
 
     @draw.refusal
-    def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _draw_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         source = action["source"]
         if source == "stock":
-            return None if state.cards("stock") else "the stock is empty"
+            return None if state.cards("stock") else STOCK_EMPTY
         if not state.cards(pile(source)):
-            return f"the discard pile of {source} is empty"
+            return PILE_EMPTY(suit=source)
         data = ExploradoresData.of(state)
         if source == data.discarded and not state.options["take_back_discard"]:
-            return "you may not take back the card you have just discarded"
+            return NO_TAKE_BACK
         return None
 
     @draw.handler
@@ -206,7 +334,7 @@ class Exploradores(Game):
         card = state.move_top("stock" if source == "stock" else pile(source), hand(seat))
         ExploradoresData.of(state).discarded = None
         secret = {"visible_to": [seat]} if source == "stock" else {}
-        events = [event("drew", seat=seat, source=source, card=card, **secret)]
+        events = [self.drew(seat=seat, source=source, card=card, **secret)]
         if not state.cards("stock"):
             return events + self._score(state)
         state.phase, state.to_act = "play", [turns.next_seat(state, seat)]
@@ -218,7 +346,7 @@ class Exploradores(Game):
         rows = self.rows(state)
         points = [sum(r.values()) for r in rows]
         record_round(state, points)
-        events = [event("expeditions_scored", rows=rows, points=points)]
+        events = [self.expeditions_scored(rows=rows, points=points)]
         return events + end_match(state, highest(state.scores), reason="stock_exhausted")
 
     @staticmethod

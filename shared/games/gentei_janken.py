@@ -26,16 +26,21 @@ from shared.engine import (
     State,
     Variant,
     english_deck,
-    event,
     rank,
     register,
     suit,
 )
 from shared.engine.actions import ActionType
-from shared.engine.kit.ending import end_match, highest
+from shared.engine.events import PRIVATE, EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import BOOL, CARD, CARDS, INT, SEATS, STR, list_of, obj
+from shared.engine.kit.dealing import DEALT
+from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.sealed import POLICIES, RANDOM, Sealed
+from shared.engine.kit.table_facts import CARDS_HELD, COMMITTED, MY_CARD
 from shared.engine.kit.turns import DIRECTION, next_seat, seats_from
 from shared.engine.kit.zones import hand, hand_card_action, seat_zone
+from shared.engine.language import ENGLISH_DECK, Message, Say
 
 SIGNS = ("S", "D", "C")  # scissors, paper, rock
 BEATS = {
@@ -44,8 +49,21 @@ BEATS = {
     "C": "S",
 }  # spades cut diamonds, diamonds wrap clubs, clubs break spades
 CHIP_SUIT = "H"
+NO_CHALLENGE = "no challenge is possible"
 CARDS_PER_SUIT, CHIPS_EACH = 4, 3
 SEALED = Sealed("duel", "card_committed")
+
+# -- what the rules say to a player, in both languages -------------------------------------
+NOT_YOURSELF = Say(es="no puedes retarte a ti mismo", en="you cannot challenge yourself")
+OUT = Say(es="{seat} está fuera de la partida", en="seat {number} is out of the game")
+NO_CARDS = Say(
+    es="{seat} no tiene cartas y no se le puede retar",
+    en="seat {number} has no cards left and cannot be challenged",
+)
+NO_CHIPS = Say(
+    es="{seat} no tiene fichas y no se le puede retar",
+    en="seat {number} has no chips and cannot be challenged",
+)
 
 
 def chips(seat: int) -> str:
@@ -105,6 +123,134 @@ class GenteiJanken(Game):
         ),
     }
 
+    deck_kind = ENGLISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    dealt = DEALT
+    new_turn = EventType(
+        "turn",
+        "a seat's turn to challenge someone",
+        seat=SEAT,
+        says=Say(es="Turno de {seat}: elige a quién retar", en="{seat}'s turn to challenge"),
+    )
+    challenged = EventType(
+        "challenged",
+        "a duel: both seats commit a card, sealed",
+        seat=SEAT.about("the challenger"),
+        opponent=SEAT.about("the seat challenged"),
+        says=Say(es="{seat} reta a {opponent}", en="{seat} challenges {opponent}"),
+    )
+    card_committed = SEALED.commit_event
+    cards_revealed = EventType(
+        "cards_revealed",
+        "both cards shown at once and whose suit is stronger (null: the same suit)",
+        seats=SEATS.about("the duellists, in seat order"),
+        cards=CARDS.about("their cards, in the same order"),
+        winner=SEAT.or_null(),
+    )
+    chips_taken = EventType(
+        "chips_taken",
+        "the winner of a duel takes chips from the loser",
+        seat=SEAT.about("who takes"),
+        loser=SEAT,
+        chips=INT,
+        says=Say(
+            es="{seat} le quita {chips:ficha|fichas} a {loser}",
+            en="{seat} takes {chips:chip|chips} from {loser}",
+        ),
+    )
+    cards_given = EventType(
+        "cards_given",
+        "extremo: a chipless challenger who loses gives all its cards to the opponent, seen by"
+        " the two of them",
+        visibility=PRIVATE,
+        seat=SEAT.about("who gives"),
+        to=SEAT.about("who takes"),
+        cards=CARDS,
+        says=Say(es="{seat} da {cards} a {to}", en="{seat} gives {cards} to {to}"),
+    )
+    eliminated = EventType(
+        "eliminated",
+        "a player left without chips (extremo: and without cards) is out, its cards discarded",
+        seat=SEAT,
+        discarded=INT.about("cards it had left"),
+        says=Say(
+            es="{seat} se queda sin fichas: fuera de la partida",
+            en="{seat} has no chips left: out of the game",
+        ),
+    )
+    match_finished = MATCH_FINISHED.extend(reason=STR.about("why it ended"))
+
+    @cards_revealed.sentence
+    def _revealed_said(self, event: Event) -> Say:
+        if event["winner"] is None:
+            return Say(
+                es="Se descubren {cards}: mismo palo, nadie gana",
+                en="{cards:cap} are shown: the same suit, nobody wins",
+            )
+        return Say(
+            es="Se descubren {cards}: gana {winner}", en="{cards:cap} are shown: {winner} wins"
+        )
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "active": SEAT.or_null("whose turn it is to challenge; null once the match is over"),
+        "duel": SEATS.or_null("while a duel is open: the challenger and the seat challenged"),
+        "committed": list_of(BOOL, "per seat, whether it has committed its card"),
+        "out": SEATS.about("seats out of the game, in order"),
+        "last_duel": obj(
+            "the last duel: its seats and cards (seat order), its winner and the chips taken",
+            seats=SEATS,
+            cards=CARDS,
+            winner=SEAT.or_null(),
+            chips=INT,
+        ).or_null(),
+    }
+    private_view = {"my_card": CARD.or_null("the card you committed, sealed until the reveal")}
+
+    # -- the facts ---------------------------------------------------------------------
+    duel_on = FactType(
+        "duel",
+        "the duel being played: the challenger and the seat challenged",
+        SEATS,
+        label=Say(es="Duelo", en="Duel"),
+        says=Say(es="Duelo: {value}", en="Duel: {value}"),
+    )
+    chip_count = FactType(
+        "chips",
+        "a seat's chips (hearts): the most at the end wins",
+        INT,
+        per_seat=True,
+        label=Say(es="Fichas", en="Chips"),
+        says=Say(es="{seat}: {value:ficha|fichas}", en="{seat}: {value:chip|chips}"),
+    )
+    in_hand = CARDS_HELD
+    out_of_game = FactType(
+        "out",
+        "a seat out of the game",
+        BOOL,
+        per_seat=True,
+        label=Say(es="Fuera", en="Out"),
+        says=Say(es="{seat} está fuera de la partida", en="{seat} is out of the game"),
+    )
+    committed = COMMITTED
+    my_card = MY_CARD
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data = GenteiData.of(state)
+        facts: list[Fact] = []
+        if data.duel and not state.finished:
+            facts.append(self.duel_on(list(data.duel)))
+            facts.extend(self.committed(True, s) for s in data.duel if SEALED.committed(state, s))
+        if seat is not None and (mine := SEALED.card_of(state, seat)) is not None:
+            facts.append(self.my_card(mine, seat))
+        for s in range(state.players):
+            facts.append(self.chip_count(self._chips(state, s), s))
+            facts.append(self.in_hand(len(state.cards(hand(s))), s))
+            if s in data.out:
+                facts.append(self.out_of_game(True, s))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return english_deck()
@@ -131,8 +277,7 @@ class GenteiJanken(Game):
         state.zones["bank"].cards = hearts[n * CHIPS_EACH :]
         self._count_chips(state)
         events = [
-            event("dealt", seat=s, cards=list(state.cards(hand(s))), visible_to=[s])
-            for s in range(n)
+            self.dealt(seat=s, cards=list(state.cards(hand(s))), visible_to=[s]) for s in range(n)
         ]
         first = state.rng().randrange(n)
         return events + self._turn(state, first)
@@ -162,9 +307,9 @@ class GenteiJanken(Game):
                 data.active, data.duel = seat, None
                 state.phase = "challenge"
                 state.to_act = [seat]
-                return [event("turn", seat=seat)]
+                return [self.new_turn(seat=seat)]
         data.active, data.duel = None, None
-        return end_match(state, highest(state.scores), reason="no challenge is possible")
+        return end_match(state, highest(state.scores), reason=NO_CHALLENGE)
 
     # -- the action table --------------------------------------------------------------
     challenge = ActionType(
@@ -180,16 +325,16 @@ class GenteiJanken(Game):
         return [{"type": "challenge", "seat": s} for s in range(state.players)]
 
     @challenge.refusal
-    def _challenge_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _challenge_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         target = action["seat"]
         if target == seat:
-            return "you cannot challenge yourself"
+            return NOT_YOURSELF
         if target in GenteiData.of(state).out:
-            return f"seat {target} is out of the game"
+            return OUT(seat=target, number=target)
         if not state.cards(hand(target)):
-            return f"seat {target} has no cards left and cannot be challenged"
+            return NO_CARDS(seat=target, number=target)
         if self._chips(state, target) == 0:
-            return f"seat {target} has no chips and cannot be challenged"
+            return NO_CHIPS(seat=target, number=target)
         return None
 
     @challenge.handler
@@ -198,7 +343,7 @@ class GenteiJanken(Game):
         data.duel = [seat, action["seat"]]
         state.phase = "duel"
         SEALED.open(state, sorted(data.duel), state.options["commit_seconds"])
-        return [event("challenged", seat=seat, opponent=action["seat"])]
+        return [self.challenged(seat=seat, opponent=action["seat"])]
 
     @play.handler
     def _play(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -221,7 +366,7 @@ class GenteiJanken(Game):
         cards = SEALED.reveal(state, seats, "discard")
         side = stronger(cards[0], cards[1])
         winner = None if side is None else seats[side]
-        events = [event("cards_revealed", seats=seats, cards=cards, winner=winner)]
+        events = [self.cards_revealed(seats=seats, cards=cards, winner=winner)]
         taken = 0
         if side is not None:
             winner, loser = seats[side], seats[1 - side]
@@ -233,7 +378,7 @@ class GenteiJanken(Game):
             else:
                 taken = self._take(state, loser, winner, 1)
             if taken:
-                events.append(event("chips_taken", seat=winner, loser=loser, chips=taken))
+                events.append(self.chips_taken(seat=winner, loser=loser, chips=taken))
         data.last_duel = {"seats": seats, "cards": cards, "winner": winner, "chips": taken}
         events += self._eliminate(state)
         return events + self._turn(state, next_seat(state, challenger))
@@ -250,7 +395,7 @@ class GenteiJanken(Game):
         state.zones[hand(giver)].cards = []
         state.zones[hand(receiver)].cards += cards
         return [
-            event("cards_given", seat=giver, to=receiver, cards=cards, visible_to=[giver, receiver])
+            self.cards_given(seat=giver, to=receiver, cards=cards, visible_to=[giver, receiver])
         ]
 
     def _eliminate(self, state: State) -> list[Event]:
@@ -266,7 +411,7 @@ class GenteiJanken(Game):
             state.zones["discard"].cards += left
             state.zones[hand(s)].cards = []
             data.out.append(s)
-            events.append(event("eliminated", seat=s, discarded=len(left)))
+            events.append(self.eliminated(seat=s, discarded=len(left)))
         return events
 
     @staticmethod

@@ -24,21 +24,35 @@ from shared.engine import (
     State,
     Variant,
     english_deck,
-    event,
     rank,
     record_round,
     register,
 )
 from shared.engine.actions import CARD, ActionType, Field
+from shared.engine.events import EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import CARDS, INT, SEAT, SEATS, choice, obj
 from shared.engine.kit import shedding
-from shared.engine.kit.ending import end_match
+from shared.engine.kit.dealing import DEALT
+from shared.engine.kit.ending import MATCH_FINISHED, end_match
+from shared.engine.kit.table_facts import CARDS_HELD, STOCK_LEFT
 from shared.engine.kit.turns import DIRECTION, next_seat
 from shared.engine.kit.zones import hand, not_in_hand
+from shared.engine.language import ENGLISH_DECK, Message, Say
 
 LIMIT = 99
 HAND_SIZE = 3
 PLUS, MINUS = "plus", "minus"
 TEN, JACK, QUEEN, KING = 10, 11, 12, 13
+BUST, TRIO, LAST_WITH_TOKENS = "bust", "trío", "last player with tokens"
+TEN_WAY = Field("str", "for a 10: add or take 10", choices=(PLUS, MINUS))
+
+# -- what the rules say to a player, in both languages -------------------------------------
+SAY_TEN = Say(
+    es="un 10 suma o resta 10: añade el campo 'ten' (plus o minus)",
+    en="a 10 adds or takes 10: add the field 'ten' (plus or minus)",
+)
+ONLY_TEN = Say(es="solo un 10 dice plus o minus", en="only a 10 says plus or minus")
 
 
 def new_total(total: int, card: str, ten: str | None = None) -> int:
@@ -92,6 +106,124 @@ class NoventaYNueve(Game):
     }
     variants = {"base": Variant("base", "99: do not take the total past 99; a trío wins.")}
 
+    deck_kind = ENGLISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    new_deal = EventType(
+        "deal",
+        "a new deal: its number and who plays first",
+        round=INT,
+        first=SEAT.about("who plays first"),
+        says=Say(es="Reparto {round}: empieza {first}", en="Deal {round}: {first} starts"),
+    )
+    dealt = DEALT
+    turned_up = shedding.TURNED_UP
+    total = EventType(
+        "total",
+        "the total the deal starts from (the starter card's value, by option)",
+        total=INT,
+        says=Say(es="El total empieza en {total}", en="The total starts at {total}"),
+    )
+    played = EventType(
+        "played",
+        "a card laid on the pile, and the total it makes",
+        seat=SEAT,
+        card=CARD,
+        ten=TEN_WAY.or_null("for a 10, whether it added or took 10"),
+        total=INT,
+    )
+    drew = shedding.DREW
+    restocked = shedding.RESTOCKED
+    bust = EventType(
+        "bust",
+        "a card took the total past 99: its player loses the deal",
+        seat=SEAT,
+        total=INT,
+        says=Say(es="{seat} se pasa de 99: {total}", en="{seat} goes past 99: {total}"),
+    )
+    trio = EventType(
+        "trio",
+        "a hand of three cards of one number wins the deal",
+        seat=SEAT,
+        cards=CARDS.about("the hand"),
+        says=Say(es="{seat} tiene un trío: {cards}", en="{seat} has a trío: {cards}"),
+    )
+    tokens_lost = EventType(
+        "tokens_lost",
+        "each loser of the deal gives up a token",
+        seats=SEATS.about("the losers"),
+    )
+    eliminated = EventType(
+        "eliminated",
+        "a player without tokens is out of the match",
+        seat=SEAT,
+        says=Say(es="{seat} se queda sin fichas: queda fuera", en="{seat} has no tokens left: out"),
+    )
+    match_finished = MATCH_FINISHED.extend(
+        loser=SEAT.about("who went past 99").maybe(),
+        reason=choice(BUST, TRIO, LAST_WITH_TOKENS, description="how the match ended"),
+    )
+
+    @played.sentence
+    def _played_said(self, event: Event) -> Say:
+        if event["ten"] == PLUS:
+            return Say(
+                es="{seat} juega {card} y suma 10: {total}",
+                en="{seat} plays {card}, plus 10: {total}",
+            )
+        if event["ten"] == MINUS:
+            return Say(
+                es="{seat} juega {card} y resta 10: {total}",
+                en="{seat} plays {card}, minus 10: {total}",
+            )
+        return Say(es="{seat} juega {card}: {total}", en="{seat} plays {card}: {total}")
+
+    @tokens_lost.sentence
+    def _tokens_lost_said(self, event: Event) -> Say:
+        if len(event["seats"]) == 1:
+            return Say(es="{seats} pierde una ficha", en="{seats} loses a token")
+        return Say(es="{seats} pierden una ficha", en="{seats} lose a token each")
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "total": INT.about("the running total"),
+        "last_play": obj(
+            "the last card laid, the choice for a 10 and the total it made",
+            seat=SEAT,
+            card=CARD,
+            ten=TEN_WAY.or_null(),
+            total=INT,
+        ).or_null(),
+        "out": SEATS.about("seats without tokens left, in the order they went out"),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    running = FactType(
+        "total",
+        "the running total; past 99 loses",
+        INT,
+        label=Say(es="Total", en="Total"),
+        says=Say(es="Total: {value} de 99", en="Total: {value} of 99"),
+    )
+    stock = STOCK_LEFT
+    tokens = FactType(
+        "tokens",
+        "tokens a seat has left (a player without any is out)",
+        INT,
+        per_seat=True,
+        label=Say(es="Fichas", en="Tokens"),
+        says=Say(es="{seat}: {value:ficha|fichas}", en="{seat}: {value:token|tokens}"),
+    )
+    in_hand = CARDS_HELD
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data, n = NoventaData.of(state), state.players
+        facts = [self.running(data.total), self.stock(len(state.cards("stock")))]
+        if state.options["tokens"]:
+            facts.extend(self.tokens(state.scores[s], s) for s in range(n))
+        facts.extend(self.in_hand(len(state.cards(hand(s))), s) for s in range(n))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return english_deck(jokers=2, copies=2)  # two decks of 54: four jokers
@@ -116,11 +248,11 @@ class NoventaYNueve(Game):
         data = NoventaData.of(state)
         order = self._order(state, first)
         data.first, data.last_play = first, None
-        events = [event("deal", round=state.round, first=first)]
+        events = [self.new_deal(round=state.round, first=first)]
         events += shedding.new_table(state, self.deck(state), HAND_SIZE, order)
         starter = shedding.top(state)
         data.total = new_total(0, starter, PLUS) if state.options["count_starter"] else 0
-        events.append(event("total", total=data.total))
+        events.append(self.total(total=data.total))
         dealt_trio = first_trio(state, order)  # several: the first in the order of play wins
         if dealt_trio is not None:
             return events + self._trio(state, dealt_trio)
@@ -134,7 +266,7 @@ class NoventaYNueve(Game):
         "lay a card on the pile and change the total (a 10 says plus or minus), then draw",
         phases=("play",),
         card=CARD,
-        ten=Field("str", "for a 10: add or take 10", choices=(PLUS, MINUS), optional=True),
+        ten=TEN_WAY.maybe(),
     )
 
     @play.candidates
@@ -148,15 +280,15 @@ class NoventaYNueve(Game):
         return actions
 
     @play.refusal
-    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _play_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         card, ten = action["card"], action.get("ten")
         if missing := not_in_hand(state, seat, card):
             return missing
         is_ten = card != JOKER and rank(card) == TEN
         if is_ten and ten is None:
-            return "a 10 adds or takes 10: add the field 'ten' (plus or minus)"
+            return SAY_TEN
         if not is_ten and ten is not None:
-            return "only a 10 says plus or minus"
+            return ONLY_TEN
         return None
 
     @play.handler
@@ -166,7 +298,7 @@ class NoventaYNueve(Game):
         shedding.discard(state, seat, card)
         data.total = new_total(data.total, card, ten)
         data.last_play = {"seat": seat, "card": card, "ten": ten, "total": data.total}
-        events = [event("played", seat=seat, card=card, ten=ten, total=data.total)]
+        events = [self.played(seat=seat, card=card, ten=ten, total=data.total)]
         if data.total > LIMIT:
             return events + self._bust(state, seat)
         events += shedding.draw(state, seat)
@@ -177,16 +309,16 @@ class NoventaYNueve(Game):
 
     # -- the end of a deal ------------------------------------------------------------------
     def _bust(self, state: State, seat: int) -> list[Event]:
-        events = [event("bust", seat=seat, total=NoventaData.of(state).total)]
+        events = [self.bust(seat=seat, total=NoventaData.of(state).total)]
         if not state.options["tokens"]:
             others = [s for s in self._in_play(state) if s != seat]
-            return events + end_match(state, others, reason="bust", loser=seat)
+            return events + end_match(state, others, reason=BUST, loser=seat)
         return events + self._lose_tokens(state, [seat])
 
     def _trio(self, state: State, seat: int) -> list[Event]:
-        events = [event("trio", seat=seat, cards=list(state.cards(hand(seat))))]
+        events = [self.trio(seat=seat, cards=list(state.cards(hand(seat))))]
         if not state.options["tokens"]:
-            return events + end_match(state, [seat], reason="trío")
+            return events + end_match(state, [seat], reason=TRIO)
         return events + self._lose_tokens(state, [s for s in self._in_play(state) if s != seat])
 
     def _lose_tokens(self, state: State, losers: list[int]) -> list[Event]:
@@ -194,14 +326,14 @@ class NoventaYNueve(Game):
         otherwise a new deal starts with the next player still in."""
         data = NoventaData.of(state)
         record_round(state, [-1 if s in losers else 0 for s in range(state.players)])
-        events: list[Event] = [event("tokens_lost", seats=sorted(losers))]
+        events: list[Event] = [self.tokens_lost(seats=sorted(losers))]
         for s in sorted(losers):
             if state.scores[s] <= 0:
                 data.out.append(s)
-                events.append(event("eliminated", seat=s))
+                events.append(self.eliminated(seat=s))
         left = self._in_play(state)
         if len(left) <= 1:
-            return events + end_match(state, left, reason="last player with tokens")
+            return events + end_match(state, left, reason=LAST_WITH_TOKENS)
         state.round += 1
         nxt = next_seat(state, data.first, skip=data.out)
         return events + self._deal(state, nxt)

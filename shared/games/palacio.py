@@ -28,20 +28,70 @@ from shared.engine import (
     State,
     Variant,
     english_deck,
-    event,
     rank,
     record_round,
     register,
 )
 from shared.engine.actions import CARD, CARDS, ActionType, Field
-from shared.engine.kit import climbing
-from shared.engine.kit.dealing import deal_hands
-from shared.engine.kit.ending import end_match, lowest
+from shared.engine.events import EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import BOOL, INT, INTS, SEAT, SEATS, choice, obj
+from shared.engine.kit import climbing, shedding
+from shared.engine.kit.dealing import DEALT, deal_hands
+from shared.engine.kit.ending import MATCH_FINISHED, end_match, lowest
+from shared.engine.kit.table_facts import STOCK_LEFT
 from shared.engine.kit.turns import DIRECTION, next_seat
-from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.kit.zones import hand, not_in_hand, seat_zone
+from shared.engine.language import ENGLISH_DECK, Message, Say, Words
 
 TABLE_CARDS = 3
 WILD, BURNER = 2, 10
+SOURCE_WORDS = Words(
+    {
+        "hand": ("de la mano", "from the hand"),
+        "up": ("de sus cartas boca arriba", "from the face-up cards"),
+        "down": ("a ciegas, boca abajo", "blind, face down"),
+    }
+)
+
+# -- what the rules say to a player, in both languages -------------------------------------
+EXACTLY = Say(
+    es="elige exactamente {count} cartas para dejar boca arriba",
+    en="choose exactly {count} cards to lie face up",
+)
+AMONG_YOURS = Say(
+    es="elige las cartas boca arriba entre tu mano y tus cartas boca arriba",
+    en="choose the face-up cards among your hand and your face-up cards",
+)
+GO_BLIND = Say(
+    es="tu mano y tus cartas boca arriba están vacías: da la vuelta a una carta boca abajo (blind)",
+    en="your hand and face-up cards are empty: turn over a face-down card (blind)",
+)
+FROM_HAND = Say(
+    es="juega cartas de tu mano (la mano va primero)",
+    en="play cards from your hand (your hand comes first)",
+)
+FROM_UP = Say(es="juega cartas boca arriba", en="play cards from your face-up cards")
+ONE_RANK = Say(es="juega cartas de un solo valor", en="play cards of one rank only")
+LOWER = Say(
+    es="{card:cap} es más bajo que {top} del montón",
+    en="a {played} is lower than the {on} on the pile",
+)
+DOWN_LAST = Say(
+    es="las cartas boca abajo se juegan solo con la mano y las boca arriba vacías",
+    en="face-down cards are played only once your hand and face-up cards are empty",
+)
+DOWN_COUNT = Say(
+    es="tienes {count:carta|cartas} boca abajo", en="you have {count} face-down card(s)"
+)
+BLIND_FIRST = Say(
+    es="da antes la vuelta a una carta boca abajo (blind)",
+    en="turn over a face-down card first (blind)",
+)
+CAN_PLAY = Say(
+    es="puedes jugar: el montón solo se recoge cuando ninguna carta tuya va encima",
+    en="you can play: the pile is picked up only when no card of yours goes on it",
+)
 
 
 def up(seat: int) -> str:
@@ -93,6 +143,166 @@ class Palacio(Game):
         "base": Variant("base", "Two decks without jokers; 3 in hand, 3 face up, 3 face down."),
     }
 
+    deck_kind = ENGLISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    table_dealt = EventType(
+        "table_dealt",
+        "each seat gets three face-down and three face-up table cards",
+        dealer=SEAT,
+        says=Say(
+            es="Reparte {dealer}: tres cartas boca abajo y tres boca arriba a cada uno",
+            en="{dealer} deals three face-down and three face-up cards to each",
+        ),
+    )
+    dealt = DEALT
+    pile_started = EventType(
+        "pile_started",
+        "the stock's top card turned up to start the pile",
+        face_up=CARD,
+        says=Say(es="El montón empieza con {face_up}", en="The pile starts with {face_up}"),
+    )
+    arranged = EventType(
+        "arranged",
+        "a seat's choice of the three cards that lie face up",
+        seat=SEAT,
+        face_up=CARDS,
+        says=Say(es="{seat} deja boca arriba {face_up}", en="{seat} lays face up {face_up}"),
+    )
+    new_turn = EventType(
+        "turn",
+        "a seat's turn begins",
+        seat=SEAT,
+        says=Say(es="Turno de {seat}", en="{seat}'s turn"),
+    )
+    drew = shedding.DREW
+    played = EventType(
+        "played",
+        "cards of one rank played onto the pile, from the hand, the face-up or the face-down cards",
+        seat=SEAT,
+        cards=CARDS,
+        source=choice("hand", "up", "down", description="where from", words=SOURCE_WORDS),
+        says=Say(es="{seat} juega {cards} {source}", en="{seat} plays {cards} {source}"),
+    )
+    blind_failed = EventType(
+        "blind_failed",
+        "a face-down card turned over does not go on the pile: it goes to the hand",
+        seat=SEAT,
+        face_up=CARD.about("the card turned over"),
+        says=Say(
+            es="{seat} da la vuelta a {face_up}, que no vale",
+            en="{seat} turns over {face_up}: no good",
+        ),
+    )
+    burned = EventType(
+        "burned",
+        "the pile burns: a 10, or equal ranks in a row",
+        seat=SEAT,
+        reason=choice("ten", "run", description="a 10, or a run of equal ranks"),
+    )
+    must_follow = EventType(
+        "must_follow",
+        "a 2 was played: the same player plays again",
+        seat=SEAT,
+        says=Say(es="{seat} echó un 2 y vuelve a jugar", en="{seat} played a 2 and plays again"),
+    )
+    picked_up = EventType(
+        "picked_up",
+        "the whole pile taken into the hand",
+        seat=SEAT,
+        count=INT.about("cards taken"),
+        says=Say(
+            es="{seat} recoge el montón: {count:carta|cartas}",
+            en="{seat} picks up the pile: {count:card|cards}",
+        ),
+    )
+    laid = EventType(
+        "laid",
+        "a card of the hand laid as the new pile after picking up",
+        seat=SEAT,
+        face_up=CARD,
+        says=Say(
+            es="{seat} empieza el montón con {face_up}", en="{seat} starts the pile with {face_up}"
+        ),
+    )
+    match_finished = MATCH_FINISHED.extend(
+        winner=SEAT.about("who cleared the table").maybe(),
+        reason=choice("cleared", "stalemate", description="the table cleared, or no progress"),
+        cards_left=INTS.about("at a stalemate: each seat's cards left").maybe(),
+    )
+
+    @burned.sentence
+    def _burned_said(self, event: Event) -> Say:
+        if event["reason"] == "ten":
+            return Say(es="{seat} quema el montón con un 10", en="{seat} burns the pile with a 10")
+        return Say(
+            es="{seat} quema el montón: cartas iguales seguidas",
+            en="{seat} burns the pile: equal ranks in a row",
+        )
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "dealer": SEAT,
+        "top_value": INT.or_null("the strength to meet (J = Q = K = 10); null: an empty pile"),
+        "must_follow": BOOL.about("a 2 was played: the same player plays again"),
+        "arranged": SEATS.or_null("while the face-up cards are chosen: who has chosen"),
+        "last_burn_by": SEAT.or_null("who burned the pile last"),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    pile = FactType(
+        "pile",
+        "the pile: its top card and how many cards it holds",
+        obj(top=CARD, count=INT),
+        label=Say(es="Montón", en="Pile"),
+        says=Say(
+            es="Montón: {value.top:bare}, {value.count:carta|cartas}",
+            en="Pile: {value.top:bare}, {value.count:card|cards}",
+        ),
+    )
+    stock = STOCK_LEFT
+    follow = FactType(
+        "must_follow",
+        "a 2 was played: the same player plays again",
+        BOOL,
+        label=Say(es="Tras un 2", en="After a 2"),
+        says=Say(es="Tras un 2 se vuelve a jugar", en="After a 2 the same player plays again"),
+    )
+    left = FactType(
+        "cards",
+        "a seat's cards: in hand, face up and face down",
+        obj(hand=INT, up=INT, down=INT),
+        per_seat=True,
+        label=Say(es="Cartas", en="Cards"),
+        says=Say(
+            es="{seat}: {value.hand} en la mano, {value.up} boca arriba, {value.down} boca abajo",
+            en="{seat}: {value.hand} in hand, {value.up} face up, {value.down} face down",
+        ),
+    )
+    chosen = FactType(
+        "arranged",
+        "a seat that has chosen its face-up cards",
+        BOOL,
+        per_seat=True,
+        label=Say(es="Ha elegido", en="Has chosen"),
+        says=Say(es="{seat} ya ha elegido sus cartas boca arriba", en="{seat} has chosen"),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data, pile = PalacioData.of(state), state.cards("pile")
+        facts: list[Fact] = []
+        if pile:
+            facts.append(self.pile({"top": pile[-1], "count": len(pile)}))
+        facts.append(self.stock(len(state.cards("stock"))))
+        if data.must_follow:
+            facts.append(self.follow(True))
+        for s in range(state.players):
+            counts = {"hand": len(state.cards(hand(s))), "up": len(state.cards(up(s))),
+                      "down": len(state.cards(down(s)))}  # fmt: skip
+            facts.append(self.left(counts, s))
+        facts.extend(self.chosen(True, s) for s in data.arranged or [])
+        return facts
+
     # -- values ------------------------------------------------------------------------
     @staticmethod
     def value(state: State, card: str) -> int:
@@ -122,10 +332,10 @@ class Palacio(Game):
         for s in order:
             state.cards(down(s)).extend(stock.cards.pop() for _ in range(TABLE_CARDS))
             state.cards(up(s)).extend(stock.cards.pop() for _ in range(TABLE_CARDS))
-        events = [event("table_dealt", dealer=data.dealer)]
+        events = [self.table_dealt(dealer=data.dealer)]
         events += deal_hands(state, order, TABLE_CARDS)
         first = state.move_top("stock", "pile")
-        events.append(event("pile_started", face_up=first))
+        events.append(self.pile_started(face_up=first))
         state.phase = "arrange"
         state.to_act = list(range(state.players))
         data.arranged = []
@@ -154,13 +364,13 @@ class Palacio(Game):
         return [{"type": "arrange", "up": list(c)} for c in combos]
 
     @arrange.refusal
-    def _arrange_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _arrange_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         pool = Counter(state.cards(hand(seat)) + state.cards(up(seat)))
         if len(action["up"]) != TABLE_CARDS:
-            return f"choose exactly {TABLE_CARDS} cards to lie face up"
+            return EXACTLY(count=TABLE_CARDS)
         chosen: list[str] = action["up"]
         if Counter(chosen) - pool:
-            return "choose the face-up cards among your hand and your face-up cards"
+            return AMONG_YOURS
         return None
 
     @arrange.handler
@@ -174,7 +384,7 @@ class Palacio(Game):
         assert data.arranged is not None
         data.arranged.append(seat)
         state.to_act.remove(seat)
-        events = [event("arranged", seat=seat, face_up=list(action["up"]))]
+        events = [self.arranged(seat=seat, face_up=list(action["up"]))]
         if state.to_act:
             return events
         data.arranged = None
@@ -189,21 +399,22 @@ class Palacio(Game):
         return [{"type": "play", "cards": s} for s in sets]
 
     @play.refusal
-    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _play_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         cards: list[str] = action["cards"]
         source = self._source(state, seat)
         if source == "down":
-            return "your hand and face-up cards are empty: turn over a face-down card (blind)"
-        where = "hand" if source == hand(seat) else "face-up cards"
+            return GO_BLIND
         if not cards or Counter(cards) - Counter(state.cards(source)):
-            return f"play cards from your {where}" + (
-                " (your hand comes first)" if source == hand(seat) else ""
-            )
+            return FROM_HAND if source == hand(seat) else FROM_UP
         if not climbing.is_set(cards, rank):
-            return "play cards of one rank only"
+            return ONE_RANK
         if not self._playable(state, cards[0]):
             top = state.cards("pile")[-1]
-            return f"a {cards[0][:-1]} is lower than the {top[:-1]} on the pile"
+            return Message(
+                LOWER,
+                {"card": cards[0], "top": top, "played": cards[0][:-1], "on": top[:-1]},
+                {"top": CARD},
+            )
         return None
 
     @play.handler
@@ -212,7 +423,7 @@ class Palacio(Game):
         for c in action["cards"]:
             state.move(c, source, "pile")
         kind = "hand" if source == hand(seat) else "up"
-        events = [event("played", seat=seat, cards=list(action["cards"]), source=kind)]
+        events = [self.played(seat=seat, cards=list(action["cards"]), source=kind)]
         return events + self._after_play(state, seat, source)
 
     @blind.candidates
@@ -220,33 +431,33 @@ class Palacio(Game):
         return [{"type": "blind", "slot": i} for i in range(len(state.cards(down(seat))))]
 
     @blind.refusal
-    def _blind_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _blind_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         if self._source(state, seat) != "down":
-            return "face-down cards are played only once your hand and face-up cards are empty"
+            return DOWN_LAST
         n = len(state.cards(down(seat)))
-        return None if action["slot"] < n else f"you have {n} face-down card(s)"
+        return None if action["slot"] < n else DOWN_COUNT(count=n)
 
     @blind.handler
     def _blind(self, state: State, seat: int, action: Action) -> list[Event]:
         card = state.cards(down(seat)).pop(action["slot"])
         if self._playable(state, card):
             state.cards("pile").append(card)
-            events = [event("played", seat=seat, cards=[card], source="down")]
+            events = [self.played(seat=seat, cards=[card], source="down")]
             return events + self._after_play(state, seat, down(seat))
         state.cards(hand(seat)).append(card)
         PalacioData.of(state).idle_turns = 0
-        events = [event("blind_failed", seat=seat, face_up=card)]
+        events = [self.blind_failed(seat=seat, face_up=card)]
         return events + self._pick_up(state, seat)
 
     @pickup.refusal
-    def _pickup_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _pickup_refused(self, state: State, seat: int, action: Action) -> Say | None:
         source = self._source(state, seat)
         if source == "down":
-            return "turn over a face-down card first (blind)"
+            return BLIND_FIRST
         if PalacioData.of(state).must_follow or any(
             self._playable(state, c) for c in state.cards(source)
         ):
-            return "you can play: the pile is picked up only when no card of yours goes on it"
+            return CAN_PLAY
         return None
 
     @pickup.handler
@@ -258,14 +469,13 @@ class Palacio(Game):
         return [{"type": "lay", "card": c} for c in sorted(set(state.cards(hand(seat))))]
 
     @lay.refusal
-    def _lay_refused(self, state: State, seat: int, action: Action) -> str | None:
-        ok = action["card"] in state.cards(hand(seat))
-        return None if ok else f"card {action['card']} is not in your hand"
+    def _lay_refused(self, state: State, seat: int, action: Action) -> Message | None:
+        return not_in_hand(state, seat, action["card"])
 
     @lay.handler
     def _lay(self, state: State, seat: int, action: Action) -> list[Event]:
         state.move(action["card"], hand(seat), "pile")
-        events = [event("laid", seat=seat, face_up=action["card"])]
+        events = [self.laid(seat=seat, face_up=action["card"])]
         return events + self._end_turn(state, seat)
 
     # -- turns ---------------------------------------------------------------------------
@@ -273,12 +483,12 @@ class Palacio(Game):
         """The player draws first (only with cards in hand and in the stock), then plays."""
         state.phase, state.to_act = "play", [seat]
         PalacioData.of(state).must_follow = False
-        events = [event("turn", seat=seat)]
+        events = [self.new_turn(seat=seat)]
         if state.cards("stock"):
             PalacioData.of(state).idle_turns = 0
         if state.cards(hand(seat)) and state.cards("stock"):
             card = state.move_top("stock", hand(seat))
-            events.append(event("drew", seat=seat, card=card, visible_to=[seat]))
+            events.append(self.drew(seat=seat, card=card, visible_to=[seat]))
         return events
 
     def _after_play(self, state: State, seat: int, source: str) -> list[Event]:
@@ -294,21 +504,21 @@ class Palacio(Game):
         if top == BURNER or climbing.burns(pile, rank, state.options["burn_run"]):
             climbing.clear_pile(state, "pile", "burned")
             data.burned_by, data.idle_turns = seat, 0
-            events = [event("burned", seat=seat, reason="ten" if top == BURNER else "run")]
+            events = [self.burned(seat=seat, reason="ten" if top == BURNER else "run")]
             if state.options["after_burn"] == "same":
                 state.to_act = [seat]
                 return events
             return events + self._end_turn(state, seat)
         if top == WILD and state.cards(source):
             data.must_follow = True
-            return [event("must_follow", seat=seat)]
+            return [self.must_follow(seat=seat)]
         return self._end_turn(state, seat)
 
     def _pick_up(self, state: State, seat: int) -> list[Event]:
         taken = climbing.clear_pile(state, "pile", hand(seat))
         state.phase = "lay"
         PalacioData.of(state).must_follow = False
-        return [event("picked_up", seat=seat, count=len(taken))]
+        return [self.picked_up(seat=seat, count=len(taken))]
 
     def _end_turn(self, state: State, seat: int) -> list[Event]:
         data = PalacioData.of(state)

@@ -29,17 +29,21 @@ from shared.engine import (
     State,
     Variant,
     english_deck,
-    event,
     rank,
     record_round,
     register,
 )
-from shared.engine.actions import CARDS, ActionType
+from shared.engine.actions import ActionType
+from shared.engine.events import PRIVATE, EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import BOOL, CARDS, INT, SEAT, SEATS, STR, choice, list_of, obj
 from shared.engine.kit import climbing
-from shared.engine.kit.dealing import deal_hands, gather_and_shuffle
-from shared.engine.kit.ending import end_match
+from shared.engine.kit.dealing import DEALT, deal_hands, gather_and_shuffle
+from shared.engine.kit.ending import MATCH_FINISHED, end_match
+from shared.engine.kit.table_facts import CARDS_HELD, ROUND_OF
 from shared.engine.kit.turns import DIRECTION, next_seat, seats_from
 from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.language import ENGLISH_DECK, Message, Say, Words
 
 CLUBS_THREE = "3C"
 EIGHT, TWO, JOKER_VALUE = 8, 15, 16
@@ -64,6 +68,59 @@ def keep_key(card: str) -> tuple[int, int, str]:
 
 def label(v: int) -> str:
     return {11: "J", 12: "Q", 13: "K", 14: "A", 15: "2", JOKER_VALUE: "joker"}.get(v, str(v))
+
+
+# -- what the rules say to a player, in both languages -------------------------------------
+ROLE_WORDS = Words(
+    {
+        PRESIDENT: ("presidente", "President"),
+        CITIZEN: ("ciudadano", "Ciudadano"),
+        SLAVE: ("esclavo", "Esclavo"),
+    }
+)
+ROLE = choice(PRESIDENT, CITIZEN, SLAVE, description="a title", words=ROLE_WORDS)
+CLEARED_BY = ("eight", "three_of_clubs", "all_passed")
+#: A value's name with its indefinite and definite article: ("un 4", "a 4"), ("el 4", "the 4").
+_SPANISH_VALUES = {11: ("a", "jota"), 12: ("a", "reina"), 13: ("", "rey"), 14: ("", "as"),
+                   JOKER_VALUE: ("", "comodín")}  # fmt: skip
+
+
+def a_value(v: int) -> Say:
+    """ "un 4" / "a 4", "una jota" / "a J", "un as" / "an A": a value as the refusals say it."""
+    ending, word = _SPANISH_VALUES.get(v, ("", label(v)))
+    name = label(v)
+    return Say(es=f"un{ending} {word}", en=f"{'an' if name in ('A', '8') else 'a'} {name}")
+
+
+def the_value(v: int) -> Say:
+    """ "el 4" / "the 4", "la reina" / "the Q"."""
+    ending, word = _SPANISH_VALUES.get(v, ("", label(v)))
+    return Say(es=f"{'la' if ending else 'el'} {word}", en=f"the {label(v)}")
+
+
+SWAP_EXACTLY = Say(
+    es="los ciudadanos intercambian exactamente {count:carta|cartas}",
+    en="the citizens swap exactly {count:card|cards}",
+)
+ONE_VALUE = Say(
+    es="una jugada es una o más cartas del mismo valor",
+    en="a play is one or more cards of the same value",
+)
+SAME_COUNT = Say(
+    es="al montón se juegan {count:carta|cartas} cada vez",
+    en="the pile is played with {count} card(s) at a time",
+)
+DOES_NOT_MEET = Say(
+    es="{played} no alcanza {top} del montón: juega un valor igual o {order}",
+    en="{played} does not meet {top} on the pile: play equal {order}",
+)
+HIGHER = Say(es="más alto", en="or higher")
+LOWER = Say(es="más bajo (revolución)", en="or lower (revolution)")
+YOU_LEAD = Say(
+    es="sales tú: juega una o más cartas del mismo valor", en="you lead: play a set of cards"
+)
+A_SEAT = Say(es="{seat}", en="{seat}")  # a seat said by name inside another sentence
+NOT_HELD = Say(es="no tienes en la mano {cards}", en="not in your hand: {codes}")
 
 
 @dataclass
@@ -113,6 +170,256 @@ class Presidente(Game):
         ),
     }  # fmt: skip
 
+    deck_kind = ENGLISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    round_started = EventType(
+        "round_started",
+        "a new round: its number and dealer",
+        round=INT,
+        dealer=SEAT,
+        says=Say(es="Ronda {round}: reparte {dealer}", en="Round {round}: {dealer} deals"),
+    )
+    dealt = DEALT
+    exchanged = EventType(
+        "exchanged",
+        "the forced exchange: the Esclavo gives its best cards to the President, who gives"
+        " back its worst; seen by the two of them",
+        visibility=PRIVATE,
+        seat=SEAT.about("who gives"),
+        to=SEAT.about("who takes"),
+        cards=CARDS,
+        says=Say(es="{seat} da {cards} a {to}", en="{seat} gives {cards} to {to}"),
+    )
+    swap_open = EventType(
+        "swap_open",
+        "the two Ciudadanos choose, sealed, the cards they give each other",
+        seats=SEATS.about("the Ciudadanos"),
+        count=INT.about("cards each gives"),
+        says=Say(
+            es="{seats} eligen {count:carta|cartas} para intercambiar",
+            en="{seats} choose {count:card|cards} to swap",
+        ),
+    )
+    swap_committed = EventType(
+        "swap_committed",
+        "a Ciudadano's cards set aside for the swap, seen by that seat only; timeout: its"
+        " lowest, given when the time ran out",
+        visibility=PRIVATE,
+        seat=SEAT,
+        cards=CARDS,
+        timeout=BOOL,
+    )
+    swapped = EventType(
+        "swapped",
+        "a Ciudadano's cards given to the other, seen by the two of them",
+        visibility=PRIVATE,
+        seat=SEAT.about("who gives"),
+        to=SEAT.about("who takes"),
+        cards=CARDS,
+        says=Say(es="{seat} da {cards} a {to}", en="{seat} gives {cards} to {to}"),
+    )
+    lead = EventType(
+        "lead",
+        "a seat leads to an empty pile",
+        seat=SEAT,
+        says=Say(es="Sale {seat}", en="{seat} leads"),
+    )
+    played = EventType(
+        "played",
+        "a set of cards of one value played onto the pile",
+        seat=SEAT,
+        cards=CARDS,
+        value=STR.about("the set's value: 3 to 10, J, Q, K, A, 2 or joker"),
+        says=Say(es="{seat} juega {cards}", en="{seat} plays {cards}"),
+    )
+    revolution = EventType(
+        "revolution",
+        "four equal values in a row reverse the order of the cards (on), or restore it (off)",
+        on=BOOL,
+    )
+    passed = EventType(
+        "passed",
+        "a seat stays out of the pile until it clears",
+        seat=SEAT,
+        says=Say(es="{seat} pasa", en="{seat} passes"),
+    )
+    pile_cleared = EventType(
+        "pile_cleared",
+        "the pile goes to the discard: an 8, the 3 of clubs on a single 2, or everyone passed",
+        reason=choice(*CLEARED_BY, description="what cleared it"),
+        seat=SEAT.about("who played the last set on it"),
+    )
+    went_out = EventType(
+        "went_out",
+        "a seat played its last card: its place in this round",
+        seat=SEAT,
+        place=INT.about("1 for the first out"),
+        says=Say(
+            es="{seat} se queda sin cartas: puesto {place}", en="{seat} is out: place {place}"
+        ),
+    )
+    capital_fall = EventType(
+        "capital_fall",
+        "someone else went out first: the President is deposed and out of the round",
+        seat=SEAT.about("the deposed President"),
+        says=Say(
+            es="Cae la capital: {seat} pierde la presidencia y queda fuera de la ronda",
+            en="Capital fall: {seat} is deposed and out of the round",
+        ),
+    )
+    round_over = EventType(
+        "round_over",
+        "a round is over: the order of going out and each seat's title",
+        round=INT,
+        order=SEATS.about("the seats in the order they finished"),
+        ranks=list_of(ROLE, "each seat's title, by seat"),
+    )
+    match_finished = MATCH_FINISHED.extend(president=SEAT.about("the President of the last round"))
+
+    @swap_committed.sentence
+    def _swap_committed_said(self, event: Event) -> Say:
+        if event["timeout"]:
+            return Say(
+                es="Se acaba el tiempo: {seat} aparta {cards} para el intercambio",
+                en="Time is up: {seat} sets {cards} aside to swap",
+            )
+        return Say(
+            es="{seat} aparta {cards} para el intercambio", en="{seat} sets {cards} aside to swap"
+        )
+
+    @revolution.sentence
+    def _revolution_said(self, event: Event) -> Say:
+        if event["on"]:
+            return Say(
+                es="¡Revolución! El orden de las cartas se invierte",
+                en="Revolution! The order of the cards is reversed",
+            )
+        return Say(
+            es="Contrarrevolución: las cartas vuelven a su orden",
+            en="Counter-revolution: the cards are back in their order",
+        )
+
+    @pile_cleared.sentence
+    def _pile_cleared_said(self, event: Event) -> Say:
+        if event["reason"] == "eight":
+            return Say(es="{seat} limpia el montón con un 8", en="{seat} clears the pile with an 8")
+        if event["reason"] == "three_of_clubs":
+            return Say(
+                es="{seat} limpia el montón con el 3 de tréboles",
+                en="{seat} clears the pile with the 3 of clubs",
+            )
+        return Say(
+            es="Todos pasan: el montón de {seat} se retira",
+            en="Everyone passes on {seat}'s play: the pile is cleared",
+        )
+
+    @round_over.sentence
+    def _round_over_said(self, event: Event) -> tuple[Say, dict[str, Message]]:
+        order = event["order"]
+        return Say(
+            es="Termina la ronda {round}: {first} es presidente y {last} esclavo",
+            en="Round {round} is over: {first} is President, {last} Esclavo",
+        ), {"first": A_SEAT(seat=order[0]), "last": A_SEAT(seat=order[-1])}
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "dealer": SEAT,
+        "top": obj(
+            "the play to meet: who made it, its value and how many cards",
+            seat=SEAT,
+            value=STR,
+            count=INT,
+        ).or_null(),
+        "revolution": BOOL.about("whether the order of the cards is reversed"),
+        "passed": SEATS.about("seats out of the pile until it clears"),
+        "went_out": SEATS.about("the seats out of this round, in order"),
+        "blocked": SEATS.about("a deposed President, out of this round"),
+        "ranks": list_of(ROLE, "each seat's title from the last round").or_null(),
+        "presidents": SEATS.about("the President of each round played"),
+        "committed": list_of(BOOL, "per seat, whether it has set its swap aside"),
+    }
+    private_view = {"my_swap": CARDS.about("the cards you set aside for the swap")}
+
+    # -- the facts ---------------------------------------------------------------------
+    to_meet = FactType(
+        "to_meet",
+        "the play on the pile to meet: its value and how many cards",
+        obj(value=STR, count=INT),
+        label=Say(es="En el montón", en="On the pile"),
+        says=Say(
+            es="En el montón: {value.count} × {value.value}",
+            en="On the pile: {value.count} × {value.value}",
+        ),
+    )
+    revolution_on = FactType(
+        "revolution",
+        "the order of the cards is reversed",
+        BOOL,
+        label=Say(es="Revolución", en="Revolution"),
+        says=Say(es="Revolución: gana la carta más baja", en="Revolution: the lowest card wins"),
+    )
+    role = FactType(
+        "role",
+        "a seat's title from the last round",
+        ROLE,
+        per_seat=True,
+        label=Say(es="Título", en="Title"),
+        says=Say(es="{seat} es {value}", en="{seat} is {value}"),
+    )
+    cards_left = CARDS_HELD
+    out = FactType(
+        "place",
+        "a seat out of this round, and its place",
+        INT,
+        per_seat=True,
+        label=Say(es="Puesto", en="Place"),
+        says=Say(es="{seat} ha salido en el puesto {value}", en="{seat} is out in place {value}"),
+    )
+    passing = FactType(
+        "passed",
+        "a seat that passed, out of the pile until it clears",
+        BOOL,
+        per_seat=True,
+        label=Say(es="Pasa", en="Passed"),
+        says=Say(es="{seat} ha pasado", en="{seat} has passed"),
+    )
+    deposed = FactType(
+        "deposed",
+        "a deposed President, out of this round",
+        BOOL,
+        per_seat=True,
+        label=Say(es="Depuesto", en="Deposed"),
+        says=Say(es="{seat} ha perdido la presidencia", en="{seat} has been deposed"),
+    )
+    score = FactType(
+        "score",
+        "a seat's points over the rounds played: 2 a presidency, 1 as Ciudadano",
+        INT,
+        per_seat=True,
+        label=Say(es="Puntos", en="Points"),
+        says=Say(es="{seat}: {value:punto|puntos}", en="{seat}: {value:point|points}"),
+    )
+    round_number = ROUND_OF
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data, n = PresidenteData.of(state), state.players
+        facts = [self.round_number({"number": state.round, "of": state.options["rounds"]})]
+        if data.top is not None and not state.finished:
+            facts.append(
+                self.to_meet({"value": label(data.top["value"]), "count": data.top["count"]})
+            )
+        if data.revolution:
+            facts.append(self.revolution_on(True))
+        if data.ranks is not None:
+            facts.extend(self.role(data.ranks[s], s) for s in range(n))
+        facts.extend(self.cards_left(len(state.cards(hand(s))), s) for s in range(n))
+        facts.extend(self.out(place, s) for place, s in enumerate(data.finished, 1))
+        facts.extend(self.deposed(True, s) for s in data.blocked)
+        facts.extend(self.passing(True, s) for s in sorted(data.passed))
+        facts.extend(self.score(state.scores[s], s) for s in range(n))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return english_deck(jokers=state.options["jokers"])
@@ -140,7 +447,7 @@ class Presidente(Game):
                 counts[s] += 1
         else:
             counts[data.ranks.index(SLAVE)] += extra
-        events = [event("round_started", round=state.round, dealer=data.dealer)]
+        events = [self.round_started(round=state.round, dealer=data.dealer)]
         for s in order:
             events += deal_hands(state, [s], counts[s])
         data.top, data.passed, data.finished, data.blocked = None, [], [], []
@@ -161,17 +468,17 @@ class Presidente(Game):
         for giver, taker, cards in ((slave, president, best), (president, slave, worst)):
             for c in cards:
                 state.move(c, hand(giver), hand(taker))
-            events.append(event("exchanged", seat=giver, to=taker, cards=cards,
+            events.append(self.exchanged(seat=giver, to=taker, cards=cards,
                                 visible_to=[giver, taker]))  # fmt: skip
         state.phase = "swap"
         state.to_act = self._citizens(state)
         state.deadline = {"kind": "commit", "seconds": float(state.options["swap_seconds"])}
-        return events + [event("swap_open", seats=list(state.to_act), count=n)]
+        return events + [self.swap_open(seats=list(state.to_act), count=n)]
 
     def _start_play(self, state: State, leader: int) -> list[Event]:
         state.phase = "play"
         state.to_act = [leader]
-        return [event("lead", seat=leader)]
+        return [self.lead(seat=leader)]
 
     # -- the action table --------------------------------------------------------------
     swap = ActionType(
@@ -190,10 +497,10 @@ class Presidente(Game):
         return [{"type": "swap", "cards": list(c)} for c in combos]
 
     @swap.refusal
-    def _swap_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _swap_refused(self, state: State, seat: int, action: Action) -> Message | None:
         n = state.options["exchange_cards"]
         if len(action["cards"]) != n:
-            return f"the citizens swap exactly {n} cards"
+            return SWAP_EXACTLY(count=n)
         return self._not_held(state, seat, action["cards"])
 
     @swap.handler
@@ -207,7 +514,7 @@ class Presidente(Game):
         for c in cards:
             state.move(c, hand(seat), seat_zone("swap", seat))
         state.to_act.remove(seat)
-        return [event("swap_committed", seat=seat, cards=list(cards), timeout=forced,
+        return [self.swap_committed(seat=seat, cards=list(cards), timeout=forced,
                       visible_to=[seat])]  # fmt: skip
 
     def on_timeout(self, state: State) -> list[Event]:
@@ -227,7 +534,7 @@ class Presidente(Game):
             cards = list(state.cards(seat_zone("swap", giver)))
             state.zones[seat_zone("swap", giver)].cards = []
             state.cards(hand(taker)).extend(cards)
-            events.append(event("swapped", seat=giver, to=taker, cards=cards, visible_to=[a, b]))
+            events.append(self.swapped(seat=giver, to=taker, cards=cards, visible_to=[a, b]))
         ranks = PresidenteData.of(state).ranks
         assert ranks is not None
         return events + self._start_play(state, ranks.index(PRESIDENT))
@@ -242,27 +549,25 @@ class Presidente(Game):
         return [{"type": "play", "cards": list(s)} for s in unique]
 
     @play.refusal
-    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _play_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         cards = action["cards"]
         problem = self._not_held(state, seat, cards)
         if problem:
             return problem
         if not climbing.is_set(cards, value):
-            return "a play is one or more cards of the same value"
+            return ONE_VALUE
         top = PresidenteData.of(state).top
         if top is None:
             return None
         if len(cards) != top["count"]:
-            return f"the pile is played with {top['count']} card(s) at a time"
+            return SAME_COUNT(count=top["count"])
         v = value(cards[0])
         if v == EIGHT and state.options["eight"] == "any":
             return None
         if self._clubs_three_clears(state, cards) or self._meets(state, v, top["value"]):
             return None
-        order = "or lower (revolution)" if PresidenteData.of(state).revolution else "or higher"
-        name = label(v)
-        article = "an" if name in ("A", "8") else "a"
-        return f"{article} {name} does not meet the {label(top['value'])} on the pile: play equal {order}"
+        order = LOWER if PresidenteData.of(state).revolution else HIGHER
+        return DOES_NOT_MEET(played=a_value(v), top=the_value(top["value"]), order=order)
 
     @play.handler
     def _play(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -273,10 +578,10 @@ class Presidente(Game):
             state.move(c, hand(seat), "pile")
         v = value(cards[0])
         data.top = {"seat": seat, "value": v, "count": len(cards)}
-        events = [event("played", seat=seat, cards=list(cards), value=label(v))]
+        events = [self.played(seat=seat, cards=list(cards), value=label(v))]
         if self._new_run(state, len(cards)):
             data.revolution = not data.revolution
-            events.append(event("revolution", on=data.revolution))
+            events.append(self.revolution(on=data.revolution))
         if not state.cards(hand(seat)):
             events += self._went_out(state, seat)
         if self._round_over(state):
@@ -294,13 +599,13 @@ class Presidente(Game):
         return run >= REVOLUTION_RUN and run - played < REVOLUTION_RUN
 
     @pass_.refusal
-    def _pass_refused(self, state: State, seat: int, action: Action) -> str | None:
-        return "you lead: play a set of cards" if PresidenteData.of(state).top is None else None
+    def _pass_refused(self, state: State, seat: int, action: Action) -> Say | None:
+        return YOU_LEAD if PresidenteData.of(state).top is None else None
 
     @pass_.handler
     def _pass(self, state: State, seat: int, action: Action) -> list[Event]:
         PresidenteData.of(state).passed.append(seat)
-        return [event("passed", seat=seat)] + self._next_turn(state, seat)
+        return [self.passed(seat=seat)] + self._next_turn(state, seat)
 
     # -- turns, clearing and the end of a round ----------------------------------------
     def _active(self, state: State) -> list[int]:
@@ -326,7 +631,7 @@ class Presidente(Game):
         data.top, data.passed = None, []
         active = self._active(state)
         leader = seat if seat in active else next_seat(state, seat, skip=self._out(state))
-        return [event("pile_cleared", reason=reason, seat=seat)] + self._start_play(state, leader)
+        return [self.pile_cleared(reason=reason, seat=seat)] + self._start_play(state, leader)
 
     def _out(self, state: State) -> list[int]:
         active = self._active(state)
@@ -335,12 +640,12 @@ class Presidente(Game):
     def _went_out(self, state: State, seat: int) -> list[Event]:
         data = PresidenteData.of(state)
         data.finished.append(seat)
-        events = [event("went_out", seat=seat, place=len(data.finished))]
+        events = [self.went_out(seat=seat, place=len(data.finished))]
         if data.ranks is not None and len(data.finished) == 1:
             president = data.ranks.index(PRESIDENT)
             if seat != president:
                 data.blocked.append(president)
-                events.append(event("capital_fall", seat=president))
+                events.append(self.capital_fall(seat=president))
         return events
 
     def _round_over(self, state: State) -> bool:
@@ -354,7 +659,7 @@ class Presidente(Game):
         data.ranks = ranks
         data.presidents.append(order[0])
         record_round(state, [RANK_POINTS[r] for r in ranks])
-        events = [event("round_over", round=state.round, order=order, ranks=list(ranks))]
+        events = [self.round_over(round=state.round, order=order, ranks=list(ranks))]
         if state.round >= state.options["rounds"]:
             return events + end_match(state, [order[0]], president=order[0])
         state.round += 1
@@ -363,10 +668,9 @@ class Presidente(Game):
 
     # -- rules as questions -------------------------------------------------------------
     @staticmethod
-    def _not_held(state: State, seat: int, cards: list[str]) -> str | None:
-        if Counter(cards) - Counter(state.cards(hand(seat))):
-            return f"not in your hand: {sorted(Counter(cards) - Counter(state.cards(hand(seat))))}"
-        return None
+    def _not_held(state: State, seat: int, cards: list[str]) -> Message | None:
+        missing = sorted(Counter(cards) - Counter(state.cards(hand(seat))))
+        return NOT_HELD(cards=missing, codes=str(missing)) if missing else None
 
     @staticmethod
     def _citizens(state: State) -> list[int]:

@@ -38,16 +38,31 @@ from shared.engine import (
     RulesChange,
     State,
     Variant,
-    event,
     rank,
     register,
     spanish_deck,
 )
-from shared.engine.actions import CARD, ActionType, Field
-from shared.engine.kit.dealing import deal_hands, gather_and_shuffle
-from shared.engine.kit.ending import end_match, highest
+from shared.engine.actions import ActionType
+from shared.engine.events import EventType, Said
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import (
+    BOOL,
+    CARD,
+    CARDS,
+    INT,
+    INTS,
+    NUMBER,
+    SEAT,
+    Field,
+    choice,
+    list_of,
+    obj,
+)
+from shared.engine.kit.dealing import DEALT, deal_hands, gather_and_shuffle
+from shared.engine.kit.ending import MATCH_FINISHED, end_match, finished_said, highest
 from shared.engine.kit.turns import DIRECTION, seats_from
 from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.language import SPANISH_DECK, Message, Say, Words
 
 SIETE_Y_MEDIA = 15  # totals are kept in half points: 7½ is 15
 HOUSE_STANDS_AT = 8  # 4 points
@@ -55,6 +70,46 @@ ANTE = 1
 OUT, IN, STOOD, BUSTED = "out", "in", "stood", "busted"
 WON, WON_7_5, LOST = "won", "won-siete-y-media", "lost"
 HOUSE_WON = "house_won"  # the result's reason when no player beat the house
+
+STATUS_WORDS = Words(
+    {
+        OUT: ("fuera de la ronda", "out of the round"),
+        IN: ("juega", "playing"),
+        STOOD: ("plantado", "standing"),
+        BUSTED: ("pasado", "bust"),
+    }
+)
+OUTCOME_WORDS = Words(
+    {
+        WON: ("gana a la banca", "beats the house"),
+        WON_7_5: ("gana con siete y media", "wins with siete y media"),
+        LOST: ("pierde", "loses"),
+    }
+)
+PHASE_WORDS = Words({"discard": ("descartes", "discards"), "raise": ("subidas", "raises")})
+STATUS = choice(OUT, IN, STOOD, BUSTED, words=STATUS_WORDS)
+OUTCOME = choice(WON, WON_7_5, LOST, words=OUTCOME_WORDS).or_null(
+    "the seat's outcome against the house; null: it sat the round out"
+)
+PHASE = choice("discard", "raise", words=PHASE_WORDS)
+
+# -- what the rules say to a player, in both languages -------------------------------------
+EXTRA_CARDS_LIMIT = Say(
+    es="solo puedes pedir {limit:carta|cartas} después de la primera",
+    en="you may take at most {limit} cards after your first one",
+)
+STOCK_EMPTY = Say(
+    es="el mazo se ha acabado: solo puedes plantarte", en="the stock is empty: you can only stand"
+)
+KEEP_THE_LAST = Say(
+    es="solo tienes una carta: tienes que quedártela",
+    en="you have only one card: you must keep it",
+)
+RAISE_LIMIT = Say(
+    es="se sube como mucho {limit:ficha|fichas}", en="a raise is at most {limit} chips"
+)
+NOT_YOURS = Say(es="{card:cap} no es una de tus cartas", en="card {code} is not one of yours")
+CHIPS_LEFT = Say(es="solo te quedan {chips:ficha|fichas}", en="you have only {chips} chips left")
 
 
 def halves(card: str) -> int:
@@ -146,6 +201,255 @@ class SieteYMedia(Game):
         ),
     }  # fmt: skip
 
+    deck_kind = SPANISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    round_started = EventType(
+        "round_started",
+        "a round begins: its number and who plays first",
+        round=INT.about("the round's number, from 1"),
+        first=SEAT.about("who plays first this round"),
+        says=Say(es="Ronda {round}: empieza {first}", en="Round {round}: {first} plays first"),
+    )
+    antes = EventType(
+        "antes",
+        "every player in the round stakes its ante (con-apuestas)",
+        stakes=INTS.about("per seat, the chips staked (0: it sits the round out)"),
+        says=Say(es="Cada jugador pone su apuesta inicial", en="Every player stakes the ante"),
+    )
+    dealt = DEALT
+    house_card = EventType(
+        "house_card",
+        "the house turns a card face up from the stock",
+        card=CARD,
+        total=NUMBER.about("the house's total after it"),
+        says=Say(
+            es="La banca descubre {card} y suma {total}",
+            en="The house turns up {card} and has {total}",
+        ),
+    )
+    house_card_face_down = EventType(
+        "house_card_face_down",
+        "the house takes its second card face down (option house_hole_card)",
+        says=Say(es="La banca recibe una carta boca abajo", en="The house takes a card face down"),
+    )
+    took = EventType(
+        "hit",
+        "a player takes the stock's top card, face up",
+        seat=SEAT,
+        card=CARD,
+        says=Say(es="{seat} pide carta: {card}", en="{seat} takes a card: {card}"),
+    )
+    busted = EventType(
+        "busted",
+        "a player goes over 7½: its turn ends",
+        seat=SEAT,
+        says=Say(es="{seat} se pasa", en="{seat} goes bust"),
+    )
+    stood = EventType(
+        "stood",
+        "a player keeps its total and ends its turn",
+        seat=SEAT,
+        says=Say(es="{seat} se planta", en="{seat} stands"),
+    )
+    phase_started = EventType(
+        "phase_started",
+        "the players' turns are over: the round of discards or of raises begins",
+        phase=PHASE,
+        says=Say(es="Empieza la ronda de {phase}", en="The round of {phase} begins"),
+    )
+    discarded = EventType(
+        "discarded",
+        "a player discards one of its cards face up (con-descarte)",
+        seat=SEAT,
+        card=CARD,
+        face_down_card=BOOL.about("whether it was the player's face-down first card"),
+        says=Say(es="{seat} descarta {card}", en="{seat} discards {card}"),
+    )
+    raised = EventType(
+        "raised",
+        "a player adds chips to its stake, once (con-apuestas)",
+        seat=SEAT,
+        chips=INT.about("the chips added"),
+        stake=INT.about("the player's stake after it"),
+        says=Say(
+            es="{seat} sube {chips:ficha|fichas}: apuesta {stake}",
+            en="{seat} raises {chips:chip|chips}: stakes {stake}",
+        ),
+    )
+    kept = EventType(
+        "kept",
+        "a player discards nothing (discard phase) or keeps its stake (raise phase)",
+        seat=SEAT,
+        phase=PHASE,
+    )
+    house_revealed = EventType(
+        "house_revealed",
+        "the house turns its face-down card up as it starts to play",
+        card=CARD,
+        total=NUMBER.about("the house's total after it"),
+        says=Say(
+            es="La banca descubre su carta tapada, {card}, y suma {total}",
+            en="The house turns up its face-down card, {card}, and has {total}",
+        ),
+    )
+    house_busted = EventType(
+        "house_busted",
+        "the house goes over 7½: every player not bust beats it",
+        total=NUMBER,
+        says=Say(es="La banca se pasa con {total}", en="The house goes bust with {total}"),
+    )
+    house_stood = EventType(
+        "house_stood",
+        "the house stands",
+        total=NUMBER,
+        says=Say(es="La banca se planta con {total}", en="The house stands on {total}"),
+    )
+    hand_shown = EventType(
+        "hand_shown",
+        "a player's cards shown when the round is scored",
+        seat=SEAT,
+        cards=CARDS,
+        total=NUMBER,
+        says=Say(es="{seat} enseña {cards}: {total}", en="{seat} shows {cards}: {total}"),
+    )
+    round_scored = EventType(
+        "round_scored",
+        "a round is settled against the house",
+        round=INT,
+        house=NUMBER.about("the house's total"),
+        outcomes=list_of(OUTCOME, "per seat, its outcome"),
+        points=INTS.about("per seat: chips won or lost (con-apuestas), else 1 for a win"),
+        says=Say(
+            es="Termina la ronda {round}: la banca tenía {house}",
+            en="Round {round} is over: the house had {house}",
+        ),
+    )
+    match_finished = MATCH_FINISHED.extend(
+        reason=choice(HOUSE_WON, description="no player beat the house").maybe()
+    )
+
+    @kept.sentence
+    def _kept_said(self, event: Event) -> Say:
+        if event["phase"] == "discard":
+            return Say(es="{seat} no descarta", en="{seat} discards nothing")
+        return Say(es="{seat} no sube", en="{seat} does not raise")
+
+    @match_finished.sentence
+    def _finished_said(self, event: Event) -> Said:
+        if event.get("reason") == HOUSE_WON:
+            return Say(
+                es="Fin de la partida: gana la banca", en="The match is over: the house wins"
+            )
+        return finished_said(self, event)
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "house_total": NUMBER.about("the total of the house's face-up cards"),
+        "showing": list_of(NUMBER, "per seat, the total of its face-up cards"),
+        "status": list_of(STATUS, "per seat: out, in (to play), stood or busted"),
+        "chips": INTS.about("per seat, the chips in hand (con-apuestas; else empty)"),
+        "stakes": INTS.about("per seat, its stake this round (con-apuestas)"),
+        "first": SEAT.about("who plays first this round"),
+        "last_round": obj(
+            "the last round settled: the house's total and each seat's outcome",
+            house=NUMBER,
+            outcomes=list_of(OUTCOME),
+        ).or_null(),
+    }
+    private_view = {
+        "my_total": NUMBER.or_null("your total, face-down card included (null: out of the round)")
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    house = FactType(
+        "house",
+        "the total of the house's face-up cards",
+        NUMBER,
+        label=Say(es="Banca", en="House"),
+        says=Say(es="La banca tiene {value}", en="The house has {value}"),
+    )
+    round_number = FactType(
+        "round",
+        "which round of the match this is",
+        obj(number=INT, of=INT),
+        label=Say(es="Ronda", en="Round"),
+        says=Say(es="Ronda {value.number} de {value.of}", en="Round {value.number} of {value.of}"),
+    )
+    seat_status = FactType(
+        "status",
+        "where a player is in the round: to play, standing, bust or out",
+        STATUS,
+        per_seat=True,
+        label=Say(es="Estado", en="Status"),
+        says=Say(es="{seat}: {value}", en="{seat}: {value}"),
+    )
+    showing = FactType(
+        "showing",
+        "the total of a player's face-up cards",
+        NUMBER,
+        per_seat=True,
+        label=Say(es="A la vista", en="Showing"),
+        says=Say(es="{seat} enseña {value}", en="{seat} shows {value}"),
+    )
+    my_total = FactType(
+        "my_total",
+        "the reader's own total, its face-down card included",
+        NUMBER,
+        per_seat=True,
+        label=Say(es="Tu total", en="Your total"),
+        says=Say(es="Tu total: {value}", en="Your total: {value}"),
+    )
+    chips = FactType(
+        "chips",
+        "the chips a player has in hand (con-apuestas)",
+        INT,
+        per_seat=True,
+        label=Say(es="Fichas", en="Chips"),
+        says=Say(es="{seat} tiene {value:ficha|fichas}", en="{seat} has {value:chip|chips}"),
+    )
+    stake = FactType(
+        "stake",
+        "a player's stake this round (con-apuestas)",
+        INT,
+        per_seat=True,
+        label=Say(es="Apuesta", en="Stake"),
+        says=Say(es="{seat} apuesta {value:ficha|fichas}", en="{seat} stakes {value:chip|chips}"),
+    )
+    rounds_won = FactType(
+        "score",
+        "the rounds a player has won against the house (without chips)",
+        INT,
+        per_seat=True,
+        label=Say(es="Rondas ganadas", en="Rounds won"),
+        says=Say(
+            es="{seat} ha ganado {value:ronda|rondas}", en="{seat} has won {value:round|rounds}"
+        ),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data, n = SieteYMediaData.of(state), state.players
+        of = state.options["rounds"]
+        if not data.chips and state.options["until_a_winner"]:
+            of = max(of, min(state.round, state.options["max_rounds"]))
+        facts = [
+            self.house(points(self._house_total(state))),
+            self.round_number({"number": state.round, "of": of}),
+        ]
+        for s in range(n):
+            facts.append(self.seat_status(data.status[s], s))
+            if data.status[s] != OUT:
+                facts.append(self.showing(points(total(state.cards(up(s)))), s))
+        if seat is not None and data.status[seat] != OUT:
+            facts.append(self.my_total(points(self._seat_total(state, seat)), seat))
+        if data.chips:
+            for s in range(n):
+                facts.append(self.chips(data.chips[s], s))
+                facts.append(self.stake(data.stakes[s], s))
+        else:
+            facts.extend(self.rounds_won(state.scores[s], s) for s in range(n))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return spanish_deck(40)
@@ -172,7 +476,7 @@ class SieteYMedia(Game):
         data = SieteYMediaData.of(state)
         gather_and_shuffle(state)
         seated = seats_from(state, data.first)
-        events: list[Event] = [event("round_started", round=state.round, first=data.first)]
+        events: list[Event] = [self.round_started(round=state.round, first=data.first)]
         for s in range(state.players):
             broke = bool(data.chips) and data.chips[s] < ANTE
             data.status[s] = OUT if broke else IN
@@ -182,13 +486,13 @@ class SieteYMedia(Game):
                 data.stakes[s] = ANTE
         if data.chips:
             self._owned(state)
-            events.append(event("antes", stakes=list(data.stakes)))
+            events.append(self.antes(stakes=list(data.stakes)))
         events += deal_hands(state, [s for s in seated if data.status[s] == IN], 1)
         card = state.move_top("stock", "house")
-        events.append(event("house_card", card=card, total=points(self._house_total(state))))
+        events.append(self.house_card(card=card, total=points(self._house_total(state))))
         if state.options["house_hole_card"]:
             state.move_top("stock", "house:hole")
-            events.append(event("house_card_face_down"))
+            events.append(self.house_card_face_down())
         state.phase = "play"
         return events + self._next_player(state, None)
 
@@ -209,40 +513,40 @@ class SieteYMedia(Game):
     )  # fmt: skip
 
     @hit.refusal
-    def _hit_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _hit_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         limit = state.options["max_extra_cards"]
         if limit and len(state.cards(up(seat))) >= limit:
-            return f"you may take at most {limit} cards after your first one"
+            return EXTRA_CARDS_LIMIT(limit=limit)
         if not state.cards("stock"):
-            return "the stock is empty: you can only stand"
+            return STOCK_EMPTY
         return None
 
     @hit.handler
     def _hit(self, state: State, seat: int, action: Action) -> list[Event]:
         card = state.move_top("stock", up(seat))
-        events = [event("hit", seat=seat, card=card)]
+        events = [self.took(seat=seat, card=card)]
         if self._seat_total(state, seat) > SIETE_Y_MEDIA:
             SieteYMediaData.of(state).status[seat] = BUSTED
-            events.append(event("busted", seat=seat))
+            events.append(self.busted(seat=seat))
             return events + self._next_player(state, seat)
         return events
 
     @stand.handler
     def _stand(self, state: State, seat: int, action: Action) -> list[Event]:
         SieteYMediaData.of(state).status[seat] = STOOD
-        return [event("stood", seat=seat)] + self._next_player(state, seat)
+        return [self.stood(seat=seat)] + self._next_player(state, seat)
 
     @discard.candidates
     def _discards(self, state: State, seat: int) -> list[Action]:
         return [{"type": "discard", "card": c} for c in self._cards(state, seat)]
 
     @discard.refusal
-    def _discard_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _discard_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         cards = self._cards(state, seat)
         if action["card"] not in cards:
-            return f"card {action['card']} is not one of yours"
+            return NOT_YOURS(card=action["card"], code=action["card"])
         if len(cards) < 2:
-            return "you have only one card: you must keep it"
+            return KEEP_THE_LAST
         return None
 
     @discard.handler
@@ -251,7 +555,7 @@ class SieteYMedia(Game):
         source = hand(seat) if card in state.cards(hand(seat)) else up(seat)
         state.move(card, source, "discard")
         face_down = source == hand(seat)
-        return [event("discarded", seat=seat, card=card, face_down_card=face_down)] + (
+        return [self.discarded(seat=seat, card=card, face_down_card=face_down)] + (
             self._next_in_queue(state)
         )
 
@@ -261,12 +565,12 @@ class SieteYMedia(Game):
         return [{"type": "raise", "chips": n} for n in range(1, most + 1)]
 
     @raise_.refusal
-    def _raise_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _raise_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         chips, limit = SieteYMediaData.of(state).chips[seat], state.options["max_raise"]
         if action["chips"] > limit:
-            return f"a raise is at most {limit} chips"
+            return RAISE_LIMIT(limit=limit)
         if action["chips"] > chips:
-            return f"you have only {chips} chips left"
+            return CHIPS_LEFT(chips=chips)
         return None
 
     @raise_.handler
@@ -275,12 +579,12 @@ class SieteYMedia(Game):
         data.chips[seat] -= action["chips"]
         data.stakes[seat] += action["chips"]
         self._owned(state)
-        raised = event("raised", seat=seat, chips=action["chips"], stake=data.stakes[seat])
+        raised = self.raised(seat=seat, chips=action["chips"], stake=data.stakes[seat])
         return [raised] + self._next_in_queue(state)
 
     @keep.handler
     def _keep(self, state: State, seat: int, action: Action) -> list[Event]:
-        return [event("kept", seat=seat, phase=state.phase)] + self._next_in_queue(state)
+        return [self.kept(seat=seat, phase=state.phase)] + self._next_in_queue(state)
 
     # -- the order of a round ----------------------------------------------------------
     def _next_player(self, state: State, after: int | None) -> list[Event]:
@@ -312,7 +616,7 @@ class SieteYMedia(Game):
                 continue
             if data.queue:
                 state.phase, state.to_act = phase, [data.queue[0]]
-                return [event("phase_started", phase=phase)]
+                return [self.phase_started(phase=phase)]
         return self._house_plays(state)
 
     def _next_in_queue(self, state: State) -> list[Event]:
@@ -331,15 +635,13 @@ class SieteYMedia(Game):
         hole = state.cards("house:hole")
         if hole:
             card = state.move_top("house:hole", "house")
-            events.append(
-                event("house_revealed", card=card, total=points(self._house_total(state)))
-            )
+            events.append(self.house_revealed(card=card, total=points(self._house_total(state))))
         while self._house_draws(state):
             card = state.move_top("stock", "house")
-            events.append(event("house_card", card=card, total=points(self._house_total(state))))
+            events.append(self.house_card(card=card, total=points(self._house_total(state))))
         house = self._house_total(state)
         busted = house > SIETE_Y_MEDIA
-        events.append(event("house_busted" if busted else "house_stood", total=points(house)))
+        events.append((self.house_busted if busted else self.house_stood)(total=points(house)))
         return events + self._score(state)
 
     def _score(self, state: State) -> list[Event]:
@@ -356,8 +658,8 @@ class SieteYMedia(Game):
                 state.cards(up(s)).insert(0, card)
             state.cards(hand(s)).clear()
             mine = self._seat_total(state, s)
-            events.append(event("hand_shown", seat=s, cards=list(state.cards(up(s))),
-                                total=points(mine)))  # fmt: skip
+            events.append(self.hand_shown(seat=s, cards=list(state.cards(up(s))),
+                                     total=points(mine)))  # fmt: skip
             if mine > SIETE_Y_MEDIA or (mine <= house <= SIETE_Y_MEDIA):
                 outcomes[s] = LOST
             else:
@@ -379,8 +681,8 @@ class SieteYMedia(Game):
         else:
             state.scores = [a + b for a, b in zip(state.scores, line, strict=True)]
         data.last_round = {"house": points(house), "outcomes": list(outcomes)}
-        events.append(event("round_scored", round=state.round, house=points(house),
-                            outcomes=list(outcomes), points=list(line)))  # fmt: skip
+        events.append(self.round_scored(round=state.round, house=points(house),
+                                 outcomes=list(outcomes), points=list(line)))  # fmt: skip
         if self._match_over(state):
             return events + self._end(state)
         state.round += 1

@@ -28,25 +28,64 @@ from shared.engine import (
     Option,
     State,
     Variant,
-    event,
     rank,
     record_round,
     register,
     spanish_deck,
     suit,
 )
-from shared.engine.actions import CARD, ActionType, Field
+from shared.engine.actions import ActionType
 from shared.engine.cards import REY
+from shared.engine.events import EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import BOOL, CARD, CARDS, INT, SUIT, Field, choice, list_of, obj
 from shared.engine.kit.ending import end_match
+from shared.engine.kit.solitaire import solitaire_finished
 from shared.engine.kit.tables import SPANISH_SEQUENCE_40, SPANISH_SEQUENCE_48
-from shared.engine.kit.zones import hand
+from shared.engine.kit.zones import hand, not_in_hand
+from shared.engine.language import SPANISH_DECK, Message, Say, Words
 
 ROWS = 4
 HAND = hand(0)
 STARTERS = "starters"
 KINGS = "kings"
 TOKENS, LOST_KINGS, OPEN_EXCHANGE = "tokens", "lost-kings", "open-exchange"
-SUIT_NAMES = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
+WON_ALL = "every card is in its place"
+WON_REVEALED = "the cards left face down were in place"
+NO_TOKENS = "no tokens left"
+FOURTH_REY = "the fourth Rey came up"
+FOUR_REYES = "the hand holds the four Reyes"
+REASON_WORDS = Words(
+    {
+        WON_ALL: ("todas las cartas están en su sitio", WON_ALL),
+        WON_REVEALED: ("las cartas que quedaban boca abajo estaban en su sitio", WON_REVEALED),
+        NO_TOKENS: ("no quedan fichas", NO_TOKENS),
+        FOURTH_REY: ("salió el cuarto rey", FOURTH_REY),
+        FOUR_REYES: ("la mano tiene los cuatro reyes", FOUR_REYES),
+    }
+)
+ROW = Field("int", "row, from 1", minimum=1, maximum=ROWS)
+COLUMN = Field("int", "column, from 1", minimum=1, maximum=12)
+
+# -- what the rules say to a player, in both languages -------------------------------------
+NO_SUCH_COLUMN = Say(
+    es="la cuadrícula tiene las columnas 1 a {last}", en="the grid has columns 1 to {last}"
+)
+FACE_UP_ALREADY = Say(
+    es="la carta de la fila {row}, columna {column} ya está boca arriba",
+    en="the card in row {row}, column {column} is already face up",
+)
+REY_NO_COLUMN = Say(
+    es="un rey no tiene columna en esta cuadrícula", en="a Rey has no column on this grid"
+)
+OWN_ROW = Say(
+    es="las cartas de {suit} van en la fila {row}, la fila de {suit}",
+    en="{suit} go in row {row}, the row of {suit}",
+)
+OTHER_SUIT_ROW = Say(
+    es="la fila {row} es de otro palo; las cartas de {suit} pueden ir en las filas {rows}",
+    en="row {row} belongs to another suit; {suit} may go in rows {rows}",
+)
 
 
 def cell(row: int, column: int) -> str:
@@ -101,6 +140,195 @@ class SolitarioEspanol(Game):
         ),
     }
 
+    deck_kind = SPANISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    laid_out = EventType(
+        "laid_out",
+        "the deck laid face down in the grid, and the tokens to turn cards (tokens mode)",
+        rows=INT,
+        columns=INT,
+        tokens=INT.about("tokens at the start (0 outside the tokens mode)"),
+    )
+    flipped = EventType(
+        "flipped",
+        "a token paid to turn a face-down card of the grid",
+        row=ROW,
+        column=COLUMN,
+        card=CARD,
+        tokens=INT.about("tokens left"),
+        says=Say(
+            es="Se vuelve {card} de la fila {row}, columna {column}; fichas: {tokens}",
+            en="{card:cap} is turned in row {row}, column {column}; tokens left: {tokens}",
+        ),
+    )
+    stays = EventType(
+        "stays",
+        "a turned card that already lies in its place stays there; the turn is over",
+        row=ROW,
+        column=COLUMN,
+        card=CARD,
+        says=Say(es="{card:cap} ya está en su sitio", en="{card:cap} is already in its place"),
+    )
+    revealed = EventType(
+        "revealed",
+        "the next starter card turned (reyes perdidos)",
+        card=CARD,
+        says=Say(es="Sale la carta inicial: {card:bare}", en="Starter card: {card:bare}"),
+    )
+    placed = EventType(
+        "placed",
+        "a card laid in its place; the face-down card there (``took``) comes up and is"
+        " carried on, or the cell was the empty one and the chain is over",
+        card=CARD,
+        row=ROW,
+        column=COLUMN,
+        took=CARD.about("the face-down card taken up from the cell").maybe(),
+        chain_over=BOOL.about("the cell was the chain's empty one").maybe(),
+    )
+    rey_out = EventType(
+        "rey_out",
+        "a Rey came up: it has no column on this grid and is set aside",
+        card=CARD,
+        reyes=INT.about("the Reyes set aside so far"),
+        says=Say(
+            es="{card:cap} no tiene columna y sale del juego ({reyes} de 4)",
+            en="{card:cap} has no column and is set aside ({reyes} of 4)",
+        ),
+    )
+    turned_up = EventType(
+        "turned_up",
+        "the game is decided: the cards still face down are turned where they lie",
+        cells=list_of(obj(row=ROW, column=COLUMN, card=CARD), "each cell turned and its card"),
+    )
+    match_finished = solitaire_finished(
+        choice(*REASON_WORDS.words, description="why the game is over", words=REASON_WORDS)
+    )
+
+    @laid_out.sentence
+    def _laid_out_said(self, event: Event) -> Say:
+        if event["tokens"]:
+            return Say(
+                es="Las cartas se reparten boca abajo en {rows} filas de {columns}; "
+                "hay {tokens:ficha|fichas}",
+                en="The cards are laid face down in {rows} rows of {columns}; "
+                "{tokens:token|tokens} to play",
+            )
+        return Say(
+            es="Las cartas se reparten boca abajo en {rows} filas de {columns}",
+            en="The cards are laid face down in {rows} rows of {columns}",
+        )
+
+    @placed.sentence
+    def _placed_said(self, event: Event) -> Say:
+        if "took" in event:
+            return Say(
+                es="{card:cap} va a la fila {row}, columna {column}, y se levanta {took}",
+                en="{card:cap} goes to row {row}, column {column}, and {took} comes up",
+            )
+        return Say(
+            es="{card:cap} va a la fila {row}, columna {column}, y la cadena termina",
+            en="{card:cap} goes to row {row}, column {column}, and the chain is over",
+        )
+
+    @turned_up.sentence
+    def _turned_up_said(self, event: Event) -> tuple[Say, dict]:
+        return Say(
+            es="Se vuelven las cartas que quedaban boca abajo: {cards}",
+            en="The cards left face down are turned: {cards}",
+        ), {"cards": [c["card"] for c in event["cells"]]}
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "rows": list_of(SUIT.or_null(), "per row, its suit; null until its first card lies"),
+        "columns": INT.about("columns of the grid"),
+        "tokens": INT.about("tokens left (tokens mode)"),
+        "chain_start": list_of(
+            INT, "[row, column] of the empty cell where the chain began"
+        ).or_null(),
+        "face_down": INT.about("cards still face down in the grid"),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    tokens_left = FactType(
+        "tokens",
+        "tokens left to turn a card (tokens mode)",
+        INT,
+        label=Say(es="Fichas", en="Tokens"),
+        says=Say(es="{value:ficha|fichas} por jugar", en="{value:token|tokens} left"),
+    )
+    face_down = FactType(
+        "face_down",
+        "cards still face down in the grid",
+        INT,
+        label=Say(es="Boca abajo", en="Face down"),
+        says=Say(es="{value:carta|cartas} boca abajo", en="{value:card|cards} still face down"),
+    )
+    row_suit = FactType(
+        "row",
+        "a row that has its suit (one fact per such row)",
+        obj(row=INT, suit=SUIT),
+        label=Say(es="Fila", en="Row"),
+        says=Say(es="Fila {value.row}: {value.suit}", en="Row {value.row}: {value.suit}"),
+    )
+    chain = FactType(
+        "chain_start",
+        "the empty cell where the chain of cards carried began: it ends there",
+        obj(row=INT, column=INT),
+        label=Say(es="Cadena", en="Chain"),
+        says=Say(
+            es="La cadena empezó en la fila {value.row}, columna {value.column}",
+            en="The chain began in row {value.row}, column {value.column}",
+        ),
+    )
+    reyes = FactType(
+        "reyes",
+        "Reyes set aside: the fourth ends the game (reyes perdidos)",
+        CARDS,
+        label=Say(es="Reyes fuera", en="Reyes out"),
+        says=Say(es="Reyes fuera: {value:bare}", en="Reyes set aside: {value:bare}"),
+    )
+    starters = FactType(
+        "starters",
+        "starter cards left to turn (reyes perdidos)",
+        INT,
+        label=Say(es="Cartas iniciales", en="Starter cards"),
+        says=Say(
+            es="{value:carta inicial|cartas iniciales} por volver",
+            en="{value:starter card|starter cards} left",
+        ),
+    )
+    in_place = FactType(
+        "in_place",
+        "the cards the player has laid face up in their places",
+        INT,
+        per_seat=True,
+        label=Say(es="En su sitio", en="In place"),
+        says=Say(
+            es="{seat} tiene {value:carta|cartas} en su sitio",
+            en="{seat} has {value:card|cards} in place",
+        ),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data, mode = SolitarioData.of(state), state.options["mode"]
+        facts: list[Fact] = []
+        if mode == TOKENS:
+            facts.append(self.tokens_left(data.tokens))
+        facts.append(self.face_down(len(self._face_down_cells(state))))
+        facts.extend(
+            self.row_suit({"row": r, "suit": x})
+            for r, x in enumerate(data.rows, start=1)
+            if x is not None
+        )
+        if data.start:
+            facts.append(self.chain({"row": data.start[0], "column": data.start[1]}))
+        if mode == LOST_KINGS:
+            facts.append(self.reyes(list(state.cards(KINGS))))
+            facts.append(self.starters(len(state.cards(STARTERS))))
+        facts.append(self.in_place(self._placed(state), 0))
+        return facts
+
     # -- the grid's shape --------------------------------------------------------------
     @staticmethod
     def columns(state: State) -> int:
@@ -144,15 +372,15 @@ class SolitarioEspanol(Game):
             data.tokens = state.options["tokens"]
             state.phase = "flip"
         state.to_act = [0]
-        return [event("laid_out", rows=ROWS, columns=self.columns(state), tokens=data.tokens)]
+        return [self.laid_out(rows=ROWS, columns=self.columns(state), tokens=data.tokens)]
 
     # -- the action table --------------------------------------------------------------
     flip = ActionType(
         "flip",
         "pay a token and turn a face-down card of the grid",
         phases=("flip",),
-        row=Field("int", "row, from 1", minimum=1, maximum=ROWS),
-        column=Field("int", "column, from 1", minimum=1, maximum=12),
+        row=ROW,
+        column=COLUMN,
     )
     reveal = ActionType("reveal", "turn the next starter card", phases=("reveal",))
     place = ActionType(
@@ -160,7 +388,7 @@ class SolitarioEspanol(Game):
         "put a card of your hand in its column, in the row of its suit (or a free row)",
         phases=("place",),
         card=CARD,
-        row=Field("int", "row, from 1", minimum=1, maximum=ROWS),
+        row=ROW,
     )
 
     @flip.candidates
@@ -172,12 +400,12 @@ class SolitarioEspanol(Game):
         ]
 
     @flip.refusal
-    def _flip_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _flip_refused(self, state: State, seat: int, action: Action) -> Message | None:
         r, c = action["row"], action["column"]
         if c > self.columns(state):
-            return f"the grid has columns 1 to {self.columns(state)}"
+            return NO_SUCH_COLUMN(last=self.columns(state))
         if not self._face_down(state, r, c):
-            return f"the card in row {r}, column {c} is already face up"
+            return FACE_UP_ALREADY(row=r, column=c)
         return None
 
     @flip.handler
@@ -186,10 +414,10 @@ class SolitarioEspanol(Game):
         r, c = action["row"], action["column"]
         data.tokens -= 1
         card = state.cards(cell(r, c))[0]
-        events = [event("flipped", row=r, column=c, card=card, tokens=data.tokens)]
+        events = [self.flipped(row=r, column=c, card=card, tokens=data.tokens)]
         if self._fits(state, card, r, c):
             self._lay(state, card, r, c)
-            return events + [event("stays", row=r, column=c, card=card)] + self._turn_over(state)
+            return events + [self.stays(row=r, column=c, card=card)] + self._turn_over(state)
         state.move(card, cell(r, c), HAND)
         data.start = [r, c]
         return events + self._chain(state)
@@ -197,7 +425,7 @@ class SolitarioEspanol(Game):
     @reveal.handler
     def _reveal(self, state: State, seat: int, action: Action) -> list[Event]:
         card = state.move_top(STARTERS, HAND)
-        return [event("revealed", card=card)] + self._chain(state)
+        return [self.revealed(card=card)] + self._chain(state)
 
     @place.candidates
     def _places(self, state: State, seat: int) -> list[Action]:
@@ -209,19 +437,18 @@ class SolitarioEspanol(Game):
         ]
 
     @place.refusal
-    def _place_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _place_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         card, r = action["card"], action["row"]
-        if card not in state.cards(HAND):
-            return f"card {card} is not in your hand"
+        if missing := not_in_hand(state, 0, card):
+            return missing
         if self.column_of(state, card) is None:
-            return "a Rey has no column on this grid"
+            return REY_NO_COLUMN
         rows = self.rows_for(state, card)
         if r in rows:
             return None
-        name = SUIT_NAMES[suit(card)]
         if len(rows) == 1 and SolitarioData.of(state).rows[rows[0] - 1] == suit(card):
-            return f"{name} go in row {rows[0]}, the row of {name}"
-        return f"row {r} belongs to another suit; {name} may go in rows {rows}"
+            return OWN_ROW(suit=suit(card), row=rows[0])
+        return OTHER_SUIT_ROW(row=r, suit=suit(card), rows=rows)
 
     @place.handler
     def _place(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -239,7 +466,7 @@ class SolitarioEspanol(Game):
             card = state.cards(HAND)[0]
             if self.column_of(state, card) is None:  # a Rey, with no column on this grid
                 state.move(card, HAND, KINGS)
-                events.append(event("rey_out", card=card, reyes=len(state.cards(KINGS))))
+                events.append(self.rey_out(card=card, reyes=len(state.cards(KINGS))))
                 break
             rows = self.rows_for(state, card)
             if len(rows) > 1:
@@ -259,9 +486,9 @@ class SolitarioEspanol(Game):
         self._lay(state, card, r, c)
         if took is None:
             data.start = None
-            return [event("placed", card=card, row=r, column=c, chain_over=True)]
+            return [self.placed(card=card, row=r, column=c, chain_over=True)]
         state.cards(HAND).append(took)
-        return [event("placed", card=card, row=r, column=c, took=took)]
+        return [self.placed(card=card, row=r, column=c, took=took)]
 
     def _lay(self, state: State, card: str, r: int, c: int) -> None:
         """``card`` lies face up in its place; the first card of a row gives it its suit."""
@@ -277,17 +504,17 @@ class SolitarioEspanol(Game):
         mode = state.options["mode"]
         state.phase = {TOKENS: "flip", LOST_KINGS: "reveal", OPEN_EXCHANGE: "place"}[mode]
         if not self._face_down_cells(state):
-            return self._end(state, True, "every card is in its place")
+            return self._end(state, True, WON_ALL)
         if mode == TOKENS and SolitarioData.of(state).tokens == 0:
-            return self._decide(state, "no tokens left")
+            return self._decide(state, NO_TOKENS)
         if mode == LOST_KINGS and (
             len(state.cards(KINGS)) == len(SPANISH_SUITS) or not state.cards(STARTERS)
         ):
-            return self._decide(state, "the fourth Rey came up")
+            return self._decide(state, FOURTH_REY)
         if mode == OPEN_EXCHANGE and all(
             self.column_of(state, c) is None for c in state.cards(HAND)
         ):
-            return self._decide(state, "the hand holds the four Reyes")
+            return self._decide(state, FOUR_REYES)
         return []
 
     def _decide(self, state: State, reason: str) -> list[Event]:
@@ -299,19 +526,20 @@ class SolitarioEspanol(Game):
         for r, c in self._face_down_cells(state):
             state.zones[cell(r, c)].visibility = PUBLIC
             shown.append({"row": r, "column": c, "card": state.cards(cell(r, c))[0]})
-        events = [event("turned_up", cells=shown)]
+        events = [self.turned_up(cells=shown)]
         if self._solved(state):
-            return events + self._end(state, True, "the cards left face down were in place")
+            return events + self._end(state, True, WON_REVEALED)
         return events + self._end(state, False, reason)
 
     def _end(self, state: State, won: bool, reason: str) -> list[Event]:
-        placed = sum(
-            1 for r, c in self.cells(state) if state.zones[cell(r, c)].visibility == PUBLIC
-        )
-        record_round(state, [placed])
+        record_round(state, [self._placed(state)])
         return end_match(state, [0] if won else [], won=won, reason=reason)
 
     # -- rules as questions ----------------------------------------------------------------
+    def _placed(self, state: State) -> int:
+        """Cards lying face up in the grid (the score: at the end, the cards turned too)."""
+        return sum(1 for r, c in self.cells(state) if state.zones[cell(r, c)].visibility == PUBLIC)
+
     def _face_down(self, state: State, r: int, c: int) -> bool:
         zone = state.zones.get(cell(r, c))
         return zone is not None and bool(zone.cards) and zone.visibility == HIDDEN
@@ -333,7 +561,7 @@ class SolitarioEspanol(Game):
         free = [i + 1 for i, s in enumerate(rows) if s is None]
         if not free:
             raise InvalidState(
-                f"rows and suits no longer match up: {SUIT_NAMES[suit(card)]} have no row "
+                f"rows and suits no longer match up: {suit(card)} has no row "
                 f"and every row has a suit ({rows})"
             )
         return free

@@ -25,23 +25,60 @@ from shared.engine import (
     State,
     Variant,
     english_deck,
-    event,
 )
-from shared.engine.actions import CARD, ActionType
+from shared.engine.actions import ActionType
+from shared.engine.events import EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import CARD, CARDS, INT, INTS, SEAT, choice
 from shared.engine.game import register
 from shared.engine.kit.solitaire import (
+    DRAWN,
+    RESULT_VIEW,
+    WASTE_TOP,
     adjacent,
     column_names,
     deal_columns,
     draw,
     end_solitaire,
     exposed,
+    solitaire_finished,
 )
+from shared.engine.kit.table_facts import STOCK_LEFT
+from shared.engine.language import ENGLISH_DECK, Message, Say, Words
 
 COLUMNS = column_names(7)
 SIZES = (5, 5, 5, 5, 5, 5, 4)
 TABLEAU = sum(SIZES)  # 34
 STOCK, WASTE = "stock", "waste"
+CLEARED = "every column is cleared"
+STUCK = "the stock is used up and no column card can go down"
+REASON_WORDS = Words(
+    {
+        CLEARED: ("todas las columnas están vacías", CLEARED),
+        STUCK: ("el mazo se acabó y ninguna carta de las columnas puede bajar", STUCK),
+    }
+)
+COLUMN_WORDS = Words(
+    {name: (f"la columna {i}", f"column {i}") for i, name in enumerate(COLUMNS, 1)}
+)
+
+# -- what the rules say to a player, in both languages -------------------------------------
+NOT_FREE = Say(
+    es="{card:cap} no es una carta libre de las columnas; libres: {free}",
+    en="{card:cap} is not a free card of the columns; free: {free}",
+)
+NOT_ADJACENT = Say(
+    es="{card:cap} no está un punto por encima ni por debajo de {top}, la carta del descarte",
+    en="{card:cap} is not one rank above or below {top}, the top of the waste",
+)
+STOCK_USED_UP = Say(
+    es="el mazo se ha acabado, y el descarte nunca se vuelve",
+    en="the stock is used up, and the waste is never turned over",
+)
+CAN_STILL_PLAY = Say(
+    es="{card:cap} aún puede bajar: solo se roba cuando ninguna carta de las columnas puede",
+    en="{card:cap} can still go down: draw only when no column card can",
+)
 
 
 @dataclass
@@ -68,6 +105,77 @@ class SolitarioGolf(Game):
         "revelado": Variant("revelado", "Every card of the columns is face up.", {"face_up": True}),
     }
 
+    deck_kind = ENGLISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    new_deal = EventType(
+        "deal",
+        "the columns dealt (their sizes) and the stock left",
+        columns=INTS.about("the cards of each column"),
+        stock=INT.about("cards left in the stock, its first card turned onto the waste"),
+    )
+    drawn = DRAWN
+    played = EventType(
+        "played",
+        "the free card of a column put onto the waste; the card under it is freed",
+        seat=SEAT,
+        card=CARD,
+        column=choice(*COLUMNS, description="the column", words=COLUMN_WORDS),
+        exposed=CARD.or_null("the card freed, now face up; null: the column is empty"),
+    )
+    match_finished = solitaire_finished(
+        choice(CLEARED, STUCK, description="why the game is over", words=REASON_WORDS),
+        cards_left=INT.about("cards left in the columns"),
+        stock_left=INT.about("cards left in the stock"),
+    )
+
+    @new_deal.sentence
+    def _deal_said(self, event: Event) -> tuple[Say, dict]:
+        return Say(
+            es="Se reparten {dealt} cartas en {count} columnas; quedan {stock} en el mazo",
+            en="{dealt} cards are dealt in {count} columns; {stock} stay in the stock",
+        ), {"dealt": sum(event["columns"]), "count": len(event["columns"])}
+
+    @played.sentence
+    def _played_said(self, event: Event) -> Say:
+        if event["exposed"] is None:
+            return Say(
+                es="{seat} baja {card} y vacía {column}",
+                en="{seat} puts {card} down and clears {column}",
+            )
+        return Say(
+            es="{seat} baja {card} de {column}; queda libre {exposed}",
+            en="{seat} puts {card} down from {column}; {exposed} is free",
+        )
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "cards_left": INT.about("cards left in the columns"),
+        **RESULT_VIEW,
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    stock_left = STOCK_LEFT
+    waste_top = WASTE_TOP
+    cleared = FactType(
+        "cleared",
+        "the cards the player has put down from the columns, of 34",
+        INT,
+        per_seat=True,
+        label=Say(es="Bajadas", en="Cleared"),
+        says=Say(
+            es=f"{{seat}} ha bajado {{value}} de {TABLEAU} cartas",
+            en=f"{{seat}} has cleared {{value}} of {TABLEAU} cards",
+        ),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        facts = [self.stock_left(len(state.cards(STOCK)))]
+        if state.cards(WASTE):
+            facts.append(self.waste_top(state.cards(WASTE)[-1]))
+        facts.append(self.cleared(TABLEAU - self._left(state), 0))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return english_deck()
@@ -82,8 +190,8 @@ class SolitarioGolf(Game):
         state.phase = "play"
         state.to_act = [0]
         return [
-            event("deal", columns=list(SIZES), stock=len(state.cards(STOCK))),
-            event("drawn", seat=0, card=first[0]),
+            self.new_deal(columns=list(SIZES), stock=len(state.cards(STOCK))),
+            self.drawn(seat=0, card=first[0]),
         ]
 
     # -- the action table --------------------------------------------------------------
@@ -97,13 +205,13 @@ class SolitarioGolf(Game):
         return [{"type": "play", "card": card} for _column, card in exposed(state, COLUMNS)]
 
     @play.refusal
-    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _play_refused(self, state: State, seat: int, action: Action) -> Message | None:
         card, free = action["card"], [c for _col, c in exposed(state, COLUMNS)]
         if card not in free:  # the same words whether or not the card lies face down
-            return f"{card} is not a free card of the columns; free: {', '.join(free) or 'none'}"
+            return Message(NOT_FREE, {"card": card, "free": free}, {"card": CARD, "free": CARDS})
         top = state.cards(WASTE)[-1]
         if not adjacent(card, top, state.options["wrap"]):
-            return f"{card} is not one rank above or below {top}, the top of the waste"
+            return Message(NOT_ADJACENT, {"card": card, "top": top}, {"card": CARD, "top": CARD})
         return None
 
     @play.handler
@@ -113,24 +221,23 @@ class SolitarioGolf(Game):
         state.move_top(column, WASTE)
         left = state.cards(column)
         shown = left[-1] if left else None  # the card freed is turned face up: public now
-        return [event("played", seat=0, card=card, column=column, exposed=shown)] + self._settle(
-            state
-        )
+        played = self.played(seat=0, card=card, column=column, exposed=shown)
+        return [played, *self._settle(state)]
 
     @draw_card.refusal
-    def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _draw_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         if not state.cards(STOCK):
-            return "the stock is used up, and the waste is never turned over"
+            return STOCK_USED_UP
         if not state.options["draw_any_time"]:
             playable = self._playable(state)
             if playable:
-                return f"{playable[0]} can still go down: draw only when no column card can"
+                return CAN_STILL_PLAY(card=playable[0])
         return None
 
     @draw_card.handler
     def _draw(self, state: State, seat: int, action: Action) -> list[Event]:
         card = draw(state, STOCK, WASTE)[0]
-        return [event("drawn", seat=0, card=card)] + self._settle(state)
+        return [self.drawn(seat=0, card=card), *self._settle(state)]
 
     # -- rules as questions ------------------------------------------------------------
     def _playable(self, state: State) -> list[str]:
@@ -144,9 +251,9 @@ class SolitarioGolf(Game):
     def _settle(self, state: State) -> list[Event]:
         """End the match once the columns are empty (won) or nothing is left to do (lost)."""
         if not self._left(state):
-            return self._end(state, True, "every column is cleared")
+            return self._end(state, True, CLEARED)
         if not self.legal_actions(state, 0):
-            return self._end(state, False, "the stock is used up and no column card can go down")
+            return self._end(state, False, STUCK)
         return []
 
     def _end(self, state: State, won: bool, reason: str) -> list[Event]:

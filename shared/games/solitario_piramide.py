@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from shared.engine import (
+    CARD,
     CARDS,
     HIDDEN,
     PUBLIC,
@@ -29,16 +30,62 @@ from shared.engine import (
     State,
     Variant,
     english_deck,
-    event,
     register,
 )
+from shared.engine.events import EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import INT, SEAT, choice, obj
 from shared.engine.kit.pairs import sums_to
-from shared.engine.kit.solitaire import Layout, draw, end_solitaire, pyramid, three_peaks
+from shared.engine.kit.solitaire import (
+    DRAWN,
+    RESULT_VIEW,
+    WASTE_TOP,
+    Layout,
+    draw,
+    end_solitaire,
+    pyramid,
+    solitaire_finished,
+    three_peaks,
+)
+from shared.engine.kit.table_facts import STOCK_LEFT
 from shared.engine.kit.tables import ENGLISH_ACE_LOW
+from shared.engine.language import ENGLISH_DECK, Message, Say, Words
 
 STOCK, WASTE, DISCARD = "stock", "waste", "discard"
 RULE = sums_to(13, ENGLISH_ACE_LOW)
 LAYOUTS = {"pyramid": pyramid(7), "three-peaks": three_peaks()}
+CLEARED = "the pyramid is cleared"
+STUCK = "the stock is used up and no card can go out"
+REASON_WORDS = Words(
+    {
+        CLEARED: ("la pirámide está vacía", CLEARED),
+        STUCK: ("el mazo se acabó y ninguna carta puede salir", STUCK),
+    }
+)
+
+# -- what the rules say to a player, in both languages -------------------------------------
+ONE_OR_TWO = Say(
+    es="quita un rey solo o dos cartas distintas que sumen 13, nunca más",
+    en="remove a K alone or two different cards summing 13, never more",
+)
+NOT_FREE = Say(
+    es="{card:cap} no está libre; libres ahora: {free}",
+    en="{card:cap} is not free; free now: {free}",
+)
+ONLY_KING_ALONE = Say(
+    es="solo un rey sale solo, no {card}", en="only a K goes out alone, not {card}"
+)
+NOT_THIRTEEN = Say(
+    es="{cards:cap} suman {total}, no 13", en="{cards:cap} add up to {total}, not 13"
+)
+STOCK_USED_UP = Say(
+    es="el mazo se ha acabado, y el descarte nunca se vuelve",
+    en="the stock is used up, and the waste is never turned over",
+)
+CAN_STILL_GO_OUT = Say(
+    es="{cards:cap} aún puede salir: solo se roba cuando ninguna carta de la pirámide puede",
+    en="{cards:cap} can still go out: draw only when no card of the pyramid can",
+)
 
 
 @dataclass
@@ -75,6 +122,82 @@ class SolitarioPiramide(Game):
         "revelada": Variant("revelada", "7 rows, every card face up.", {"face_up": True}),
     }
 
+    deck_kind = ENGLISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    new_deal = EventType(
+        "deal",
+        "the layout dealt and the stock left",
+        layout=INT.about("cards in the layout"),
+        stock=INT.about("cards in the stock"),
+        says=Say(
+            es="Se reparten {layout} cartas en la mesa; quedan {stock} en el mazo",
+            en="{layout} cards are dealt on the table; {stock} stay in the stock",
+        ),
+    )
+    drawn = DRAWN
+    removed = EventType(
+        "removed",
+        "a K alone, or two free cards summing 13, taken out; the cards they freed turn face up",
+        seat=SEAT,
+        cards=CARDS,
+        turned=CARDS.about("the layout cards turned face up, freed by the removal"),
+    )
+    match_finished = solitaire_finished(
+        choice(CLEARED, STUCK, description="why the game is over", words=REASON_WORDS),
+        cards_left=INT.about("cards left in the layout"),
+    )
+
+    @removed.sentence
+    def _removed_said(self, event: Event) -> Say:
+        if event["turned"]:
+            return Say(
+                es="{seat} quita {cards}; boca arriba ahora: {turned}",
+                en="{seat} removes {cards}; face up now: {turned}",
+            )
+        return Say(es="{seat} quita {cards}", en="{seat} removes {cards}")
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "free": CARDS.about("the free cards of the layout"),
+        "cards_left": INT.about("cards left in the layout"),
+        **RESULT_VIEW,
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    stock_left = STOCK_LEFT
+    waste_top = WASTE_TOP
+    free_cards = FactType(
+        "free",
+        "the free cards of the layout: two summing 13, or a K, go out",
+        CARDS,
+        label=Say(es="Libres", en="Free"),
+        says=Say(es="Libres: {value:bare}", en="Free: {value:bare}"),
+    )
+    cleared = FactType(
+        "cleared",
+        "the cards the player has taken out of the layout, of all it held",
+        obj(cleared=INT, of=INT),
+        per_seat=True,
+        label=Say(es="Quitadas", en="Cleared"),
+        says=Say(
+            es="{seat} ha quitado {value.cleared} de {value.of} cartas",
+            en="{seat} has cleared {value.cleared} of {value.of} cards",
+        ),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        layout = self._layout(state)
+        facts = [self.stock_left(len(state.cards(STOCK)))]
+        if state.cards(WASTE):
+            facts.append(self.waste_top(state.cards(WASTE)[-1]))
+        free = layout.free_cards(state)
+        if free:
+            facts.append(self.free_cards(free))
+        done = {"cleared": len(layout) - layout.count(state), "of": len(layout)}
+        facts.append(self.cleared(done, 0))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return english_deck()
@@ -93,7 +216,7 @@ class SolitarioPiramide(Game):
         state.zone(DISCARD, None, PUBLIC)
         state.phase = "play"
         state.to_act = [0]
-        return [event("deal", layout=len(layout), stock=len(cards))]
+        return [self.new_deal(layout=len(layout), stock=len(cards))]
 
     # -- the action table --------------------------------------------------------------
     remove = ActionType(
@@ -116,20 +239,22 @@ class SolitarioPiramide(Game):
         return [{"type": "remove", "cards": g} for g in groups]
 
     @remove.refusal
-    def _remove_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _remove_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         cards = action["cards"]
         if len(cards) not in (1, 2) or len(set(cards)) != len(cards):
-            return "remove a K alone or two different cards summing 13, never more"
+            return ONE_OR_TWO
         free = self._available(state)
         for card in cards:
             if card not in free:  # the same words whether or not the card lies face down
-                return f"{card} is not free; free now: {', '.join(free) or 'none'}"
+                return Message(
+                    NOT_FREE, {"card": card, "free": free}, {"card": CARD, "free": CARDS}
+                )
         if len(cards) == 1:
-            return None if RULE.alone(cards[0]) else f"only a K goes out alone, not {cards[0]}"
+            return None if RULE.alone(cards[0]) else ONLY_KING_ALONE(card=cards[0])
         a, b = cards
         if not RULE.matches(a, b):
             total = (RULE.value(a) or 0) + (RULE.value(b) or 0)
-            return f"{a} and {b} add up to {total}, not 13"
+            return NOT_THIRTEEN(cards=[a, b], total=total)
         return None
 
     @remove.handler
@@ -139,27 +264,23 @@ class SolitarioPiramide(Game):
             slot = layout.slot_of(state, card)
             state.move(card, slot or WASTE, DISCARD)
         turned = layout.turn_up(state)
-        return [
-            event("removed", seat=0, cards=list(action["cards"]), turned=turned)
-        ] + self._settle(state)
+        removed = self.removed(seat=0, cards=list(action["cards"]), turned=turned)
+        return [removed, *self._settle(state)]
 
     @draw_card.refusal
-    def _draw_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _draw_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         if not state.cards(STOCK):
-            return "the stock is used up, and the waste is never turned over"
+            return STOCK_USED_UP
         if not state.options["draw_any_time"]:
             group = self._layout_removal(state)
             if group:
-                return (
-                    f"{' + '.join(group)} can still go out: draw only when no card of the"
-                    " pyramid can"
-                )
+                return CAN_STILL_GO_OUT(cards=group)
         return None
 
     @draw_card.handler
     def _draw(self, state: State, seat: int, action: Action) -> list[Event]:
         card = draw(state, STOCK, WASTE)[0]
-        return [event("drawn", seat=0, card=card)] + self._settle(state)
+        return [self.drawn(seat=0, card=card), *self._settle(state)]
 
     # -- rules as questions ------------------------------------------------------------
     def _layout_removal(self, state: State) -> list[str] | None:
@@ -176,9 +297,9 @@ class SolitarioPiramide(Game):
     def _settle(self, state: State) -> list[Event]:
         """End the match once the layout is empty (won) or nothing can be done (lost)."""
         if not self._layout(state).count(state):
-            return self._end(state, True, "the pyramid is cleared")
+            return self._end(state, True, CLEARED)
         if not self.legal_actions(state, 0):
-            return self._end(state, False, "the stock is used up and no card can go out")
+            return self._end(state, False, STUCK)
         return []
 
     def _end(self, state: State, won: bool, reason: str) -> list[Event]:

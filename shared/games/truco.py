@@ -14,6 +14,7 @@ and default, are in docs/games/truco.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from shared.engine import (
     HIDDEN,
@@ -26,18 +27,22 @@ from shared.engine import (
     Option,
     State,
     Variant,
-    event,
     rank,
     record_round,
     register,
     spanish_deck,
     suit,
 )
-from shared.engine.actions import CARD, ActionType, choice
+from shared.engine.actions import ActionType
 from shared.engine.cards import SPANISH_SUITS
-from shared.engine.kit.ending import end_match
+from shared.engine.events import EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import BOOL, CARD, INT, INTS, SEAT, SEATS, choice, list_of, obj
+from shared.engine.kit.dealing import DEALT
+from shared.engine.kit.ending import MATCH_FINISHED, end_match
 from shared.engine.kit.tricks import trick_winner
 from shared.engine.kit.zones import card_actions, hand, not_in_hand, seat_zone
+from shared.engine.language import SPANISH_DECK, Message, Say, Words
 
 TARGET, HALF = 30, 15  # the match, and the end of the malas
 FLOR_POINTS, FLOR_FLOR_POINTS = 3, 6
@@ -64,6 +69,74 @@ STAKES: dict[tuple[str, ...], tuple[int | None, int]] = {
 ENVIDO_CALLS = (E, RE, FE)
 TRUCO_CALLS = ("truco", "retruco", "vale-cuatro")
 TRUCO_VALUE = (1, 2, 3, 4)  # what the hand is worth by accepted truco level
+
+#: The calls as players say them.
+CALL_WORDS = Words(
+    {
+        E: ("envido", "envido"), RE: ("real envido", "real envido"),
+        FE: ("falta envido", "falta envido"), "truco": ("truco", "truco"),
+        "retruco": ("retruco", "retruco"), "vale-cuatro": ("vale cuatro", "vale cuatro"),
+    }
+)  # fmt: skip
+CALL = choice(*ENVIDO_CALLS, *TRUCO_CALLS, description="a call", words=CALL_WORDS)
+ENVIDO_CALL = choice(*ENVIDO_CALLS, description="an envido call", words=CALL_WORDS)
+TRUCO_CALL = choice(*TRUCO_CALLS, description="a truco call", words=CALL_WORDS)
+
+# -- what the rules say to a player, in both languages -------------------------------------
+NO_FLOR = Say(es="esta partida se juega sin flor", en="this match is played without flor")
+FLOR_SUNG = Say(es="ya cantaste tu flor", en="you already sang your flor")
+NO_FLOR_HELD = Say(
+    es="no tienes flor (tres cartas del mismo palo)",
+    en="you do not hold a flor (three cards of one suit)",
+)
+FLOR_FIRST = Say(
+    es="tienes flor: hay que cantarla antes que nada",
+    en="you hold a flor: singing it is mandatory before anything else",
+)
+FLOR_CANCELS = Say(
+    es="se cantó flor: la flor anula el envido", en="a flor was sung: the flor cancels the envido"
+)
+RAISE_ONLY = Say(
+    es="después de {chain} solo se puede subir con {raises}",
+    en="after {chain} you may raise only with {raises}",
+)
+NOTHING = Say(es="nada", en="nothing")
+ENVIDO_PLAYED = Say(
+    es="el envido ya se jugó en esta mano", en="the envido was already played this hand"
+)
+ENVIDO_FIRST_BAZA = Say(
+    es="el envido solo se canta en la primera baza",
+    en="the envido is called only in the first baza",
+)
+ENVIDO_BEFORE_CARD = Say(
+    es="el envido se canta antes de jugar tu primera carta",
+    en="the envido must be called before you play your first card",
+)
+TRUCO_ACCEPTED = Say(
+    es="ya se quiso el truco: es tarde para el envido",
+    en="the truco was accepted: it is too late for the envido",
+)
+ANSWER_ENVIDO = Say(es="primero responde al envido", en="answer the envido first")
+HIGHEST_CALL = Say(es="vale cuatro es el canto más alto", en="vale cuatro is the highest call")
+NEXT_CALL = Say(
+    es="los cantos van truco, retruco y vale cuatro: el siguiente es {next}",
+    en="the calls go truco, retruco, vale cuatro: the next is {next}",
+)
+RAISER_ONLY = Say(
+    es="solo puede subir quien quiso el {call}",
+    en="only the side that accepted the {call} may raise it",
+)
+WON_IT = Say(
+    es="{seat} gana {what}: {points:punto|puntos}", en="{seat} wins {what}: {points:point|points}"
+)
+WON_IT_WITH = Say(
+    es="{seat} gana {what} con {shown}: {points:punto|puntos}",
+    en="{seat} wins {what} with {shown}: {points:point|points}",
+)
+NO_FOLD = Say(
+    es="en esta partida no se puede ir al mazo (opción fold)",
+    en="irse al mazo is not allowed in this match (option fold is off)",
+)
 
 
 def envido_value(card: str) -> int:
@@ -142,6 +215,271 @@ class Truco(Game):
         "fold": Option(False, "allow 'irse al mazo', paid as a refused truco at the current level"),
     }
     variants = {"base": Variant("base", "El Truco for two: envido, flor and truco, to 30 points.")}
+    deck_kind = SPANISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    hand_started = EventType(
+        "hand_started",
+        "a new hand: its dealer, and mano, who leads and wins ties",
+        round=INT.about("the hand's number, from 1"),
+        dealer=SEAT,
+        mano=SEAT,
+        says=Say(
+            es="Mano {round}: da {dealer}, es mano {mano}",
+            en="Hand {round}: {dealer} deals, {mano} is mano",
+        ),
+    )
+    dealt = DEALT
+    called = EventType(
+        "called",
+        "a call made or raised: envido, real envido, falta envido, truco, retruco, vale cuatro",
+        seat=SEAT,
+        call=CALL,
+        says=Say(es="{seat} canta {call}", en="{seat} calls {call}"),
+    )
+    accepted = EventType(
+        "quiero",
+        "the pending call accepted",
+        seat=SEAT,
+        call=CALL,
+        says=Say(es="{seat}: ¡quiero! ({call})", en="{seat} accepts the {call}"),
+    )
+    refused = EventType(
+        "no_quiero",
+        "the pending call refused",
+        seat=SEAT,
+        call=CALL,
+        says=Say(es="{seat}: no quiero ({call})", en="{seat} refuses the {call}"),
+    )
+    sang_flor = EventType(
+        "flor",
+        "a flor sung (three cards of one suit)",
+        seat=SEAT,
+        says=Say(es="{seat} canta flor", en="{seat} sings flor"),
+    )
+    envido_cancelled = EventType(
+        "envido_cancelled",
+        "a flor sung while an envido was pending cancels it",
+        seat=SEAT.about("who sang the flor"),
+        calls=list_of(ENVIDO_CALL, "the envido calls cancelled"),
+        says=Say(es="La flor de {seat} anula el {calls}", en="{seat}'s flor cancels the {calls}"),
+    )
+    envido_won = EventType(
+        "envido_won",
+        "the envido settled: who wins it and its points; the points each side declared",
+        seat=SEAT,
+        points=INT,
+        declared=list_of(INT.or_null(), "per seat, the envido it declared (null: none)"),
+    )
+    flor_won = EventType(
+        "flor_won",
+        "the flor settled: who wins it and its points; against a flor, the points declared",
+        seat=SEAT,
+        points=INT,
+        declared=list_of(INT.or_null(), "per seat, the flor it declared (null: none)"),
+    )
+    played = EventType(
+        "played",
+        "a card played to the baza",
+        seat=SEAT,
+        card=CARD,
+        says=Say(es="{seat} juega {card}", en="{seat} plays {card}"),
+    )
+    baza = EventType(
+        "baza",
+        "a baza decided: its number and winner (null and parda: a tie)",
+        number=INT,
+        seat=SEAT.or_null(),
+        parda=BOOL,
+    )
+    folded = EventType(
+        "folded",
+        "irse al mazo: the hand given up",
+        seat=SEAT,
+        says=Say(es="{seat} se va al mazo", en="{seat} folds"),
+    )
+    hand_ended = EventType(
+        "hand_ended",
+        "a hand is over: who won it, what it was worth, and this hand's points per seat",
+        round=INT,
+        seat=SEAT,
+        won=INT.about("what the hand was worth to its winner"),
+        points=INTS.about("per seat, every point of this hand (envido and flor included)"),
+        says=Say(
+            es="{seat} gana la mano {round}: {won:punto|puntos}",
+            en="{seat} wins hand {round}: {won:point|points}",
+        ),
+    )
+    match_finished = MATCH_FINISHED
+
+    @envido_won.sentence
+    def _envido_won_said(self, event: Event) -> tuple[Say, dict[str, Any]]:
+        return self._settled(event, Say(es="el envido", en="the envido"))
+
+    @flor_won.sentence
+    def _flor_won_said(self, event: Event) -> tuple[Say, dict[str, Any]]:
+        return self._settled(event, Say(es="la flor", en="the flor"))
+
+    @staticmethod
+    def _settled(event: Event, what: Say) -> tuple[Say, dict[str, Any]]:
+        """Who won the envido or the flor, with the points the winner declared (if it did)."""
+        shown = event["declared"][event["seat"]]
+        if shown is None:
+            return WON_IT, {"what": what}
+        return WON_IT_WITH, {"what": what, "shown": shown}
+
+    @baza.sentence
+    def _baza_said(self, event: Event) -> Say:
+        if event["parda"]:
+            return Say(es="La baza {number} es parda", en="Baza {number} is a tie (parda)")
+        return Say(es="{seat} gana la baza {number}", en="{seat} takes baza {number}")
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "dealer": SEAT,
+        "mano": SEAT.about("leads the first baza and wins ties of points"),
+        "turn": SEAT.about("whose turn to play once no call is pending"),
+        "bazas": list_of(SEAT.or_null(), "each baza's winner so far (null: parda)"),
+        "truco": TRUCO_CALL.or_null("the truco level accepted (null: none)"),
+        "truco_value": INT.about("what the hand is worth now"),
+        "truco_owner": SEAT.or_null("who accepted the last truco level (only that side raises)"),
+        "pending_call": obj(
+            "the call awaiting an answer (null: none)", seat=SEAT.about("who called"), call=CALL
+        ).or_null(),
+        "envido_calls": list_of(ENVIDO_CALL, "the envido calls of this hand, in order"),
+        "envido_done": BOOL.about("the envido (or a flor) was played this hand"),
+        "flores": SEATS.about("the seats that sang a flor this hand"),
+        "hand_points": INTS.about("per seat, this hand's points so far (envido and flor)"),
+        "falta_value": INT.about("what a falta envido is worth now"),
+    }
+    private_view = {
+        "envido_points": INT.or_null("your envido points this hand"),
+        "flor_points": INT.or_null("your flor points, if you hold a flor"),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    pending = FactType(
+        "pending_call",
+        "the call awaiting an answer, about the seat that made it",
+        CALL,
+        per_seat=True,
+        label=Say(es="Canto pendiente", en="Pending call"),
+        says=Say(
+            es="{seat} ha cantado {value}: falta la respuesta",
+            en="{seat} called {value}: waiting for the answer",
+        ),
+    )
+    truco_accepted = FactType(
+        "truco",
+        "the truco level accepted this hand",
+        TRUCO_CALL,
+        label=Say(es="Truco", en="Truco"),
+        says=Say(es="Querido: {value}", en="Accepted: {value}"),
+    )
+    stake = FactType(
+        "stake",
+        "what this hand is worth to its winner now",
+        INT,
+        label=Say(es="La mano vale", en="The hand is worth"),
+        says=Say(
+            es="La mano vale {value:punto|puntos}", en="The hand is worth {value:point|points}"
+        ),
+    )
+    envido = FactType(
+        "envido",
+        "the envido calls of this hand, while the envido is open",
+        list_of(ENVIDO_CALL),
+        label=Say(es="Envido", en="Envido"),
+        says=Say(es="Envido cantado: {value}", en="Envido called: {value}"),
+    )
+    envido_played = FactType(
+        "envido_done",
+        "the envido (or a flor) was played this hand: it cannot be called again",
+        BOOL,
+        label=Say(es="Envido", en="Envido"),
+        says=Say(es="El envido ya se jugó", en="The envido has been played"),
+    )
+    falta = FactType(
+        "falta",
+        "what a falta envido is worth now",
+        INT,
+        label=Say(es="La falta vale", en="Falta envido is worth"),
+        says=Say(es="La falta vale {value}", en="A falta envido is worth {value}"),
+    )
+    flor_sung = FactType(
+        "flor",
+        "a seat that sang a flor this hand",
+        BOOL,
+        per_seat=True,
+        label=Say(es="Flor", en="Flor"),
+        says=Say(es="{seat} tiene flor", en="{seat} has a flor"),
+    )
+    mano_seat = FactType(
+        "mano",
+        "the seat that is mano this hand: it leads and wins ties",
+        BOOL,
+        per_seat=True,
+        label=Say(es="Mano", en="Mano"),
+        says=Say(es="{seat} es mano", en="{seat} is mano"),
+    )
+    hand_points = FactType(
+        "hand_points",
+        "a seat's points so far this hand (envido and flor count at once)",
+        INT,
+        per_seat=True,
+        label=Say(es="Puntos de esta mano", en="Points this hand"),
+        says=Say(es="{seat}: {value} en esta mano", en="{seat}: {value} this hand"),
+    )
+    score = FactType(
+        "score",
+        "a seat's points in the match, to 30 (under 15: in malas)",
+        INT,
+        per_seat=True,
+        label=Say(es="Partida", en="Match"),
+        says=Say(es="{seat}: {value} de 30", en="{seat}: {value} of 30"),
+    )
+    my_envido = FactType(
+        "my_envido",
+        "your envido points this hand (only your view shows them)",
+        INT,
+        per_seat=True,
+        label=Say(es="Tu envido", en="Your envido"),
+        says=Say(es="Tienes {value} de envido", en="Your envido is {value}"),
+    )
+    my_flor = FactType(
+        "my_flor",
+        "your flor points, holding a flor (only your view shows them)",
+        INT,
+        per_seat=True,
+        label=Say(es="Tu flor", en="Your flor"),
+        says=Say(es="Tienes {value} de flor", en="Your flor is {value}"),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        data = TrucoData.of(state)
+        facts: list[Fact] = []
+        call = self._pending_call(state)
+        if call is not None:
+            caller = data.envido_by if data.envido_open else data.truco_call
+            facts.append(self.pending(call, caller))
+        if data.truco_level:
+            facts.append(self.truco_accepted(TRUCO_CALLS[data.truco_level - 1]))
+        facts.append(self.stake(TRUCO_VALUE[data.truco_level]))
+        if data.envido_open:
+            facts.append(self.envido(list(data.envido)))
+        elif data.envido_done:
+            facts.append(self.envido_played(True))
+        facts.append(self.falta(self._falta(state)))
+        facts.extend(self.flor_sung(True, s) for s in data.flores)
+        facts.append(self.mano_seat(True, data.mano))
+        facts.extend(self.hand_points(data.points[s], s) for s in (0, 1))
+        facts.extend(self.score(state.scores[s], s) for s in (0, 1))
+        if seat is not None and not state.finished:
+            own = self._cards(state, seat)
+            facts.append(self.my_envido(envido_points(own), seat))
+            if self._plays_flor(state, own):
+                facts.append(self.my_flor(flor_points(own), seat))
+        return facts
 
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
@@ -170,10 +508,10 @@ class Truco(Game):
         data.envido, data.envido_by, data.envido_open, data.envido_done = [], None, False, False
         data.flores, data.flor_settled, data.points = [], False, [0, 0]
         self._set_to_act(state)
-        events = [event("hand_started", round=state.round, dealer=dealer, mano=mano)]
+        events = [self.hand_started(round=state.round, dealer=dealer, mano=mano)]
         for s in (mano, dealer):
             cards = list(state.cards(hand(s)))
-            events.append(event("dealt", seat=s, cards=cards, visible_to=[s]))
+            events.append(self.dealt(seat=s, cards=cards, visible_to=[s]))
         return events
 
     # -- the action table --------------------------------------------------------------
@@ -198,22 +536,22 @@ class Truco(Game):
         return [{"type": "flor"}] if has_flor(self._cards(state, seat)) else []
 
     @flor.refusal
-    def _flor_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _flor_refused(self, state: State, seat: int, action: Action) -> Say | None:
         if not state.options["flor"]:
-            return "this match is played without flor"
+            return NO_FLOR
         if seat in TrucoData.of(state).flores:
-            return "you already sang your flor"
+            return FLOR_SUNG
         if not has_flor(self._cards(state, seat)):
-            return "you do not hold a flor (three cards of one suit)"
+            return NO_FLOR_HELD
         return None
 
     @flor.handler
     def _sing_flor(self, state: State, seat: int, action: Action) -> list[Event]:
         data = TrucoData.of(state)
         data.flores.append(seat)
-        events = [event("flor", seat=seat)]
+        events = [self.sang_flor(seat=seat)]
         if data.envido_open:
-            events.append(event("envido_cancelled", seat=seat, calls=list(data.envido)))
+            events.append(self.envido_cancelled(seat=seat, calls=list(data.envido)))
             data.envido_open = False
         data.envido_done = True
         if len(data.flores) == 2:
@@ -221,7 +559,7 @@ class Truco(Game):
         return self._then(state, events)
 
     @quiero.refusal
-    def _quiero_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _quiero_refused(self, state: State, seat: int, action: Action) -> Say | None:
         return self._flor_owed(state, seat)
 
     @quiero.handler
@@ -236,17 +574,17 @@ class Truco(Game):
             winner = self._better(state, points)
             declared = self._declared(state, points, winner)
             events = [
-                event("quiero", seat=seat, call=chain[-1]),
-                event("envido_won", seat=winner, points=value, declared=declared),
+                self.accepted(seat=seat, call=chain[-1]),
+                self.envido_won(seat=winner, points=value, declared=declared),
             ]
             return self._then(state, events + self._award(state, winner, value))
         data.truco_level += 1
         data.truco_owner, data.truco_call = seat, None
-        events = [event("quiero", seat=seat, call=TRUCO_CALLS[data.truco_level - 1])]
+        events = [self.accepted(seat=seat, call=TRUCO_CALLS[data.truco_level - 1])]
         return self._then(state, events)
 
     @no_quiero.refusal
-    def _no_quiero_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _no_quiero_refused(self, state: State, seat: int, action: Action) -> Say | None:
         return self._flor_owed(state, seat)
 
     @no_quiero.handler
@@ -258,14 +596,14 @@ class Truco(Game):
             data.envido_open, data.envido_done = False, True
             value = STAKES[chain][1]
             events = [
-                event("no_quiero", seat=seat, call=chain[-1]),
-                event("envido_won", seat=caller, points=value, declared=[None, None]),
+                self.refused(seat=seat, call=chain[-1]),
+                self.envido_won(seat=caller, points=value, declared=[None, None]),
             ]
             return self._then(state, events + self._award(state, caller, value))
         caller, level = data.truco_call, data.truco_level
         assert caller is not None
         data.truco_call = None
-        events = [event("no_quiero", seat=seat, call=TRUCO_CALLS[level])]
+        events = [self.refused(seat=seat, call=TRUCO_CALLS[level])]
         return self._then(state, events + self._end_hand(state, caller, TRUCO_VALUE[level]))
 
     @play.candidates
@@ -280,7 +618,7 @@ class Truco(Game):
         return card_actions("play", state.cards(hand(seat)))
 
     @play.refusal
-    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _play_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         card = action["card"]
         if missing := not_in_hand(state, seat, card):
             return missing
@@ -290,14 +628,14 @@ class Truco(Game):
     def _play(self, state: State, seat: int, action: Action) -> list[Event]:
         card, data = action["card"], TrucoData.of(state)
         state.move(card, hand(seat), seat_zone("table", seat))
-        events = [event("played", seat=seat, card=card)]
+        events = [self.played(seat=seat, card=card)]
         n = len(data.bazas)
         if len(state.cards(seat_zone("table", 1 - seat))) <= n:  # the baza waits for the other card
             data.turn = 1 - seat
             return self._then(state, events)
         result = baza_winner([state.cards(seat_zone("table", s))[n] for s in (0, 1)])
         data.bazas.append(result)
-        events.append(event("baza", number=n + 1, seat=result, parda=result is PARDA))
+        events.append(self.baza(number=n + 1, seat=result, parda=result is PARDA))
         if result is not PARDA:
             data.leader = result
         data.turn = data.leader
@@ -336,10 +674,10 @@ class Truco(Game):
         return [{"type": "call", "call": c} for c in names]
 
     @call.refusal
-    def _call_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _call_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         return self._call_rule(state, seat, action["call"]) or self._flor_owed(state, seat)
 
-    def _call_rule(self, state: State, seat: int, name: str) -> str | None:
+    def _call_rule(self, state: State, seat: int, name: str) -> Message | Say | None:
         """Why the call ``name`` is refused by the rules of the envido or the truco, or None."""
         if name in ENVIDO_CALLS:
             return self._envido_refusal(state, seat, name)
@@ -357,7 +695,7 @@ class Truco(Game):
                 data.truco_level += 1
                 data.truco_owner = seat
             data.truco_call = seat
-        return self._then(state, [event("called", seat=seat, call=name)])
+        return self._then(state, [self.called(seat=seat, call=name)])
 
     @fold.enumerate
     def _fold_now(self, state: State, seat: int) -> list[Action]:
@@ -366,15 +704,15 @@ class Truco(Game):
         return [{"type": "fold"}]
 
     @fold.refusal
-    def _fold_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _fold_refused(self, state: State, seat: int, action: Action) -> Say | None:
         if not state.options["fold"]:
-            return "irse al mazo is not allowed in this match (option fold is off)"
+            return NO_FOLD
         return self._flor_owed(state, seat)
 
     @fold.handler
     def _fold(self, state: State, seat: int, action: Action) -> list[Event]:
         data = TrucoData.of(state)
-        events = [event("folded", seat=seat)]
+        events = [self.folded(seat=seat)]
         data.truco_call = None
         events += self._end_hand(state, 1 - seat, TRUCO_VALUE[data.truco_level])
         return self._then(state, events)
@@ -386,49 +724,49 @@ class Truco(Game):
         return events
 
     # -- refusals of calls ---------------------------------------------------------------
-    def _flor_owed(self, state: State, seat: int) -> str | None:
+    def _flor_owed(self, state: State, seat: int) -> Say | None:
         """Asked last by every refusal but the flor's: it is the costliest question."""
         if self._owes_flor(state, seat):
-            return "you hold a flor: singing it is mandatory before anything else"
+            return FLOR_FIRST
         return None
 
-    def _envido_refusal(self, state: State, seat: int, call: str) -> str | None:
+    def _envido_refusal(self, state: State, seat: int, call: str) -> Message | Say | None:
         data = TrucoData.of(state)
         if data.flores:
-            return "a flor was sung: the flor cancels the envido"
+            return FLOR_CANCELS
         chain = tuple(data.envido)
         if data.envido_open:
             if chain + (call,) in STAKES:
                 return None
-            raises = ", ".join(c for c in ENVIDO_CALLS if chain + (c,) in STAKES)
-            return f"after {' + '.join(chain)} you may raise only with {raises or 'nothing'}"
+            raises = [CALL_WORDS[c] for c in ENVIDO_CALLS if chain + (c,) in STAKES]
+            return RAISE_ONLY(chain=[CALL_WORDS[c] for c in chain], raises=raises or NOTHING)
         return self._envido_closed(state, seat)
 
-    def _envido_closed(self, state: State, seat: int) -> str | None:
+    def _envido_closed(self, state: State, seat: int) -> Say | None:
         """Why no envido can be called now (with none open and no flor), or None."""
         data = TrucoData.of(state)
         if data.envido_done:
-            return "the envido was already played this hand"
+            return ENVIDO_PLAYED
         if data.bazas:
-            return "the envido is called only in the first baza"
+            return ENVIDO_FIRST_BAZA
         if state.cards(seat_zone("table", seat)):
-            return "the envido must be called before you play your first card"
+            return ENVIDO_BEFORE_CARD
         if data.truco_level > 0:
-            return "the truco was accepted: it is too late for the envido"
+            return TRUCO_ACCEPTED
         return None
 
-    def _truco_refusal(self, state: State, seat: int, call: str) -> str | None:
+    def _truco_refusal(self, state: State, seat: int, call: str) -> Message | Say | None:
         data = TrucoData.of(state)
         if data.envido_open:
-            return "answer the envido first"
+            return ANSWER_ENVIDO
         answering = data.truco_call is not None
         level = data.truco_level + answering  # the level a new call would raise
         if level >= len(TRUCO_CALLS):
-            return "vale cuatro is the highest call"
+            return HIGHEST_CALL
         if TRUCO_CALLS.index(call) != level:
-            return f"the calls go truco, retruco, vale-cuatro: the next is {TRUCO_CALLS[level]}"
+            return NEXT_CALL(next=CALL_WORDS[TRUCO_CALLS[level]])
         if not answering and level > 0 and data.truco_owner != seat:
-            return f"only the side that accepted the {TRUCO_CALLS[level - 1]} may raise it"
+            return RAISER_ONLY(call=CALL_WORDS[TRUCO_CALLS[level - 1]])
         return None
 
     # -- scoring -------------------------------------------------------------------------
@@ -443,7 +781,7 @@ class Truco(Game):
             points = [flor_points(self._cards(state, s)) for s in (0, 1)]
             winner, value = self._better(state, points), FLOR_FLOR_POINTS
             declared = self._declared(state, points, winner)
-        events = [event("flor_won", seat=winner, points=value, declared=declared)]
+        events = [self.flor_won(seat=winner, points=value, declared=declared)]
         return events + self._award(state, winner, value)
 
     def _award(self, state: State, seat: int, value: int) -> list[Event]:
@@ -465,7 +803,7 @@ class Truco(Game):
         data.points[winner] += value
         points = list(data.points)
         record_round(state, points)
-        events.append(event("hand_ended", round=state.round, seat=winner, won=value, points=points))
+        events.append(self.hand_ended(round=state.round, seat=winner, won=value, points=points))
         if state.scores[winner] >= TARGET:
             return events + end_match(state, [winner])
         state.round += 1
@@ -560,8 +898,6 @@ class Truco(Game):
             "flores": list(data.flores),
             "hand_points": list(data.points),
             "falta_value": self._falta(state),
-            "envido_points": None,
-            "flor_points": None,
         }
 
     def private_fields(self, state: State, seat: int) -> dict:

@@ -31,24 +31,53 @@ from shared.engine import (
     Option,
     State,
     Variant,
-    event,
     rank,
     record_round,
     register,
     spanish_deck,
     suit,
 )
-from shared.engine.actions import CARD, ActionType, Field
-from shared.engine.kit.dealing import deal_hands, gather_and_shuffle
-from shared.engine.kit.ending import end_match, highest
+from shared.engine.actions import ActionType
+from shared.engine.events import EventType
+from shared.engine.facts import Fact, FactType
+from shared.engine.fields import CARD, CARDS, INT, INTS, SEAT, SUIT, Field, list_of, obj
+from shared.engine.kit.dealing import DEALT, deal_hands, gather_and_shuffle
+from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
+from shared.engine.kit.shedding import DREW
+from shared.engine.kit.table_facts import STOCK_LEFT
 from shared.engine.kit.turns import DIRECTION, next_seat, seats_from
 from shared.engine.kit.zones import hand, not_in_hand, seat_zone
+from shared.engine.language import SPANISH_DECK, Message, Say, Words
 
 COPAS = "C"
 PILES = (0, 1, 2)
 HAND_SIZE = 3
-SUIT_NAMES = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
-RANK_NAMES = {**{r: str(r) for r in range(1, 10)}, 10: "Sota", 11: "Caballo", 12: "Rey"}
+PILE_WORDS = Words(
+    {
+        0: ("el primer montón", "the first pile"),
+        1: ("el segundo montón", "the second pile"),
+        2: ("el tercer montón", "the third pile"),
+    }
+)
+PILE = Field("int", "which pile: 0, 1 or 2", choices=PILES, words=PILE_WORDS)
+
+# -- what the rules say to a player, in both languages -------------------------------------
+HOME_PILE = Say(
+    es="{card:cap} debe ir en {pile}, que ya tiene {suit}",
+    en="{card:cap} must go on {pile}, which already holds {suit}",
+)
+START_EMPTY = Say(
+    es="ningún montón tiene {suit}: {card} empieza un montón vacío (vacíos: {piles})",
+    en="no pile holds {suit}: {card} starts an empty pile (empty: {piles})",
+)
+ON_COPAS = Say(
+    es="ningún montón tiene {suit} y ninguno está vacío: {card} va en un montón solo de copas",
+    en="no pile holds {suit} and none is empty: {card} goes on a pile of cups only",
+)
+ROUND_EACH = Say(
+    es="{seat} {points:punto|puntos} (total {score})",
+    en="{seat} {points:point|points} (total {score})",
+)
 
 
 def pile(index: int) -> str:
@@ -58,10 +87,6 @@ def pile(index: int) -> str:
 def taken(seat: int) -> str:
     """The cards a seat has taken this round (public: each was seen on a pile)."""
     return seat_zone("taken", seat)
-
-
-def card_name(card: str) -> str:
-    return f"{RANK_NAMES[rank(card)]} de {SUIT_NAMES[suit(card)]}"
 
 
 def card_value(card: str, figure_value: int) -> int:
@@ -131,6 +156,148 @@ class Veneno(Game):
         ),
     }  # fmt: skip
 
+    deck_kind = SPANISH_DECK
+
+    # -- the events ------------------------------------------------------------------
+    round_started = EventType(
+        "round_started",
+        "a round is dealt: its number, its dealer, and who plays first (the dealer's left)",
+        round=INT,
+        dealer=SEAT,
+        first=SEAT.about("who plays first"),
+        says=Say(
+            es="Ronda {round}: reparte {dealer}, empieza {first}",
+            en="Round {round}: {dealer} deals, {first} starts",
+        ),
+    )
+    dealt = DEALT
+    drew = DREW
+    played = EventType(
+        "played",
+        "a card played onto a pile, and the pile's total with it",
+        seat=SEAT,
+        card=CARD,
+        pile=PILE,
+        total=INT.about("what the pile adds up to now"),
+        says=Say(
+            es="{seat} juega {card} en {pile}, que suma {total}",
+            en="{seat} plays {card} on {pile}, which adds up to {total}",
+        ),
+    )
+    took = EventType(
+        "took",
+        "a pile reached the threshold: its player takes it, copas (the poison) included",
+        seat=SEAT,
+        pile=PILE,
+        cards=CARDS.about("the pile's cards, the one just played included"),
+        total=INT,
+        copas=INT.about("the copas among them"),
+        says=Say(
+            es="{seat} se lleva {pile} ({total}) con {copas:copa|copas}",
+            en="{seat} takes {pile} ({total}) with {copas:cup|cups}",
+        ),
+    )
+    round_scored = EventType(
+        "round_scored",
+        "a round is over: each copa taken is a negative point (a full number may change it)",
+        round=INT,
+        points=INTS.about("per seat, its points this round"),
+        copas=INTS.about("per seat, the copas it took this round"),
+        full_numbers=list_of(INTS, "per seat, the numbers it took all four cards of"),
+        scores=INTS.about("per seat, its total after the round"),
+    )
+    match_finished = MATCH_FINISHED
+
+    @round_scored.sentence
+    def _round_scored_said(self, event: Event) -> tuple[Say, dict]:
+        each = [
+            ROUND_EACH(seat=s, points=p, score=t)
+            for s, (p, t) in enumerate(zip(event["points"], event["scores"], strict=True))
+        ]
+        return Say(es="Fin de la ronda {round}: {each}", en="Round {round} is over: {each}"), {
+            "each": each
+        }
+
+    # -- the view ----------------------------------------------------------------------
+    public_view = {
+        "pile_totals": INTS.about("per pile, what its cards add up to"),
+        "pile_suits": list_of(
+            list_of(SUIT), "per pile, the suits other than copas it holds (at most one)"
+        ),
+        "copas_taken": INTS.about("per seat, the copas it took this round"),
+        "threshold": INT.about("a pile adding up to this or more is taken"),
+        "dealer": SEAT,
+        "last_take": obj(
+            "the last pile taken this round: who took it, its cards and total",
+            seat=SEAT,
+            cards=CARDS,
+            total=INT,
+        ).or_null(),
+    }
+
+    # -- the facts ---------------------------------------------------------------------
+    pile_total = FactType(
+        "pile",
+        "one pile (one fact per pile): what it adds up to",
+        obj(pile=PILE, total=INT),
+        label=Say(es="Montón", en="Pile"),
+        says=Say(
+            es="{value.pile:cap} suma {value.total}", en="{value.pile:cap} adds up to {value.total}"
+        ),
+    )
+    threshold = FactType(
+        "threshold",
+        "a pile adding up to this or more goes to the player who made it",
+        INT,
+        label=Say(es="Se lleva con", en="Taken at"),
+        says=Say(
+            es="Un montón que suma {value} o más se lo lleva quien lo hizo",
+            en="A pile of {value} or more goes to whoever made it",
+        ),
+    )
+    stock_left = STOCK_LEFT
+    limit = FactType(
+        "limit",
+        "the negative points that end the match",
+        INT,
+        label=Say(es="Límite", en="Limit"),
+        says=Say(
+            es="La partida acaba cuando alguien llega a -{value}",
+            en="The match ends when someone reaches -{value}",
+        ),
+    )
+    copas = FactType(
+        "copas",
+        "the copas a seat has taken this round (each a negative point)",
+        INT,
+        per_seat=True,
+        label=Say(es="Copas", en="Cups"),
+        says=Say(
+            es="{seat} lleva {value:copa|copas} esta ronda",
+            en="{seat} has taken {value:cup|cups} this round",
+        ),
+    )
+    score = FactType(
+        "score",
+        "a seat's points over the rounds played (negative: the copas taken)",
+        INT,
+        per_seat=True,
+        label=Say(es="Puntos", en="Points"),
+        says=Say(es="{seat}: {value:punto|puntos}", en="{seat}: {value:point|points}"),
+    )
+
+    def facts(self, state: State, seat: int | None) -> list[Fact]:
+        n = state.players
+        facts = [self.pile_total({"pile": i, "total": self._pile_total(state, i)}) for i in PILES]
+        facts.append(self.threshold(state.options["threshold"]))
+        facts.append(self.stock_left(len(state.cards("stock"))))
+        facts.append(self.limit(state.options["limit"]))
+        for s in range(n):
+            taken_copas = sum(1 for c in state.cards(taken(s)) if suit(c) == COPAS)
+            facts.append(self.copas(taken_copas, s))
+        facts.extend(self.score(state.scores[s], s) for s in range(n))
+        return facts
+
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
         return spanish_deck(state.options["deck_size"])
@@ -152,7 +319,7 @@ class Veneno(Game):
         dealer = VenenoData.of(state).dealer
         first = next_seat(state, dealer)
         state.phase = "play"
-        events = [event("round_started", round=state.round, dealer=dealer, first=first)]
+        events = [self.round_started(round=state.round, dealer=dealer, first=first)]
         events += deal_hands(state, seats_from(state, first), HAND_SIZE)
         return events + self._turn(state, first)
 
@@ -169,41 +336,37 @@ class Veneno(Game):
         ]
 
     @play.refusal
-    def _play_refused(self, state: State, seat: int, action: Action) -> str | None:
+    def _play_refused(self, state: State, seat: int, action: Action) -> Message | None:
         card, index = action["card"], action["pile"]
         if missing := not_in_hand(state, seat, card):
             return missing
         if suit(card) == COPAS:
             return None
-        name = f"the {card_name(card)}"
         home = self._pile_of_suit(state, suit(card))
         if home is not None:
             if home == index:
                 return None
-            return f"{name} must go on pile {home}, which already holds {SUIT_NAMES[suit(card)]}"
+            return HOME_PILE(card=card, pile=PILE_WORDS[home], suit=suit(card))
         if index in self._open_piles(state):
             return None
-        empty = [i for i in PILES if not state.cards(pile(i))]
+        empty = [PILE_WORDS[i] for i in PILES if not state.cards(pile(i))]
         if empty:
-            piles = " or ".join(str(i) for i in empty)
-            return f"no pile holds {SUIT_NAMES[suit(card)]}: {name} starts an empty pile ({piles})"
-        return f"no pile holds {SUIT_NAMES[suit(card)]} and none is empty: {name} goes on a pile of copas only"
+            return START_EMPTY(suit=suit(card), card=card, piles=empty)
+        return ON_COPAS(suit=suit(card), card=card)
 
     @play.handler
     def _play(self, state: State, seat: int, action: Action) -> list[Event]:
         card, index = action["card"], action["pile"]
         state.move(card, hand(seat), pile(index))
         value = self._pile_total(state, index)
-        events = [event("played", seat=seat, card=card, pile=index, total=value)]
+        events = [self.played(seat=seat, card=card, pile=index, total=value)]
         if value >= state.options["threshold"]:
             cards = list(state.cards(pile(index)))
             state.zones[taken(seat)].cards.extend(cards)
             state.cards(pile(index)).clear()
             copas = sum(1 for c in cards if suit(c) == COPAS)
             VenenoData.of(state).last_take = {"seat": seat, "cards": cards, "total": value}
-            events.append(
-                event("took", seat=seat, pile=index, cards=cards, total=value, copas=copas)
-            )
+            events.append(self.took(seat=seat, pile=index, cards=cards, total=value, copas=copas))
         return events + self._turn(state, next_seat(state, seat))
 
     # -- turns and rounds ----------------------------------------------------------------
@@ -216,7 +379,7 @@ class Veneno(Game):
                 if not stock:
                     return []
                 card = state.move_top("stock", hand(s))
-                return [event("drew", seat=s, card=card, visible_to=[s])]
+                return [self.drew(seat=s, card=card, visible_to=[s])]
         return self._score(state)
 
     def _score(self, state: State) -> list[Event]:
@@ -233,8 +396,8 @@ class Veneno(Game):
             copas.append(sum(1 for c in cards if suit(c) == COPAS))
         record_round(state, line)
         events = [
-            event("round_scored", round=state.round, points=line, copas=copas,
-                  full_numbers=full_numbers, scores=list(state.scores)),
+            self.round_scored(round=state.round, points=line, copas=copas,
+                              full_numbers=full_numbers, scores=list(state.scores)),
         ]  # fmt: skip
         if min(state.scores) <= -state.options["limit"]:
             return events + end_match(state, highest(state.scores))

@@ -377,13 +377,23 @@ def pareja_deal(rey: int, caballo: int, rules_version: int | None = None):
     return s
 
 
-def test_partner_may_claim_the_pareja_when_a_rey_or_caballo_is_played():
+def claimed_pareja():
+    """Seat 0 leads the rey de oros; seat 2, its partner, holding the caballo, claims the pareja."""
     s = pareja_deal(rey=0, caballo=2)
     play(s, 0, "12O")
     seat = s.to_act[0]
     play(s, seat, cards_of(legal_actions(s, seat))[0])
     assert {"type": "claim", "suit": "O"} in legal_actions(s, 2)
-    events = apply(s, 2, {"type": "claim", "suit": "O"})
+    return s, apply(s, 2, {"type": "claim", "suit": "O"})
+
+
+#: The event types random matches rarely show, from rigged deals (the shared suite checks that
+#: every declared event type is met: tests/test_event_types.py).
+EVENT_SCENARIOS = {"claimed": lambda: claimed_pareja()[1]}
+
+
+def test_partner_may_claim_the_pareja_when_a_rey_or_caballo_is_played():
+    s, events = claimed_pareja()
     assert events == [{"type": "claimed", "seat": 2, "suit": "O", "points": 20}]
     assert not [a for a in legal_actions(s, 2) if a["type"] == "claim"]
 
@@ -436,7 +446,7 @@ def test_a_cante_needs_the_rey_and_the_caballo_in_hand():
     refused(s, 0, {"type": "sing", "suit": "O"}, "right after winning a trick")
     play(s, 0, "1C")
     play(s, 1, "2C")
-    refused(s, 0, {"type": "sing", "suit": "O"}, "needs the rey and the caballo of O")
+    refused(s, 0, {"type": "sing", "suit": "O"}, "needs the king and the knight of coins")
     refused(s, 0, {"type": "sing", "suit": "tute"}, "only with option tute_wins_deal")
 
 
@@ -459,7 +469,7 @@ def test_tute_en_parejas_a_partner_claims_a_pareja_only_holding_its_other_card()
         s,
         0,
         {"type": "claim", "suit": "O"},
-        r"needs the pareja's other card \(rey or caballo\) in your hand",
+        r"needs the pareja's other card \(king or knight\) in your hand",
     )
 
 

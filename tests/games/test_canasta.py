@@ -305,6 +305,18 @@ def test_going_out_needs_a_canasta_limpia_and_a_sucia_and_scores_one_hundred():
     assert s.round == 2 and s.phase == "draw"
 
 
+def going_out():
+    """Seat 0 goes out with a canasta limpia and a canasta sucia on its table."""
+    s = deal(
+        layout={"hand:0": ["KS"], "hand:1": ["4S", "5D"]}, groups={0: [QUEENS, FIVES]}, phase="meld"
+    )
+    no_red_threes(s)
+    return act(s, 0, {"type": "go_out", "card": "KS"})
+
+
+EVENT_SCENARIOS = {"went_out": going_out}
+
+
 def test_going_out_is_with_the_last_card():
     s = deal(layout={"hand:0": ["KS", "KH"]}, groups={0: [QUEENS, FIVES]}, phase="meld")
     refused(s, 0, {"type": "go_out", "card": "KS"}, "with your last card")

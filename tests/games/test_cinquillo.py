@@ -103,7 +103,7 @@ def test_the_holder_of_the_5_de_oros_opens_with_it_as_their_whole_turn():
     assert view(state, None)["opener"] == holder
     other = next(c for c in state.cards(f"hand:{holder}") if c != "5O")
     before = snapshot(state)
-    with pytest.raises(IllegalAction, match="the 5 de oros must open the game"):
+    with pytest.raises(IllegalAction, match="The 5 of coins must open the game"):
         play(state, holder, other)
     with pytest.raises(IllegalAction, match="you may pass only when no card can be placed"):
         pass_turn(state, holder)
@@ -127,7 +127,7 @@ def test_the_rule_texts_example_of_the_cards_that_may_follow_the_table():
     )
     assert cards_played(state) == ["4C", "4O", "6O", "7C"]
     with pytest.raises(
-        IllegalAction, match="the 3 de oros cannot be placed: the oros row takes 4 or 6"
+        IllegalAction, match="The 3 of coins cannot be placed: the coins row takes the 4 or the 6"
     ):
         play(state, 0, "3O")
 
@@ -150,7 +150,9 @@ def test_rows_grow_down_to_the_1_and_up_to_the_rey_and_the_sota_follows_the_7():
         to_act=0,
     )
     assert cards_played(state) == ["10B", "1B"]
-    with pytest.raises(IllegalAction, match="the Rey de bastos cannot be placed.*takes 1 or Sota"):
+    with pytest.raises(
+        IllegalAction, match="The king of clubs cannot be placed.*takes the ace or the jack"
+    ):
         play(state, 0, "12B")
     play(state, 0, "10B")
     assert view(state, 0)["rows"]["B"] == [2, 10]
@@ -174,7 +176,8 @@ def test_a_player_may_pass_only_when_no_card_can_be_placed():
     table(state, {0: ["4O", "12C"], 1: ["12B", "1C"]}, {"O": ["5O"]}, to_act=0)
     before = snapshot(state)
     with pytest.raises(
-        IllegalAction, match="you may pass only when no card can be placed; you can place 4O"
+        IllegalAction,
+        match="you may pass only when no card can be placed; you can place the 4 of coins",
     ):
         pass_turn(state, 0)
     assert snapshot(state) == before
@@ -255,7 +258,8 @@ def test_a_broke_player_passes_without_paying_by_default():
     assert state.to_act == [0]
 
 
-def test_a_broke_player_who_must_pass_may_be_eliminated_instead():
+def broke_players_eliminated() -> tuple[State, list[dict]]:
+    """Con-pago with broke players out: seat 1 is eliminated, then seat 2, and seat 0 wins."""
     state = match("con-pago", players=3, broke="eliminated")
     table(
         state,
@@ -264,15 +268,27 @@ def test_a_broke_player_who_must_pass_may_be_eliminated_instead():
         to_act=0,
     )
     state.data.chips = [10, 0, 1]
-    play(state, 0, "4O")
-    events = pass_turn(state, 1)
-    assert events == [{"type": "eliminated", "seat": 1}]
-    assert view(state, 0)["eliminated"] == [1] and state.to_act == [2]
-    pass_turn(state, 2)  # pays its last chip
-    assert state.to_act == [0]
-    play(state, 0, "3O")
-    events = pass_turn(state, 2)  # broke now: out, and seat 0 is the last one standing
-    assert of_type(events, "eliminated") == [{"type": "eliminated", "seat": 2}]
+    events = play(state, 0, "4O")
+    events += pass_turn(state, 1)
+    events += pass_turn(state, 2)  # pays its last chip
+    events += play(state, 0, "3O")
+    events += pass_turn(state, 2)  # broke now: out, and seat 0 is the last one standing
+    return state, events
+
+
+#: The events random matches do not meet (no variant eliminates broke players).
+EVENT_SCENARIOS = {"eliminated": lambda: broke_players_eliminated()[1]}
+
+
+def test_a_broke_player_who_must_pass_may_be_eliminated_instead():
+    state, events = broke_players_eliminated()
+    assert of_type(events, "eliminated") == [
+        {"type": "eliminated", "seat": 1},
+        {"type": "eliminated", "seat": 2},
+    ]
+    assert view(state, 0)["eliminated"] == [1, 2] and of_type(events, "passed") == [
+        {"type": "passed", "seat": 2, "paid": 1, "pot": 1, "extra_play": False}
+    ]
     assert state.finished and state.result is not None and state.result["winners"] == [0]
     assert of_type(events, "round_won")[0]["last_standing"] is True
 

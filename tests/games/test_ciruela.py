@@ -87,7 +87,10 @@ def test_a_turn_opens_with_a_card_of_the_same_number_or_the_same_suit():
 def test_a_card_of_another_number_and_suit_cannot_open_the_turn():
     state = table("7H", ["7C", "9S"])
     before = state.to_json()
-    with pytest.raises(IllegalAction, match="9S matches neither the number of the top card 7H"):
+    with pytest.raises(
+        IllegalAction,
+        match="The 9 of spades matches neither the number of the top card, the 7 of hearts",
+    ):
         play(state, "9S")
     assert state.to_json() == before
 
@@ -118,11 +121,20 @@ def test_drawing_from_an_empty_stock_reshuffles_the_discard_pile_under_its_top()
     assert stock  # the rigged stock came from a real deal
 
 
-def test_with_nothing_to_draw_and_nothing_to_play_the_player_passes():
+def nothing_to_draw_or_play() -> tuple[State, list[dict]]:
+    """An empty stock, a one-card discard pile, and no card that opens: the player passes."""
     state = table("7H", ["9S"])
     rig(state, {"stock": []}, spill="hand:1")
     assert legal_actions(state, 0) == [{"type": "pass"}]
-    events = apply(state, 0, {"type": "pass"})
+    return state, apply(state, 0, {"type": "pass"})
+
+
+#: The events random matches do not meet (a stock and a pile both spent is rare).
+EVENT_SCENARIOS = {"passed": lambda: nothing_to_draw_or_play()[1]}
+
+
+def test_with_nothing_to_draw_and_nothing_to_play_the_player_passes():
+    state, events = nothing_to_draw_or_play()
     assert of_type(events, "passed") == [{"type": "passed", "seat": 0}]
     assert state.to_act == [1] and state.phase == "open"
 
@@ -187,7 +199,9 @@ def test_after_an_ace_a_figure_of_the_named_suit_comes_last():
     state = table("7H", ["AH", "KS", "3S", "4H"])
     play(state, "AH", "S")
     assert {a["card"] for a in legal_actions(state, 0)} == {"3S"}
-    with pytest.raises(IllegalAction, match="lay your other spades first, since KS ends your turn"):
+    with pytest.raises(
+        IllegalAction, match="lay your other spades first, since the king of spades ends your turn"
+    ):
         play(state, "KS")
     play(state, "3S")
     play(state, "KS")
@@ -197,7 +211,7 @@ def test_after_an_ace_a_figure_of_the_named_suit_comes_last():
 def test_after_an_ace_another_ace_of_the_named_suit_comes_last_and_names_a_suit_to_empty():
     state = table("7H", ["AH", "AS", "3S", "5C", "4H"])
     play(state, "AH", "S")
-    with pytest.raises(IllegalAction, match="since AS names another suit"):
+    with pytest.raises(IllegalAction, match="since the ace of spades names another suit"):
         play(state, "AS", "C")
     play(state, "3S")
     play(state, "AS", "C")

@@ -177,12 +177,20 @@ def test_when_everyone_has_taken_a_row_a_new_round_begins_with_the_last_taker():
     assert view(state, None)["rows_taken"] == [False, False, False]
 
 
-def test_a_player_with_no_card_to_take_and_no_stock_sits_out():
+def nothing_left_to_take():
+    """The stock is empty and seat 0 takes the only row with cards: the others sit out."""
     state = table(new(), rows={0: ["2S"]})
     rest = state.cards("stock")
     state.cards("collection:0").extend(rest)
     rest.clear()
-    events = apply(state, 0, take(0))
+    return state, apply(state, 0, take(0))
+
+
+EVENT_SCENARIOS = {"sat_out": lambda: nothing_left_to_take()[1]}
+
+
+def test_a_player_with_no_card_to_take_and_no_stock_sits_out():
+    state, events = nothing_left_to_take()
     assert [e for e in events if e["type"] == "sat_out"] == [
         {"type": "sat_out", "seat": 1}, {"type": "sat_out", "seat": 2}
     ]  # fmt: skip

@@ -208,6 +208,13 @@ def test_the_number_of_rounds_is_an_option():
     assert len(state.rounds) == 3
 
 
+EVENT_SCENARIOS = {
+    "sides_dealt": lambda: new_match("e-card", "base", 2, seed="kaiji", options={"deal": "kaiji"})[
+        1
+    ]
+}
+
+
 def test_the_kaiji_deal_gives_the_k_against_the_a_and_swaps_sides_every_three_rounds():
     state = match("kaiji", deal="kaiji")
     assert state.phase == "play"

@@ -15,6 +15,7 @@ from shared.engine import (
     new_match,
     view,
 )
+from shared.engine.language import ENGLISH_DECK, Reader
 from shared.games.exploradores import placement_problem, row_score
 from tests.rigging import rig
 
@@ -70,8 +71,8 @@ def test_two_players_only():
 def test_rule_text_example_after_a_six_only_lower_cards_follow():
     s = deal(layout={"hand:0": ["5S", "7S", "AS", "KH", "2H", "9D", "JC", "3C"],
                      "expedition-S:0": ["6S"]})  # fmt: skip
-    refused(s, 0, {"type": "place", "card": "7S"}, "is not lower than 6S")
-    refused(s, 0, {"type": "place", "card": "AS"}, "is not lower than 6S")
+    refused(s, 0, {"type": "place", "card": "7S"}, "is not lower than the 6 of spades")
+    refused(s, 0, {"type": "place", "card": "AS"}, "is not lower than the 6 of spades")
     place(s, 0, "5S")
     assert s.cards("expedition-S:0") == ["6S", "5S"] and s.phase == "draw"
 
@@ -127,7 +128,7 @@ def test_take_back_discard_option_allows_it():
 def test_an_empty_discard_pile_cannot_be_drawn():
     s = deal(layout={"hand:0": HAND})
     place(s, 0, "KH")
-    refused(s, 0, {"type": "draw", "source": "D"}, "discard pile of D is empty")
+    refused(s, 0, {"type": "draw", "source": "D"}, "discard pile of diamonds is empty")
 
 
 def test_score_per_started_row_is_values_minus_fifty_plus_forty_for_seven_cards():
@@ -193,7 +194,7 @@ def test_basico_figures_go_first_in_any_order():
 
 def test_basico_numbers_go_up_not_down():
     s = deal("basico", layout={"hand:0": HAND[1:] + ["3C"], "expedition-S:0": ["6S"]})
-    refused(s, 0, {"type": "place", "card": "5S"}, "not higher than 6S")
+    refused(s, 0, {"type": "place", "card": "5S"}, "not higher than the 6 of spades")
     place(s, 0, "7S")
 
 
@@ -226,4 +227,7 @@ def test_rule_text_example_after_a_six_five_four_three_two_may_follow(card):
 
 @pytest.mark.parametrize("card", ["7S", "8S", "9S", "10S"])
 def test_rule_text_example_after_a_six_seven_to_ten_may_not(card):
-    assert "is not lower than 6S" in placement_problem(["6S"], card, "descending")
+    problem = placement_problem(["6S"], card, "descending")
+    assert problem is not None
+    assert "is not lower than the 6 of spades" in problem.text(Reader(deck=ENGLISH_DECK))
+    assert "no es más baja que el 6 de picas" in problem.text(Reader("es", deck=ENGLISH_DECK))

@@ -241,11 +241,22 @@ def test_extremo_a_chipless_challenger_who_wins_takes_two_chips():
     assert state.scores[:2] == [2, 2]
 
 
-def test_extremo_a_chipless_challenger_who_loses_gives_all_their_cards():
+def chipless_challenger_loses():
+    """Extremo: seat 1, without chips, challenges seat 0 and loses: it gives all its cards."""
     state = rigged("extremo")
     hands(state, chips_1=[], chips_0=["AH", "2H", "3H", "4H"])
     turn_of(state, 1)
-    events = duel(state, 1, 0, "4S", "2C")
+    return state, duel(state, 1, 0, "4S", "2C")
+
+
+EVENT_SCENARIOS = {
+    "cards_given": lambda: chipless_challenger_loses()[1],
+    "eliminated": lambda: chipless_challenger_loses()[1],
+}
+
+
+def test_extremo_a_chipless_challenger_who_loses_gives_all_their_cards():
+    state, events = chipless_challenger_loses()
     given = of_type(events, "cards_given")[0]
     assert given["seat"] == 1 and given["to"] == 0 and len(given["cards"]) == 5
     assert redact(given, 2)["cards"] == [None] * 5 and redact(given, 0)["cards"] == given["cards"]

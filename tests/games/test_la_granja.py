@@ -112,7 +112,7 @@ def test_the_direction_option_passes_the_turn_right_instead():
 def test_only_the_player_in_turn_reveals():
     state = deal(new(players=3), {0: ["7O"], 1: ["3C"], 2: ["4E"]})
     before = snapshot(state)
-    with pytest.raises(IllegalAction, match="seat 0's turn to reveal"):
+    with pytest.raises(IllegalAction, match="Player 1's turn to reveal"):
         apply(state, 1, REVEAL)
     assert snapshot(state) == before
     assert REVEAL not in legal_actions(state, 1)
@@ -387,7 +387,7 @@ def test_there_is_no_totem_to_grab_outside_the_totem_variant():
 def test_an_animal_nobody_is_is_refused_and_changes_nothing():
     state = face_off_0_1()
     before = snapshot(state)
-    with pytest.raises(IllegalAction, match="nobody at this table is the vaca"):
+    with pytest.raises(IllegalAction, match="nobody at this table is the cow"):
         apply(state, 0, noise("vaca"))
     with pytest.raises(IllegalAction, match="animal must be one of"):
         apply(state, 0, noise("dragon"))

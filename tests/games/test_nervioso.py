@@ -307,7 +307,7 @@ def test_only_the_next_player_may_throw_instead_of_slapping():
     state = three_with_match()
     assert PLAY not in legal_actions(state, 2)
     before = json.dumps(state.to_json(), sort_keys=True)
-    with pytest.raises(IllegalAction, match="only seat 1, next to play"):
+    with pytest.raises(IllegalAction, match="only Player 2, next to play"):
         apply(state, 2, PLAY)
     assert json.dumps(state.to_json(), sort_keys=True) == before
     apply(state, 1, SLAP)
@@ -457,7 +457,7 @@ def test_illegal_actions_are_refused_with_a_reason_and_change_nothing():
     state = deal(new(players=3), {0: ["3O"], 1: ["5C"], 2: ["7E"]})
     apply(state, 0, PLAY)
     before = json.dumps(state.to_json(), sort_keys=True)
-    with pytest.raises(IllegalAction, match="seat 1's turn"):
+    with pytest.raises(IllegalAction, match="Player 2's turn"):
         apply(state, 2, PLAY)
     with pytest.raises(IllegalAction, match="unknown action type 'shout'"):
         apply(state, 2, {"type": "shout"})

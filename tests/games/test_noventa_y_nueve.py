@@ -120,13 +120,17 @@ def test_after_laying_a_card_the_player_draws_the_top_of_the_stock_and_the_turn_
     assert state.to_act == [1]
 
 
-def test_an_empty_stock_is_restocked_from_the_pile_under_its_top_card():
+def stock_run_out():
+    """Every card not in a hand is on the pile and the stock is empty; seat 0 plays a card."""
     state = table(10, ["3H", "2S", "6H"])
     everything = [*state.cards("stock"), *state.cards("discard")]
-    count = len(everything)
     state.zones["stock"].cards = []
     state.zones["discard"].cards = everything
-    events = play(state, "3H")
+    return state, len(everything), play(state, "3H")
+
+
+def test_an_empty_stock_is_restocked_from_the_pile_under_its_top_card():
+    state, count, events = stock_run_out()
     assert of_type(events, "restocked") == [{"type": "restocked", "count": count}]
     assert state.cards("discard") == ["3H"]
     check_state(state)
@@ -199,10 +203,22 @@ def test_with_tokens_a_bust_costs_a_token_and_a_new_deal_starts():
     check_state(state)
 
 
-def test_with_tokens_a_player_without_tokens_is_out_and_the_last_one_left_wins():
+def last_token_lost():
+    """Seat 0 busts with its last token: it is out and the other player wins."""
     state = table(95, ["5H", "QS", "6H"], players=2, tokens=1)
     state.scores = [1, 1]
-    events = play(state, "5H")
+    return state, play(state, "5H")
+
+
+EVENT_SCENARIOS = {
+    "restocked": lambda: stock_run_out()[2],
+    "tokens_lost": lambda: last_token_lost()[1],
+    "eliminated": lambda: last_token_lost()[1],
+}
+
+
+def test_with_tokens_a_player_without_tokens_is_out_and_the_last_one_left_wins():
+    state, events = last_token_lost()
     assert of_type(events, "eliminated") == [{"type": "eliminated", "seat": 0}]
     assert state.finished and state.result is not None and state.result["winners"] == [1]
 

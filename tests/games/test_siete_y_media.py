@@ -252,6 +252,22 @@ def test_the_house_turns_a_second_card_also_when_its_first_is_worth_4():
     assert state.result is not None and state.result["winners"] == []
 
 
+def house_with_a_face_down_card() -> list[dict]:
+    """A match dealt with the house's hole card, played to the house's reveal."""
+    state, events = new_match(
+        "siete-y-media", "base", 2, seed="hole", options={"house_hole_card": True}
+    )
+    table(state, {0: "6O", 1: "7C"}, ["2E"], ["3B"], hole=["1B"])
+    return events + act(state, 0, STAND) + act(state, 1, STAND)
+
+
+#: The events random matches do not meet (no variant deals the house a face-down card).
+EVENT_SCENARIOS = {
+    "house_card_face_down": house_with_a_face_down_card,
+    "house_revealed": house_with_a_face_down_card,
+}
+
+
 def test_the_houses_face_down_card_is_its_second_card():
     state = match(house_hole_card=True)
     table(state, {0: "6O", 1: "6C"}, ["7E"], ["3B"], hole=["11B"])

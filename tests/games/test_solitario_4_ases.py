@@ -17,6 +17,7 @@ from shared.engine import (
     spanish_deck,
     view,
 )
+from shared.engine.language import Reader
 from tests.rigging import rig
 
 GAME = "solitario-4-ases"
@@ -99,7 +100,9 @@ def test_two_revealed_cards_stack_and_only_the_last_is_playable():
     apply(s, 0, REVEAL)
     assert s.cards("revealed")[-2:] == ["2C", "3E"]
     assert plays(s) == [{"type": "play", "card": "3E", "to": "foundation1"}]
-    refused(s, {"type": "play", "card": "2C", "to": "foundation2"}, "only the top", "3E")
+    refused(
+        s, {"type": "play", "card": "2C", "to": "foundation2"}, "only the top", "the 3 of swords"
+    )
     up(s, "3E", "foundation1")
     assert plays(s) == [{"type": "play", "card": "2C", "to": "foundation2"}]
     up(s, "2C", "foundation2")
@@ -148,7 +151,12 @@ def test_foundations_build_up_in_the_same_suit():
     s = deal(order=["5C", "3O"], foundation1=["1O", "2O"], foundation2=["1E", "2E"])
     apply(s, 0, REVEAL)
     assert plays(s) == [{"type": "play", "card": "3O", "to": "foundation1"}]
-    refused(s, {"type": "play", "card": "3O", "to": "foundation2"}, "3 de espadas")
+    refused(
+        s, {"type": "play", "card": "3O", "to": "foundation2"}, "takes only the 3 of swords next"
+    )
+    with pytest.raises(IllegalAction) as err:
+        apply(s, 0, {"type": "play", "card": "3O", "to": "foundation2"})
+    assert err.value.text(Reader("es")) == "La segunda base solo admite ahora el 3 de espadas"
 
 
 def test_seven_is_followed_by_sota():
@@ -274,7 +282,7 @@ def test_reserve_takes_the_top_revealed_card_into_the_empty_slot():
     apply(s, 0, {"type": "reserve", "card": "4O"})
     assert s.cards("reserve") == ["4O"] and top(s) == "3C"
     apply(s, 0, REVEAL)
-    refused(s, {"type": "reserve", "card": top(s)}, "already holds 4O")
+    refused(s, {"type": "reserve", "card": top(s)}, "already holds the 4 of coins")
 
 
 def test_a_reserved_card_cannot_go_up_directly():
@@ -291,7 +299,7 @@ def test_a_reserved_card_returns_onto_a_revealed_card_of_its_number_and_is_then_
     apply(s, 0, REVEAL)
     apply(s, 0, {"type": "reserve", "card": "4O"})
     assert {"type": "release", "card": "4O"} not in legal_actions(s, 0)  # top is 5C
-    refused(s, {"type": "release", "card": "4O"}, "onto a revealed 4", "5C")
+    refused(s, {"type": "release", "card": "4O"}, "onto a revealed 4", "the 5 of cups")
     apply(s, 0, REVEAL)
     assert top(s) == "4B"
     apply(s, 0, {"type": "release", "card": "4O"})
@@ -315,9 +323,9 @@ def test_reserve_refusals_say_why():
     s = deal("con-reserva", order=["5C", "4O"])
     apply(s, 0, REVEAL)
     refused(s, {"type": "release", "card": "4O"}, "reserve slot is empty")
-    refused(s, {"type": "reserve", "card": "5C"}, "only the top revealed card, 4O")
+    refused(s, {"type": "reserve", "card": "5C"}, "only the top revealed card, the 4 of coins")
     apply(s, 0, {"type": "reserve", "card": "4O"})
-    refused(s, {"type": "release", "card": "5C"}, "the reserved card is 4O")
+    refused(s, {"type": "release", "card": "5C"}, "the reserved card is the 4 of coins")
 
 
 def test_the_reserve_is_only_in_con_reserva():
@@ -381,7 +389,7 @@ def test_pintados_builds_each_next_card_in_a_different_suit():
     apply(s, 0, REVEAL)
     # the text's example: the 2 de oros may go on the 1 de espadas, never on the 1 de oros
     assert plays(s) == [{"type": "play", "card": "2O", "to": "foundation1"}]
-    refused(s, {"type": "play", "card": "2O", "to": "foundation2"}, "other than oros")
+    refused(s, {"type": "play", "card": "2O", "to": "foundation2"}, "other than coins")
     up(s, "2O", "foundation1")
     apply(s, 0, REVEAL)
     assert plays(s) == [{"type": "play", "card": "2E", "to": "foundation2"}]

@@ -17,6 +17,7 @@ from shared.engine import (
     view,
 )
 from shared.engine.kit.solitaire import pyramid, three_peaks
+from shared.engine.language import ENGLISH_DECK, card_phrase
 from tests.rigging import rig
 
 GAME = "solitario-piramide"
@@ -115,7 +116,12 @@ def test_three_cards_never_make_13():
 def test_a_covered_card_is_not_free_not_even_to_pair_with_the_card_on_it():
     s = deal(slots={"pyramid:6:1": "8S", "pyramid:7:1": "5H", "pyramid:7:2": "JC"}, stock=["9C"])
     assert removals(s) == []
-    refused(s, {"type": "remove", "cards": ["5H", "8S"]}, "8S is not free", "free now: 5H, JC")
+    refused(
+        s,
+        {"type": "remove", "cards": ["5H", "8S"]},
+        "The 8 of spades is not free",
+        "free now: the 5 of hearts and the jack of clubs",
+    )
 
 
 def test_a_refusal_does_not_tell_whether_an_unseen_card_is_in_the_pyramid():
@@ -126,7 +132,7 @@ def test_a_refusal_does_not_tell_whether_an_unseen_card_is_in_the_pyramid():
     for card in (hidden, elsewhere):
         with pytest.raises(IllegalAction) as err:
             remove(s, card)
-        messages.append(str(err.value).replace(card, "X"))
+        messages.append(str(err.value).replace(card_phrase(card, "en", ENGLISH_DECK, False), "X"))
     assert messages[0] == messages[1]
 
 
@@ -146,9 +152,9 @@ def test_a_card_freed_is_turned_face_up():
 def test_drawing_is_refused_while_a_pyramid_card_can_go_out():
     s = deal(slots={"pyramid:7:1": "KS", "pyramid:7:2": "4H"}, stock=["9C", "2D"])
     assert DRAW not in legal_actions(s, 0)
-    refused(s, DRAW, "KS can still go out")
+    refused(s, DRAW, "The king of spades can still go out")
     s = deal(slots={"pyramid:7:1": "9S", "pyramid:7:2": "5H"}, stock=["9C"], waste=["4D"])
-    refused(s, DRAW, "9S + 4D can still go out")
+    refused(s, DRAW, "The 9 of spades and the 4 of diamonds can still go out")
 
 
 def test_with_draw_any_time_the_stock_may_be_drawn_while_a_pair_is_there():
@@ -171,7 +177,7 @@ def test_only_the_top_waste_card_is_available():
     # the text: a new card lies on the other; the one below is used only after the top one
     s = deal(slots={"pyramid:7:1": "5S", "pyramid:7:2": "2H"}, stock=["9C"], waste=["8D", "3C"])
     assert removals(s) == []
-    refused(s, {"type": "remove", "cards": ["5S", "8D"]}, "8D is not free")
+    refused(s, {"type": "remove", "cards": ["5S", "8D"]}, "The 8 of diamonds is not free")
     apply(s, 0, DRAW)  # the 8D under the 3C is out of reach for good
     assert s.cards("waste")[-1] == "9C" and s.finished and s.result["winners"] == []
 
@@ -238,4 +244,4 @@ def test_in_revelada_a_covered_card_is_seen_but_still_not_free():
     s = deal("revelada", slots=slots, stock=["9C"])
     assert view(s, 0)["zones"]["pyramid:6:1"]["cards"] == ["8S"]
     assert removals(s) == [] and view(s, 0)["free"] == ["5H", "JC"]
-    refused(s, {"type": "remove", "cards": ["5H", "8S"]}, "8S is not free")
+    refused(s, {"type": "remove", "cards": ["5H", "8S"]}, "The 8 of spades is not free")

@@ -17,6 +17,7 @@ from shared.engine import (
     redact,
     view,
 )
+from shared.engine.language import Reader
 from shared.games.veneno import card_value, round_points
 from tests.rigging import rig
 
@@ -97,9 +98,12 @@ def test_a_card_of_a_suit_already_on_a_pile_must_go_on_that_pile():
     assert piles_for(state, "2O") == [1]
     before = snapshot(state)
     with pytest.raises(
-        IllegalAction, match="the 2 de oros must go on pile 1, which already holds oros"
-    ):
+        IllegalAction, match="The 2 of coins must go on the second pile, which already holds coins"
+    ) as info:
         play(state, 0, "2O", 0)
+    assert info.value.text(Reader("es")) == (
+        "El 2 de oros debe ir en el segundo montón, que ya tiene oros"
+    )
     assert snapshot(state) == before
 
 
@@ -108,7 +112,8 @@ def test_a_card_of_a_suit_on_no_pile_starts_an_empty_pile():
     assert piles_for(state, "3E") == [0, 2]
     with pytest.raises(
         IllegalAction,
-        match="no pile holds espadas: the 3 de espadas starts an empty pile \\(0 or 2\\)",
+        match="no pile holds swords: the 3 of swords starts an empty pile "
+        "\\(empty: the first pile and the third pile\\)",
     ):
         play(state, 0, "3E", 1)
 
@@ -130,7 +135,7 @@ def test_with_no_empty_pile_a_pile_of_copas_only_takes_the_first_card_of_a_new_s
     state = table(match(), {0: ["3E", "1C"], 1: ["2E"]}, piles={0: ["6O"], 1: ["2C"], 2: ["4B"]})
     assert piles_for(state, "3E") == [1]
     with pytest.raises(
-        IllegalAction, match="none is empty: the 3 de espadas goes on a pile of copas only"
+        IllegalAction, match="none is empty: the 3 of swords goes on a pile of cups only"
     ):
         play(state, 0, "3E", 0)
     play(state, 0, "3E", 1)

@@ -5,9 +5,30 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..actions import Event
-from ..core import event
+from ..events import PRIVATE, EventType
+from ..fields import CARDS, SEAT
+from ..language import Say
 from ..state import State
 from .zones import hand
+
+#: A seat's cards dealt to it: only that seat sees them ("Ana recibe 3 cartas" for the others).
+DEALT = EventType(
+    "dealt",
+    "a seat is dealt its cards, seen by that seat only",
+    visibility=PRIVATE,
+    seat=SEAT,
+    cards=CARDS,
+    says=Say(es="{seat} recibe {cards}", en="{seat} is dealt {cards}"),
+)
+
+#: A match's opening: its dealer, drawn by chance, and who plays first.
+DEALER_DRAWN = EventType(
+    "deal",
+    "the match is dealt: the dealer, drawn by chance, and who starts",
+    dealer=SEAT,
+    first=SEAT.about("who plays first"),
+    says=Say(es="Reparte {dealer}; empieza {first}", en="{dealer} deals; {first} starts"),
+)
 
 
 def gather_and_shuffle(state: State, stock: str = "stock") -> list[str]:
@@ -25,7 +46,7 @@ def deal_hands(
     state: State, seats: Iterable[int], count: int, stock: str = "stock", to: str = "hand"
 ) -> list[Event]:
     """Deal ``count`` cards (fewer if the stock runs out) to each seat in turn, a seat's cards
-    at once; one ``dealt`` event per seat, its cards seen only by that seat."""
+    at once; one ``dealt`` event (``DEALT``) per seat, its cards seen only by that seat."""
     pile = state.zones[stock].cards
     events = []
     for s in seats:
@@ -33,7 +54,7 @@ def deal_hands(
             break
         cards = [pile.pop() for _ in range(min(count, len(pile)))]
         state.zones[hand(s) if to == "hand" else f"{to}:{s}"].cards.extend(cards)
-        events.append(event("dealt", seat=s, cards=cards, visible_to=[s]))
+        events.append(DEALT(seat=s, cards=cards, visible_to=[s]))
     return events
 
 
@@ -49,4 +70,4 @@ def deal_round_robin(
                 card = pile.pop()
                 state.zones[hand(s)].cards.append(card)
                 got[s].append(card)
-    return [event("dealt", seat=s, cards=c, visible_to=[s]) for s, c in got.items() if c]
+    return [DEALT(seat=s, cards=c, visible_to=[s]) for s, c in got.items() if c]

@@ -25,12 +25,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from ..actions import Event
 from ..cards import rank
-from ..core import event
+from ..events import PRIVATE, EventType
+from ..fields import BOOL, CARD, SEAT
+from ..language import Say
 from ..state import HIDDEN, State
 from .zones import MAX_SEATS, seat_zone
+
+COMMITTED = Say(es="{seat} pone {card} boca abajo", en="{seat} puts {card} face down")
+COMMITTED_LATE = Say(
+    es="Se acaba el tiempo: {seat} pone {card} boca abajo",
+    en="Time is up: {seat} puts {card} face down",
+)
 
 LOWEST, RANDOM = "lowest", "random"
 POLICIES = (LOWEST, RANDOM)
@@ -38,10 +47,31 @@ POLICIES = (LOWEST, RANDOM)
 
 @dataclass(frozen=True)
 class Sealed:
-    """The sealed commits of one game: its zone kind and the type of its commit event."""
+    """The sealed commits of one game: its zone kind, the type of its commit event, and the
+    event's sentences (a commit, and one the timeout made)."""
 
     kind: str = "sealed"
     event: str = "committed"
+    says: Say = COMMITTED
+    says_late: Say = COMMITTED_LATE
+
+    @cached_property
+    def commit_event(self) -> EventType:
+        """The commit event, declared once: the game includes it (``bid_committed =
+        SEALED.commit_event``)."""
+        declared = EventType(
+            self.event,
+            "a seat commits a card face down: only that seat sees which",
+            visibility=PRIVATE,
+            seat=SEAT,
+            card=CARD,
+            timeout=BOOL.about("the timeout committed it, for a seat that did not in time"),
+        )
+        declared.sentence(self._said)
+        return declared
+
+    def _said(self, game: Any, event: Event) -> Say:
+        return self.says_late if event["timeout"] else self.says
 
     def zone(self, seat: int) -> str:
         """The seat's sealed zone, ``<kind>:<seat>``."""
@@ -77,7 +107,7 @@ class Sealed:
         state.to_act.remove(seat)
         if then is not None and not self.committed(state, then) and then not in state.to_act:
             state.to_act.append(then)
-        return [event(self.event, seat=seat, card=card, timeout=forced, visible_to=[seat])]
+        return [self.commit_event(seat=seat, card=card, timeout=forced, visible_to=[seat])]
 
     def committed(self, state: State, seat: int) -> bool:
         return bool(state.zones[self._zone_names[seat]].cards)

@@ -10,12 +10,38 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..actions import Event
-from ..core import event
+from ..events import PRIVATE, EventType
+from ..fields import CARD, INT, SEAT
+from ..language import Say
 from ..state import HIDDEN, OWNER, TOP, State
 from .dealing import deal_hands
 from .zones import hand
 
 STOCK, PILE = "stock", "discard"
+
+TURNED_UP = EventType(
+    "turned_up",
+    "the stock's top card turned face up onto the discard pile",
+    card=CARD,
+    says=Say(es="Se descubre {card} en el descarte", en="{card:cap} is turned up on the pile"),
+)
+RESTOCKED = EventType(
+    "restocked",
+    "the discard pile but its top card, shuffled, becomes the stock",
+    count=INT.about("how many cards the new stock has"),
+    says=Say(
+        es="El descarte se baraja y vuelve al mazo: {count:carta|cartas}",
+        en="The discard pile is shuffled into the stock: {count:card|cards}",
+    ),
+)
+DREW = EventType(
+    "drew",
+    "a seat draws the stock's top card, seen only by that seat",
+    visibility=PRIVATE,
+    seat=SEAT,
+    card=CARD,
+    says=Say(es="{seat} roba {card}", en="{seat} draws {card}"),
+)
 
 
 def new_table(
@@ -41,7 +67,7 @@ def new_table(
 def turn_up(state: State) -> list[Event]:
     """The top card of the stock goes face up onto the discard pile."""
     card = state.move_top(STOCK, PILE)
-    return [event("turned_up", card=card)]
+    return [TURNED_UP(card=card)]
 
 
 def top(state: State) -> str:
@@ -60,7 +86,7 @@ def restock(state: State) -> list[Event]:
     cards, state.zones[PILE].cards = pile[:-1], pile[-1:]
     state.shuffle(cards)
     state.zones[STOCK].cards = cards + state.zones[STOCK].cards
-    return [event("restocked", count=len(cards))]
+    return [RESTOCKED(count=len(cards))]
 
 
 def draw(state: State, seat: int) -> list[Event]:
@@ -72,7 +98,7 @@ def draw(state: State, seat: int) -> list[Event]:
     if not state.cards(STOCK):
         return events
     card = state.move_top(STOCK, hand(seat))
-    return events + [event("drew", seat=seat, card=card, visible_to=[seat])]
+    return events + [DREW(seat=seat, card=card, visible_to=[seat])]
 
 
 def discard(state: State, seat: int, card: str) -> None:

@@ -7,10 +7,13 @@
 * Columns (Golf): one zone per column whose last card is the only free one
   (``column_names``, ``deal_columns``, ``exposed``).
 * Foundations built up by suit along a sequence (``foundation_names``, ``builds_on``).
-* The stock turned onto a waste pile (``draw``, ``turn_over``, ``may_renew``), passes counted.
+* The stock turned onto a waste pile (``draw``, ``turn_over``, ``may_renew``), passes counted;
+  the event of a card turned (``DRAWN``) and the fact of the waste's top card (``WASTE_TOP``).
 * ``adjacent``: ranks one apart, optionally wrapping K–A (Golf).
 * ``end_solitaire``: the result of a patience (a win for seat 0, or a loss with no
-  winners), so that a solitaire with no move left ends instead of hanging.
+  winners), so that a solitaire with no move left ends instead of hanging;
+  ``solitaire_finished`` declares its ``match_finished`` ("Ana gana: …", "Ana pierde: …")
+  and ``RESULT_VIEW`` its view fields ``won`` and ``reason``.
 """
 
 from __future__ import annotations
@@ -22,8 +25,12 @@ from typing import Any
 from ..actions import Event
 from ..cards import rank, suit
 from ..core import record_round
+from ..events import EventType
+from ..facts import FactType
+from ..fields import BOOL, CARD, SEAT, STR, Field
+from ..language import Say
 from ..state import HIDDEN, PUBLIC, State
-from .ending import end_match
+from .ending import MATCH_FINISHED, end_match
 from .rows import sequence_of
 
 
@@ -248,6 +255,45 @@ def may_renew(state: State, stock: str, waste: str, passes: int, max_passes: int
 
 
 # -- the end ---------------------------------------------------------------------------------
+#: The next stock card turned onto the waste.
+DRAWN = EventType(
+    "drawn",
+    "the next stock card turned onto the waste",
+    seat=SEAT,
+    card=CARD,
+    says=Say(es="{seat} vuelve {card} del mazo", en="{seat} turns {card} from the stock"),
+)
+#: The top card of the waste, the one a move may use.
+WASTE_TOP = FactType(
+    "waste",
+    "the top card of the waste, the one a move may use",
+    CARD,
+    label=Say(es="Descarte", en="Waste"),
+    says=Say(es="En el descarte: {value:bare}", en="On the waste: {value:bare}"),
+)
+
+#: The view fields of a patience's outcome (``public_view = {..., **RESULT_VIEW}``).
+RESULT_VIEW = {
+    "won": BOOL.or_null("whether the game was won; null while it is on"),
+    "reason": STR.or_null("why the game ended; null while it is on"),
+}
+
+WON_BECAUSE = Say(es="{seat} gana: {reason}", en="{seat} wins: {reason}")
+LOST_BECAUSE = Say(es="{seat} pierde: {reason}", en="{seat} loses: {reason}")
+
+
+def solitaire_finished(reason: Field, **fields: Field) -> EventType:
+    """The ``match_finished`` of a patience: whether it was won, why (``reason``, whose
+    ``Words`` say it) and the game's other fields; its sentence names the player."""
+    finished = MATCH_FINISHED.extend(None, says=None, won=BOOL, reason=reason, **fields)
+
+    @finished.sentence
+    def _said(game: Any, event: Event) -> tuple[Say, dict[str, Any]]:
+        return (WON_BECAUSE if event["won"] else LOST_BECAUSE), {"seat": 0}
+
+    return finished
+
+
 def end_solitaire(state: State, won: bool, score: int, **fields: Any) -> list[Event]:
     """End a one-seat match: ``score`` is its one row of the score sheet, seat 0 wins or nobody
     does. ``fields`` (the reason…) go on the ``match_finished`` event with ``won``."""

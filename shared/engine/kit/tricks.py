@@ -11,6 +11,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from ..cards import rank, suit
+from ..events import EventType
+from ..fields import CARDS, INT, SEAT
+from ..language import Say
+
+#: A trick taken: who took it, its cards, and their card points.
+TRICK_WON = EventType(
+    "trick_won",
+    "a seat takes the trick: its cards and what they are worth",
+    seat=SEAT.about("who takes it"),
+    cards=CARDS.about("the trick's cards, in play order"),
+    points=INT.about("their card points"),
+    says=Say(
+        es="{seat} se lleva la baza: {points:punto|puntos}",
+        en="{seat} takes the trick: {points:point|points}",
+    ),
+)
 
 Strength = Mapping[int, int] | Callable[[str], int]
 

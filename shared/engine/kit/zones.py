@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..actions import CARD, ActionType
+from ..language import Message, Say
 from ..state import State, Zone
+
+NOT_IN_HAND = Say(es="No tienes {card} en la mano", en="card {code} is not in your hand")
 
 MAX_SEATS = 16  # State.from_json's bound on players
 
@@ -19,9 +22,11 @@ def seat_zone(kind: str, seat: int) -> str:
 hand: Callable[[int], str] = tuple(f"hand:{s}" for s in range(MAX_SEATS)).__getitem__
 
 
-def not_in_hand(state: State, seat: int, card: str) -> str | None:
+def not_in_hand(state: State, seat: int, card: str) -> Message | None:
     """The refusal of a card the seat does not hold, or None when it holds it."""
-    return None if card in state.zones[hand(seat)].cards else f"card {card} is not in your hand"
+    if card in state.zones[hand(seat)].cards:
+        return None
+    return NOT_IN_HAND(card=card, code=card)
 
 
 def card_actions(kind: str, cards: list[str]) -> list[dict]:
