@@ -37,7 +37,7 @@ from shared import jsoncodec
 from shared.feedgroup import GroupSettings
 from shared.redis_server import free_port
 from tests.redis_fixtures import RedisStore
-from tests.service_fixtures import Http
+from tests.service_fixtures import Http, wait_until
 
 MOVE = "POST /v1/matches/<match_id>/actions"
 
@@ -73,26 +73,34 @@ def test_one_move_is_one_trace_from_the_lobby_to_the_rules_redis_the_feed_and_th
 ) -> None:
     http = Http(create_lobby_app({"TESTING": True}, service=lobby).test_client())
     match, seated = http.seated_match()
+    listener = lobby.hub.subscribe(match["id"], seated[1]["id"], 1)  # the feed's reader runs
+    # It reads from what comes next once it has started: a first move, once delivered to the
+    # subscriber, shows it is reading (however long the thread took to start).
     seat = match["to_act"][0]
     view = http.view(seated[seat], match["id"])
-    lobby.hub.subscribe(match["id"], seated[1 - seat]["id"], 1 - seat)  # the feed's reader runs
-    time.sleep(0.2)  # it starts from what comes next
+    first = http.act(seated[seat], match["id"], view["view"]["legal_actions"][0], view["version"])
+    assert first.status == 200, first.body
+    wait_until(lambda: bool(listener.items))
+    seat = first.body["view"]["to_act"][0]
+    view = http.view(seated[seat], match["id"])
     spans.clear()
     reply = http.act(seated[seat], match["id"], view["view"]["legal_actions"][0], view["version"])
     assert reply.status == 200, reply.body
+    [move] = [s for s in spans.get_finished_spans() if s.name == MOVE]
+    assert move.kind == SpanKind.SERVER and move.attributes["tapete.service"] == "lobby"
+    trace_id = move.context.trace_id
     consumer = Consumer(
         ReadModels(lobby.client, lobby.log), GroupSettings(name="traced", block_ms=100)
     )
     consumer.ensure_groups()
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and not {"feed deliver", "history update"} <= names(spans):
-        consumer.step()
-    found = spans.get_finished_spans()
 
-    [move] = [s for s in found if s.name == MOVE]
-    assert move.kind == SpanKind.SERVER and move.attributes["tapete.service"] == "lobby"
-    trace_id = move.context.trace_id
-    same_trace = [s for s in found if s.context.trace_id == trace_id]
+    def in_the_trace() -> set[str]:
+        return {s.name for s in spans.get_finished_spans() if s.context.trace_id == trace_id}
+
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not {"feed deliver", "history update"} <= in_the_trace():
+        consumer.step()
+    same_trace = [s for s in spans.get_finished_spans() if s.context.trace_id == trace_id]
 
     def children(parent: Any, **where: Any) -> list[Any]:
         return [
@@ -153,7 +161,3 @@ def test_tracing_is_off_unless_an_otlp_endpoint_is_set() -> None:
     assert Settings.from_env({}).otel_endpoint is None
     endpoint = {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318"}
     assert Settings.from_env(endpoint).otel_endpoint == "http://collector:4318"
-
-
-def names(exporter: InMemorySpanExporter) -> set[str]:
-    return {s.name for s in exporter.get_finished_spans()}
