@@ -116,11 +116,13 @@ def test_one_move_is_one_trace_from_the_lobby_to_the_rules_redis_the_feed_and_th
     assert served.name == "POST /v1/games/<game_id>/apply"
     scripts = [s for s in children(move) if s.attributes.get("db.system") == "redis"]
     assert any("EVALSHA" in s.name for s in scripts), [s.name for s in scripts]  # the append
-    [delivered] = children(move, name="feed deliver")  # across Redis, by the feed entry
+    # across Redis, by the feed entry: one per feed reader of this process (other tests'
+    # lobbies may still be reading the feed)
+    delivered = children(move, name="feed deliver")
     [updated] = children(move, name="history update")
-    assert delivered.kind == updated.kind == SpanKind.CONSUMER
+    assert delivered and {s.kind for s in [*delivered, updated]} == {SpanKind.CONSUMER}
     assert any(s.attributes.get("db.system") == "redis" for s in children(updated))
-    assert {s.context.trace_id for s in (call, served, delivered, updated)} == {trace_id}
+    assert {s.context.trace_id for s in (call, served, *delivered, updated)} == {trace_id}
 
 
 def test_the_feed_entry_carries_the_trace_only_while_tracing_is_on(
