@@ -326,7 +326,7 @@ class Brisca(Game):
         "cards left to draw: the stock and the face-up trump",
         INT,
         label=Say(es="Mazo", en="Stock"),
-        says=Say(es="Quedan {value:carta|cartas} por robar", en="{value:card|cards} left to draw"),
+        says=Say(es="{value:carta|cartas} por robar", en="{value:card|cards} left to draw"),
     )
     arrastre = FactType(
         "arrastre",
