@@ -16,6 +16,8 @@ export interface LastTrick {
 export class TrickMemory {
   private playedBy = new Map<string, number>();
   last: LastTrick | null = null;
+  /** The person keeps it open: each redraw of the table shows it open again. */
+  open = false;
 
   note(events: GameEvent[]): void {
     for (const event of events) {

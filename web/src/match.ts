@@ -450,7 +450,7 @@ export class MatchScreen {
         this.match?.turn_deadline && !view.finished ? h("span", { class: "turn-timer" }, ` · ${t("turn_timer", { time: new Date(this.match.turn_deadline).toLocaleTimeString() })}`) : null,
         this.deadlineAt !== null ? h("span", { class: `deadline ${view.deadline?.kind}` }, ` ${view.deadline?.kind === "commit" ? t("sealed_choice") : t("react")}: `, h("span", { class: "countdown", "aria-live": "off" }, "")) : null,
       ),
-      drawTable(view, { deck, names, selected: this.selected, onCard: (code) => this.onCard(code), held: this.held, lastMoves: this.lastMovesSaid(names), lastTrick: this.tricks.last }),
+      drawTable(view, { deck, names, selected: this.selected, onCard: (code) => this.onCard(code), held: this.held, lastMoves: this.lastMovesSaid(names), lastTrick: this.tricks }),
       !view.finished && view.seat !== null && this.match?.status === "running"
         ? h("p", { class: "resign" }, h("button", { type: "button", class: "resign", on: { click: () => void this.resign() } }, this.confirmResign ? t("resign_really") : t("resign")))
         : null,

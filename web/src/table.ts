@@ -5,7 +5,7 @@
 import { cardName, cardSvg, sortHand, type Deck } from "./cards";
 import { h } from "./dom";
 import type { Held } from "./hold";
-import type { LastTrick } from "./lasttrick";
+import type { TrickMemory } from "./lasttrick";
 import { plural, t, zoneWord } from "./i18n";
 import { cardsOf, meldGroups, zoneParts, type Fact, type View, type Zone } from "./view";
 
@@ -20,7 +20,7 @@ export interface TableContext {
   /** Each seat's last move in words, shown in its area. */
   lastMoves?: Map<number, string>;
   /** The last trick taken, to look at again (trick-taking games; lasttrick.ts). */
-  lastTrick?: LastTrick | null;
+  lastTrick?: TrickMemory;
 }
 
 const PILE_WORDS = ["stock", "deck", "discard", "won", "captured", "removed", "unused", "bank", "drawn", "waste", "foundation", "collected"];
@@ -112,9 +112,12 @@ function factList(view: View, seat: number | null): HTMLElement | null {
 
 /** The last trick, folded: opened, its cards as they were played, who played each, who
  * took it and its points. */
-function drawLastTrick(trick: LastTrick, ctx: TableContext): HTMLElement {
+function drawLastTrick(memory: TrickMemory, ctx: TableContext): HTMLElement | null {
+  const trick = memory.last;
+  if (!trick?.cards.length) return null;
   const taker = trick.seat !== null ? (ctx.names[trick.seat] ?? t("seat_n", { n: trick.seat + 1 })) : "";
-  return h("details", { class: "last-trick", "data-last-trick": "true" },
+  const toggled = (event: Event) => { memory.open = (event.target as HTMLDetailsElement).open; };
+  return h("details", { class: "last-trick", open: memory.open, on: { toggle: toggled } },
     h("summary", null, t("last_trick")),
     h("div", { class: "cards spread" }, trick.cards.map(({ card: code, seat }) =>
       h("figure", { class: "played" }, card(code, ctx.deck, false, false, false), h("figcaption", null, seat !== null ? (ctx.names[seat] ?? "") : "")))),
@@ -190,7 +193,7 @@ export function drawTable(view: View, ctx: TableContext): HTMLElement {
     { class: "table", "data-game": view.game },
     h("div", { class: "others" }, others.map(seatBox)),
     factList(view, null),
-    ctx.lastTrick?.cards.length ? drawLastTrick(ctx.lastTrick, ctx) : null,
+    ctx.lastTrick ? drawLastTrick(ctx.lastTrick, ctx) : null,
     drawCenter(shared, view, ctx, playable),
     view.seat !== null ? h("div", { class: "mine" }, seatBox(view.seat)) : null,
   );
