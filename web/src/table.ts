@@ -43,6 +43,11 @@ function card(code: string | null, deck: Deck, clickable: boolean, playable: boo
   return h("span", { class: classes, role: "img", "aria-label": label, "data-card": code ?? undefined, html: cardSvg(code, deck) });
 }
 
+/** A card played, not clickable, captioned with who played it (where it is known). */
+function playedCard(code: string, seat: number | null, ctx: TableContext): HTMLElement {
+  return h("figure", { class: "played" }, card(code, ctx.deck, false, false, false), h("figcaption", null, seat !== null ? (ctx.names[seat] ?? "") : ""));
+}
+
 function isPile(name: string, zone: Zone): boolean {
   const head = zoneParts(name)[0];
   const hidden = zone.cards.every((c) => c === null);
@@ -97,7 +102,7 @@ function drawZone(name: string, view: View, ctx: TableContext, playableCodes: Se
   const held = ctx.held?.[name];
   const kept = held?.length
     ? h("div", { class: "cards spread held", "data-held": "true", "aria-label": t("just_played") },
-        held.map(({ card: code, seat }) => h("figure", { class: "played" }, card(code, ctx.deck, false, false, false), h("figcaption", null, seat !== null ? (ctx.names[seat] ?? "") : ""))))
+        held.map(({ card: code, seat }) => playedCard(code, seat, ctx)))
     : null;
   return h("div", { class: "zone", "data-zone": name }, h("h4", null, zoneLabel(name, view, ctx), h("span", { class: "muted" }, ` (${zone.count})`)), kept, kept && zone.count === 0 ? null : cards);
 }
@@ -119,8 +124,7 @@ function drawLastTrick(memory: TrickMemory, ctx: TableContext): HTMLElement | nu
   const toggled = (event: Event) => { memory.open = (event.target as HTMLDetailsElement).open; };
   return h("details", { class: "last-trick", open: memory.open, on: { toggle: toggled } },
     h("summary", null, t("last_trick")),
-    h("div", { class: "cards spread" }, trick.cards.map(({ card: code, seat }) =>
-      h("figure", { class: "played" }, card(code, ctx.deck, false, false, false), h("figcaption", null, seat !== null ? (ctx.names[seat] ?? "") : "")))),
+    h("div", { class: "cards spread" }, trick.cards.map(({ card: code, seat }) => playedCard(code, seat, ctx))),
     taker ? h("p", { class: "muted" }, t("last_trick_taken", { who: taker, points: trick.points === null ? "" : plural(trick.points, "one_point", "n_points") })) : null);
 }
 
