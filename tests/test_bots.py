@@ -8,8 +8,10 @@ import pytest
 
 from shared.bots import UnknownStrategy, all_strategies, choose, strategies
 from shared.bots.levels import LEVELS
+from shared.bots.reflexes import RANDOM_SLIP, choose_at_table
 from shared.engine import UnknownGame, apply, new_match, view
 from tests.playouts import variant_cases
+from tests.rigging import rig
 
 
 def play_match(game, variant, players, seed, strategies):
@@ -78,3 +80,62 @@ def test_greedy_tute_sings_when_it_can():
     data.trump = "B"
     state.to_act, data.may_sing = [0], 0
     assert choose(view(state, 0), "greedy", random.Random(1)) == {"type": "sing", "suit": "O"}
+
+
+# -- at a live table: no penalised reflex call while nothing calls for one --------------------
+def granja_waiting_for_seat_0():
+    """La Granja for three, seat 0 to reveal: the others may only call, and any call now is
+    penalised (there is no face-off)."""
+    state, _ = new_match("la-granja", "base", 3, seed="patience")
+    state.data.turn = 0
+    return state
+
+
+@pytest.mark.parametrize("strategy", ["easy", "medium", "hard"])
+def test_a_bot_waits_instead_of_calling_an_animal_with_no_face_off(strategy):
+    state = granja_waiting_for_seat_0()
+    seen = view(state, 1)
+    assert {a["type"] for a in seen["legal_actions"]} == {"noise"}  # legal, and penalised
+    assert choose_at_table(seen, strategy, random.Random(1)) is None
+
+
+def test_the_random_bot_calls_with_no_face_off_only_now_and_then():
+    seen = view(granja_waiting_for_seat_0(), 2)
+    rng = random.Random(7)
+    calls = sum(choose_at_table(seen, "random", rng) is not None for _ in range(2000))
+    assert 0 < calls < 2000 * RANDOM_SLIP * 2, calls
+    assert all(choose_at_table(seen, "random", rng, slips=False) is None for _ in range(200))
+
+
+def test_the_bot_in_turn_reveals_rather_than_calling():
+    seen = view(granja_waiting_for_seat_0(), 0)
+    rng = random.Random(3)
+    assert all(
+        choose_at_table(seen, "random", rng, slips=False) == {"type": "reveal"} for _ in range(50)
+    )
+
+
+def test_in_a_face_off_a_bot_calls():
+    state = granja_waiting_for_seat_0()
+    state.data.turn = 1
+    layout = {"hand:0": ["2O"], "hand:1": ["7C", "5C"], "hand:2": ["8E", "6E"]}
+    layout |= {"pile:0": ["1B", "5O"], "pile:1": [], "pile:2": ["9E"]}
+    rig(state, layout, spill="removed")
+    apply(state, 1, {"type": "reveal"})  # a 5 on a 5: the perro and the gato face off
+    seen = view(state, 0)
+    assert seen["deadline"]["kind"] == "reaction"
+    assert choose_at_table(seen, "easy", random.Random(1))["type"] == "noise"
+
+
+def test_a_nervioso_bot_does_not_slap_a_pile_with_no_match():
+    state, _ = new_match("nervioso", "base", 2, seed="patience")
+    apply(state, state.data.turn, {"type": "play"})
+    if state.deadline:  # the first card matched the count: seat 0 plays a non-matching one
+        state, _ = new_match("nervioso", "base", 2, seed="patience")
+        rig(state, {"hand:0": state.cards("hand:0")[:-1] + ["2O"]}, spill="hand:1")
+        state.data.turn = 0
+        apply(state, 0, {"type": "play"})
+    assert not state.deadline and set(state.to_act) == {0, 1}
+    seen = view(state, 1 - state.data.turn)
+    assert {a["type"] for a in seen["legal_actions"]} == {"slap"}  # a false slap, penalised
+    assert choose_at_table(seen, "easy", random.Random(1)) is None

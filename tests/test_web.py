@@ -133,6 +133,9 @@ def test_a_person_plays_a_whole_brisca_against_a_bot_then_a_rematch_and_resigns(
     assert verified(platform, brisca["match"])
     assert brisca["rematch"] != brisca["match"]  # then resigned: the bot wins it
     assert "winner: Bruno (bot, easy)" in brisca["resigned"], brisca["resigned"]  # seat 1's bot
+    # the last trick opened again after four moves: its two cards, by Ana and by the bot
+    trick = brisca["lastTrick"]
+    assert len(trick) == 2 and {c["by"] for c in trick} == {"Ana (you)", "Bruno (bot, easy)"}
     for shot in ("table-desktop.png", "table-phone.png", "result-desktop.png"):
         assert (ARTIFACTS / shot).stat().st_size > 10_000, shot
 
@@ -173,16 +176,18 @@ def test_no_screen_scrolls_sideways_on_a_phone(scenarios: dict[str, dict[str, An
     assert phone["screens"] > 30, phone
 
 
-def test_a_person_plays_a_truco_with_calls(
+def test_a_person_plays_a_truco_with_calls_shown_pending_on_the_table(
     platform: Gateway, scenarios: dict[str, dict[str, Any]]
 ) -> None:
     truco = scenario(scenarios, "truco")
     assert {"envido", "truco"} <= set(truco["calls"]), truco  # clicked as buttons
+    # a call awaiting its answer was on the table in the game's words, naming who called
+    assert any("waiting for the answer" in said for said in truco["pending"]), truco["pending"]
     assert "Finished" in truco["result"] and "Verified by the history service" in truco["result"]
     assert verified(platform, truco["match"])
 
 
-def test_every_variant_is_created_from_its_page_deals_and_takes_a_clicked_move(
+def test_every_variant_is_created_from_its_page_deals_shows_its_facts_and_takes_a_move(
     platform: Gateway, scenarios: dict[str, dict[str, Any]]
 ) -> None:
     catalog = requests.get(f"{platform.url}/v1/games", timeout=10).json()["games"]
@@ -194,6 +199,10 @@ def test_every_variant_is_created_from_its_page_deals_and_takes_a_clicked_move(
         # created on its page as the form comes: as the lobby has it, that game and variant,
         # no option changed, the creator seated (the scenario fails naming an invalid input)
         assert result["served"] == [result["game"], result["variant"], {}, True], result
+    # the table shows the facts its game declares: Raj's prize being bid for, from the deal
+    for raj in (r for r in found["results"] if r["game"] == "raj"):
+        prize = [text for fact, text in raj["facts"] if fact == "prize"]
+        assert prize and prize[0].startswith("Bidding for"), raj["facts"]
 
 
 def test_two_people_play_and_neither_page_holds_the_others_hidden_cards(

@@ -8,7 +8,8 @@ most once: jobs at least once, moves exactly once.
 
 A bot plays as a client: the lobby's HTTP API with its seat's token, its seat's view
 (``GET /v1/matches/{id}``, the very view a person in that seat gets) and
-``shared.bots.choose``. A turn timer and a window's timeout are the server's own moves,
+``shared.bots.reflexes.choose_at_table`` (the strategy's choice, or a wait where a reflex
+game's call would only be penalised). A turn timer and a window's timeout are the server's own moves,
 made in process through ``Lobby.submit_for_seat`` / ``Lobby.submit_action(SYSTEM)``,
 which need no token; the turn timer chooses from the seat's own view too.
 """
@@ -31,7 +32,7 @@ from urllib3.util.retry import Retry
 from services.errors import Conflict, DomainError, Forbidden, NotFound
 from services.lobby.application import SYSTEM, Lobby
 from services.settings import Settings
-from shared.bots import choose
+from shared.bots.reflexes import choose_at_table
 
 from .tasks import BOT, IDLE, JOBS, START, TURN, WINDOW, Task
 from .timers import Leases
@@ -55,6 +56,7 @@ PAUSE_BEFORE_SUBMIT = "BOTS_PAUSE_BEFORE_SUBMIT_S"
 PAUSE_AFTER_SUBMIT = "BOTS_PAUSE_AFTER_SUBMIT_S"
 
 PLAYED, STALE, DROPPED, FAILED = "played", "stale", "dropped", "failed"
+WAITED = "waited"  # nothing worth doing at this version: the next entry asks again
 
 JOB_SECONDS = Histogram(
     "tapete_bot_job_seconds",
@@ -218,7 +220,9 @@ def _play_bot(ctx: Context, task: Task) -> str:
         return STALE
     if task.seat not in view["to_act"] or not view["legal_actions"]:
         return DROPPED
-    action = choose(view, match["seats"][task.seat]["bot"] or "random", rng)
+    action = choose_at_table(view, match["seats"][task.seat]["bot"] or "random", rng)
+    if action is None:
+        return WAITED
     _pause(ctx, PAUSE_BEFORE_SUBMIT, task)
     body = {"action": action, "expected_version": task.version, "action_id": task.action_id}
     sent = ctx.http.post(f"{url}/actions", headers=auth, json=body, timeout=HTTP_TIMEOUT_S)
@@ -237,7 +241,9 @@ def _play_for_seat(ctx: Context, task: Task) -> str:
             return STALE
         if task.seat not in view["to_act"] or not view["legal_actions"]:
             return DROPPED
-        action = choose(view, TIMEOUT_STRATEGY, rng)
+        action = choose_at_table(view, TIMEOUT_STRATEGY, rng, slips=False)
+        if action is None:
+            return WAITED  # a reflex game's penalised call is no move to make for the absent
         ctx.lobby.submit_for_seat(task.match, task.seat, action, task.version, task.action_id)
     except DomainError as exc:
         return _refused_in_process(exc)

@@ -7,6 +7,10 @@ would land after the window closes. The dispatcher draws one delay per notificat
 an open reflex window and schedules the bot's move then (services/bots/dispatcher.py).
 Settings: ``BOTS_REFLEX_MEDIAN_S``, ``BOTS_REFLEX_SPREAD``, ``BOTS_REFLEX_FASTEST_S`` and
 ``BOTS_REFLEX_MISS``.
+
+Outside a reflex window a reflex game's calls (Nervioso's slap, La Granja's animal sounds)
+are legal at every moment and penalised: a person makes one only by mistake, and waits
+meanwhile. ``choose_at_table`` gives a bot at a live table that patience.
 """
 
 from __future__ import annotations
@@ -16,8 +20,22 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from shared.engine import Action
+from shared.engine.sampling import game_of
+
+from .registry import choose
+
 #: The deadline kinds of reflex windows (``kit.reaction``); a sealed commit is no reflex.
 REFLEX_WINDOWS = ("reaction",)
+#: Per reflex game, the action types a player may take at any moment, penalised unless a
+#: reflex window is open.
+REFLEX_CALLS: dict[str, frozenset[str]] = {
+    "nervioso": frozenset({"slap"}),
+    "la-granja": frozenset({"noise", "grab"}),
+}
+#: How often the random bot makes a reflex call with no window open, when it could (a
+#: person's slip: now and then, never at every entry).
+RANDOM_SLIP = 0.03
 
 
 @dataclass(frozen=True)
@@ -43,3 +61,18 @@ class Reflexes:
             fastest_s=float(env.get("BOTS_REFLEX_FASTEST_S") or d.fastest_s),
             miss=float(env.get("BOTS_REFLEX_MISS") or d.miss),
         )
+
+
+def choose_at_table(view: dict, name: str, rng: random.Random, slips: bool = True) -> Action | None:
+    """What bot strategy ``name`` plays in this view at a live table, or None: it waits for
+    the next entry. With no reflex window open it leaves a reflex game's penalised calls
+    out (the random bot makes one at a rate of ``RANDOM_SLIP``, unless ``slips`` is False:
+    a turn timer playing for an absent person), and waits when nothing
+    else is legal; otherwise its choice is the strategy's own (``choose``)."""
+    calls = REFLEX_CALLS.get(game_of(view).id)
+    if not calls or (view.get("deadline") or {}).get("kind") in REFLEX_WINDOWS:
+        return choose(view, name, rng)
+    if slips and name == "random" and rng.random() < RANDOM_SLIP:
+        return choose(view, name, rng)
+    calm = [action for action in view["legal_actions"] if action["type"] not in calls]
+    return choose({**view, "legal_actions": calm}, name, rng) if calm else None

@@ -6,6 +6,10 @@ trick, and once it is gone they must follow suit (arrastre). A match is 4 deals 
 card points are summed. Tute adds cantes (rey and caballo of a suit) and the last
 trick's ten; Tute en parejas deals every card to two partnerships.
 
+What the players at the table know is public: won tricks lie face up (every card in them was
+seen when played), so each view's facts give every seat's points taken so far this deal, and
+a client may show the last trick again.
+
 The decisions where the text is silent or ambiguous, each with its option and default,
 are in docs/games/brisca.md.
 """

@@ -10,6 +10,7 @@ import { h, mount, notice } from "./dom";
 import { Feed, type Entry } from "./feed";
 import { botStrategy, catalogEntry, type CatalogGame } from "./catalog";
 import { HOLD_MS, heldZones, stillHeld, type Held } from "./hold";
+import { TrickMemory } from "./lasttrick";
 import { listOf, phaseWord, strategyLabel, t } from "./i18n";
 import { actorLine, entryLines, type GameEvent } from "./sentences";
 import { drawTable } from "./table";
@@ -76,6 +77,7 @@ export class MatchScreen {
   private log: Entry[] = [];
   private lastMoves = new Map<number, Entry>();
   private eventsOf = new Map<number, GameEvent[]>();
+  private tricks = new TrickMemory();
   private held: Held = {};
   private heldTimer: number | undefined;
   private deadlineAt: number | null = null;
@@ -208,6 +210,7 @@ export class MatchScreen {
   /** An entry in the move log and as its seat's last move. */
   private remember(entry: Entry): number | null | undefined {
     this.eventsOf.set(entry.version, entry.events ?? []);
+    this.tricks.note(entry.events ?? []);
     for (const old of this.eventsOf.keys()) if (old < entry.version - 20) this.eventsOf.delete(old);
     this.log = [...this.log, entry].slice(-LOG_ENTRIES);
     const actor = (entry as { actor?: { seat?: number | null } }).actor?.seat;
@@ -447,7 +450,7 @@ export class MatchScreen {
         this.match?.turn_deadline && !view.finished ? h("span", { class: "turn-timer" }, ` · ${t("turn_timer", { time: new Date(this.match.turn_deadline).toLocaleTimeString() })}`) : null,
         this.deadlineAt !== null ? h("span", { class: `deadline ${view.deadline?.kind}` }, ` ${view.deadline?.kind === "commit" ? t("sealed_choice") : t("react")}: `, h("span", { class: "countdown", "aria-live": "off" }, "")) : null,
       ),
-      drawTable(view, { deck, names, selected: this.selected, onCard: (code) => this.onCard(code), held: this.held, lastMoves: this.lastMovesSaid(names) }),
+      drawTable(view, { deck, names, selected: this.selected, onCard: (code) => this.onCard(code), held: this.held, lastMoves: this.lastMovesSaid(names), lastTrick: this.tricks }),
       !view.finished && view.seat !== null && this.match?.status === "running"
         ? h("p", { class: "resign" }, h("button", { type: "button", class: "resign", on: { click: () => void this.resign() } }, this.confirmResign ? t("resign_really") : t("resign")))
         : null,

@@ -5,6 +5,7 @@
 import { cardName, cardSvg, sortHand, type Deck } from "./cards";
 import { h } from "./dom";
 import type { Held } from "./hold";
+import type { TrickMemory } from "./lasttrick";
 import { plural, t, zoneWord } from "./i18n";
 import { cardsOf, meldGroups, zoneParts, type Fact, type View, type Zone } from "./view";
 
@@ -18,6 +19,8 @@ export interface TableContext {
   held?: Held;
   /** Each seat's last move in words, shown in its area. */
   lastMoves?: Map<number, string>;
+  /** The last trick taken, to look at again (trick-taking games; lasttrick.ts). */
+  lastTrick?: TrickMemory;
 }
 
 const PILE_WORDS = ["stock", "deck", "discard", "won", "captured", "removed", "unused", "bank", "drawn", "waste", "foundation", "collected"];
@@ -38,6 +41,11 @@ function card(code: string | null, deck: Deck, clickable: boolean, playable: boo
     });
   }
   return h("span", { class: classes, role: "img", "aria-label": label, "data-card": code ?? undefined, html: cardSvg(code, deck) });
+}
+
+/** A card played, not clickable, captioned with who played it (where it is known). */
+function playedCard(code: string, seat: number | null, ctx: TableContext): HTMLElement {
+  return h("figure", { class: "played" }, card(code, ctx.deck, false, false, false), h("figcaption", null, seat !== null ? (ctx.names[seat] ?? "") : ""));
 }
 
 function isPile(name: string, zone: Zone): boolean {
@@ -94,7 +102,7 @@ function drawZone(name: string, view: View, ctx: TableContext, playableCodes: Se
   const held = ctx.held?.[name];
   const kept = held?.length
     ? h("div", { class: "cards spread held", "data-held": "true", "aria-label": t("just_played") },
-        held.map(({ card: code, seat }) => h("figure", { class: "played" }, card(code, ctx.deck, false, false, false), h("figcaption", null, seat !== null ? (ctx.names[seat] ?? "") : ""))))
+        held.map(({ card: code, seat }) => playedCard(code, seat, ctx)))
     : null;
   return h("div", { class: "zone", "data-zone": name }, h("h4", null, zoneLabel(name, view, ctx), h("span", { class: "muted" }, ` (${zone.count})`)), kept, kept && zone.count === 0 ? null : cards);
 }
@@ -105,6 +113,19 @@ function factList(view: View, seat: number | null): HTMLElement | null {
   if (!facts.length) return null;
   return h("ul", { class: seat === null ? "facts table-facts" : "facts" },
     facts.map((fact) => h("li", { "data-fact": fact.id, title: fact.label }, fact.text)));
+}
+
+/** The last trick, folded: opened, its cards as they were played, who played each, who
+ * took it and its points. */
+function drawLastTrick(memory: TrickMemory, ctx: TableContext): HTMLElement | null {
+  const trick = memory.last;
+  if (!trick?.cards.length) return null;
+  const taker = trick.seat !== null ? (ctx.names[trick.seat] ?? t("seat_n", { n: trick.seat + 1 })) : "";
+  const toggled = (event: Event) => { memory.open = (event.target as HTMLDetailsElement).open; };
+  return h("details", { class: "last-trick", open: memory.open, on: { toggle: toggled } },
+    h("summary", null, t("last_trick")),
+    h("div", { class: "cards spread" }, trick.cards.map(({ card: code, seat }) => playedCard(code, seat, ctx))),
+    taker ? h("p", { class: "muted" }, t("last_trick_taken", { who: taker, points: trick.points === null ? "" : plural(trick.points, "one_point", "n_points") })) : null);
 }
 
 /** The middle of the table: zones of no one, grouped by name; `name:r:c` zones as a grid. */
@@ -155,14 +176,17 @@ export function drawTable(view: View, ctx: TableContext): HTMLElement {
   }
   const seatBox = (seat: number) => {
     const toAct = view.to_act.includes(seat);
-    const score = view.scores[seat];
+    // A seat's facts say its points in the game's words (points taken so far and the
+    // match's total apart): a bare "N points" beside them would be the match's total alone.
+    const facts = factList(view, seat);
+    const score = facts ? undefined : view.scores[seat];
     const name = ctx.names[seat] ?? t("seat_n", { n: seat + 1 });
     const last = ctx.lastMoves?.get(seat);
     return h(
       "section",
       { class: `seat${toAct ? " to-act" : ""}${seat === view.seat ? " me" : ""}`, "data-seat": seat, "aria-label": name },
       h("h3", null, name, toAct ? h("span", { class: "badge" }, t("to_act")) : null, score !== undefined ? h("span", { class: "score" }, plural(score, "one_point", "n_points")) : null),
-      factList(view, seat),
+      facts,
       last ? h("p", { class: "last-move" }, last) : null,
       h("div", { class: "zones" }, (owned.get(seat) ?? []).map((name) => drawZone(name, view, ctx, playable))),
     );
@@ -173,6 +197,7 @@ export function drawTable(view: View, ctx: TableContext): HTMLElement {
     { class: "table", "data-game": view.game },
     h("div", { class: "others" }, others.map(seatBox)),
     factList(view, null),
+    ctx.lastTrick ? drawLastTrick(ctx.lastTrick, ctx) : null,
     drawCenter(shared, view, ctx, playable),
     view.seat !== null ? h("div", { class: "mine" }, seatBox(view.seat)) : null,
   );

@@ -278,8 +278,12 @@ const scenarios = {
     const id = await createMatch(page, "brisca", "base", 2, { deals: 1 });
     await addBots(page);
     mkdirSync(ARTIFACTS, { recursive: true });
+    let lastTrick = [];
     const counts = await playToTheEnd(page, null, 200, async (i) => {
       if (i === 4) {
+        // The last trick taken can be opened again: its cards, each captioned with who played it.
+        await page.click("details.last-trick summary");
+        lastTrick = await page.locator("details.last-trick[open] figure.played").evaluateAll((els) => els.map((e) => ({ card: e.querySelector("[data-card]")?.dataset.card, by: e.querySelector("figcaption")?.textContent })));
         await page.screenshot({ path: `${ARTIFACTS}/table-desktop.png`, fullPage: true });
         await page.setViewportSize({ width: 390, height: 844 });
         await page.screenshot({ path: `${ARTIFACTS}/table-phone.png`, fullPage: true });
@@ -305,7 +309,7 @@ const scenarios = {
     const resigned = await page.locator(".result h3").textContent();
     checkConsole(page);
     const moves = (await movesBySeat(page, id))[0] ?? 0;
-    return { match: id, moves, clicked: counts.moved, refused: counts.refused, result, rematch, resigned };
+    return { match: id, moves, clicked: counts.moved, refused: counts.refused, result, rematch, resigned, lastTrick };
   },
 
   /** Truco with calls: every time a call is offered (envido, truco, quiero...), click it;
@@ -314,6 +318,15 @@ const scenarios = {
     const page = await newPage(scope, "Beto");
     const id = await createMatch(page, "truco", "base", 2);
     await addBots(page);
+    await page.evaluate(() => {
+      // A call awaiting its answer is on the table (the game's pending_call fact), however
+      // briefly: each text it showed, as the DOM changes.
+      const said = (window.pendingCalls = []);
+      new MutationObserver(() => {
+        const text = document.querySelector(".table [data-fact=pending_call]")?.textContent;
+        if (text && said[said.length - 1] !== text) said.push(text);
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     const calls = [];
     const counts = { moved: 0 };
     for (let i = 0; i < 600; i++) {
@@ -325,8 +338,9 @@ const scenarios = {
     }
     if (!calls.length) fail("no call was ever offered");
     const result = await verified(page);
+    const pending = await page.evaluate(() => window.pendingCalls);
     checkConsole(page);
-    return { match: id, moves: counts.moved, calls, result };
+    return { match: id, moves: counts.moved, calls, result, pending };
   },
 
   /** Every game and variant of the catalog: it is created from its game's page with the
@@ -349,6 +363,7 @@ const scenarios = {
         const started = Date.now();
         const matches = [];
         let served = null;
+        let facts = null; // the facts on the first table: [id, text]
         let moved = 0;
         let cards = 0;
         const refusals = [];
@@ -359,6 +374,7 @@ const scenarios = {
             if (matches.length) matches.push(await apiMatch(page, game.id, variant.id, variant.players.min, strategy));
             else ({ id: matches[0], served } = await formMatch(page, game, variant, strategy));
             await page.waitForSelector(".table", { timeout: MOVE_TIMEOUT });
+            if (!facts) facts = await page.locator(".table [data-fact]").evaluateAll((els) => els.map((e) => [e.dataset.fact, e.textContent]));
             cards = Math.max(cards, await page.locator(".table .card").count()); // dealt: cards on the table
           }
           const outcome = await clickMove(page).catch((error) => fail(`${game.id}/${variant.id}: ${error.message}`));
@@ -369,7 +385,7 @@ const scenarios = {
         if (moved < CATALOG_MOVES) fail(`${game.id}/${variant.id}: ${moved} moves in ${matches.length} matches; refusals: ${refusals.join(" | ")}`);
         if (!cards) fail(`${game.id}/${variant.id}: no card on the table after the deal`);
         console.error(`${game.id}/${variant.id}: ${moved} moves in ${(Date.now() - started) / 1000} s${refusals.length ? `; refused: ${refusals.join(" | ")}` : ""}`);
-        results.push({ game: game.id, variant: variant.id, matches, served, moved, cards, seconds: (Date.now() - started) / 1000 });
+        results.push({ game: game.id, variant: variant.id, matches, served, moved, cards, facts, seconds: (Date.now() - started) / 1000 });
       }
     };
     await Promise.all(pages.map(next));
