@@ -413,7 +413,9 @@ def test_a_finished_matchs_log_reveals_everything(lobby: Lobby, history: History
     log = http.get(f"/v1/matches/{match_id}/log").body
     raw = history.log.entries(match_id)
     assert log["revealed"] is True and log["status"] == "finished"
-    assert log["entries"] == raw  # every field, private events and actions included
+    # every field, private events and actions included; and each entry's sentences
+    assert [{k: v for k, v in e.items() if k != "sentences"} for e in log["entries"]] == raw
+    assert all(len(e["sentences"]) == len(e["events"]) for e in log["entries"])
     assert log["seed"] == lobby.load(match_id).seed
     assert hashlib.sha256(log["seed"].encode()).hexdigest() == log["seed_sha256"]
 
@@ -432,7 +434,8 @@ def test_a_spectator_replay_is_the_lobbys_spectator_view(lobby: Lobby, http: Htt
     match_id = play(lobby, seat_players(lobby, 2), moves=7)
     snap = lobby.load(match_id)
     assert snap.state is not None
-    spectator = lobby.rules.view("brisca", snap.state, None)
+    names = [seat["name"] for seat in snap.match["seats"]]  # the facts name the players
+    spectator = lobby.rules.view("brisca", snap.state, None, names)
     reply = http.get(f"/v1/matches/{match_id}/replay")
     assert reply.status == 200
     assert reply.body["version"] == snap.version and reply.body["seat"] is None
@@ -776,7 +779,8 @@ def test_probes_and_metrics(http: Http):
 def test_the_public_log_is_the_only_view_of_entries():
     """While running, nothing but whitelisted fields: a future secret field stays in."""
     entry = {"version": 1, "kind": "action", "events": [], "secret": "x", "seed": "s"}
-    assert public_log([entry]) == [{"version": 1, "kind": "action", "events": [], "action": None}]
+    shown = {"version": 1, "kind": "action", "events": [], "action": None, "sentences": []}
+    assert public_log([entry]) == [shown]
 
 
 def test_committed_openapi_spec_matches_the_code_and_validates():
