@@ -1,18 +1,29 @@
-"""The lobby's own events, declared once: seats taken and left, bots, the start, an end the
-lobby decides (a resignation, an abandonment) and a rematch offered.
+"""The match log's entry kinds and the lobby's own events, declared once for the lobby and
+the history service: seats taken and left, bots, the start, an end the lobby decides (a
+resignation, an abandonment) and a rematch offered; and how a served entry reads.
 
-They are the first event of the log entries that change a match outside its rules
-(docs/match-log.md); the specs' ``Event`` union has them beside every game's events, and
-their sentences are said like a game's (``EventType.text``).
+The lobby's events are the first event of the log entries that change a match outside its
+rules (docs/match-log.md); the specs' ``Event`` union has them beside every game's events,
+and their sentences are said like a game's (``EventType.text``). ``entry_sentences`` says
+every event of an entry, the lobby's and the game's, for one reader.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from shared.engine import get_game
+from shared.engine.core import reader, sentence
 from shared.engine.events import Event, EventType
 from shared.engine.fields import INT, SEAT, SEATS, STR, choice
 from shared.engine.language import Say, Words
+
+# The kinds of log entries, in the order a match meets them (docs/match-log.md).
+CREATED, JOINED, LEFT, BOT_ADDED, STARTED, ACTION, ENDED, REMATCH_OFFERED = ENTRY_KINDS = (
+    "match.created", "seat.joined", "seat.left", "bot.added", "match.started", "action",
+    "match.ended", "rematch.offered",
+)  # fmt: skip
 
 PLAYER = STR.about("the player id")
 
@@ -48,7 +59,10 @@ bot_added = EventType(
     seat=SEAT,
     player=PLAYER,
     strategy=STR.about("the bot's strategy"),
-    says=Say(es="Un bot ({strategy}) se sienta a la mesa", en="A bot ({strategy}) takes a seat"),
+    says=Say(
+        es="{seat}, un bot ({strategy}), se sienta a la mesa",
+        en="{seat}, a bot ({strategy}), takes a seat",
+    ),
 )
 match_started = EventType(
     "match_started",
@@ -85,3 +99,33 @@ LOBBY_EVENTS: tuple[EventType, ...] = (
     match_created, seat_joined, seat_left, bot_added, match_started, match_ended,
     rematch_offered,
 )  # fmt: skip
+LOBBY_EVENT_TABLE = {kind.type: kind for kind in LOBBY_EVENTS}
+
+
+def entry_sentences(
+    game_id: str, events: list[Event], lang: str, names: Sequence[str | None]
+) -> list[str]:
+    """Each of an entry's events (already redacted for its reader: ``shared.engine.redact``)
+    as a sentence in ``lang``, the players named by ``names`` (by seat): the lobby's events
+    by their declarations here, the game's by its own."""
+    if not events:
+        return []
+    game = get_game(game_id)
+    read = reader(game, lang, names)
+    out = []
+    for event in events:
+        kind = LOBBY_EVENT_TABLE.get(event.get("type", ""))
+        out.append(kind.text(game, event, read) if kind else sentence(game, event, read))
+    return out
+
+
+def names_at(entry: dict[str, Any], names: Sequence[str | None]) -> list[str | None]:
+    """The players' names by seat as ``entry`` reads them, from ``names`` before it: a seat's
+    entry (taken, left, a bot seated) names the player it is about, so a seat left reads
+    with its leaver's name and a seat taken with the new player's."""
+    seat, player = entry.get("seat"), entry.get("player")
+    out = list(names)
+    if isinstance(seat, int) and seat >= 0 and isinstance(player, dict):
+        out.extend([None] * (seat + 1 - len(out)))
+        out[seat] = player.get("name")
+    return out

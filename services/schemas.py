@@ -14,8 +14,10 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from services.lobby.match import STATUSES
+from services.lobby_events import ENTRY_KINDS
 from services.spec import Ref
 from shared.engine import all_games
+from shared.engine.language import DEFAULT_LANGUAGE, LANGUAGES
 
 GAME_IDS = tuple(game.id for game in all_games())
 MAX_PLAYERS = max(game.players[1] for game in all_games())
@@ -32,6 +34,20 @@ def optional(value: Any) -> Any:
     """A request field's server-side default, given as a callable so that the spec does not
     publish it as a JSON Schema default (generated clients would then always send it)."""
     return lambda: value() if callable(value) else value
+
+
+class Language(Strict):
+    """The language of the answer's sentences, facts and refusals: a query parameter of every
+    endpoint that answers with events or views (a value it does not speak: 400)."""
+
+    lang = fields.String(
+        load_default=optional(None),
+        validate=ma.validate.OneOf(LANGUAGES),
+        metadata={
+            "description": f"{' or '.join(LANGUAGES)}; without it, the best of the request's "
+            f"Accept-Language header, else {DEFAULT_LANGUAGE}"
+        },
+    )
 
 
 class _AsIs(fields.Nested):
@@ -172,18 +188,7 @@ class LogEntry(ma.Schema):
     time = fields.String(required=True)
     kind = fields.String(
         required=True,
-        validate=validate.OneOf(
-            (
-                "match.created",
-                "seat.joined",
-                "seat.left",
-                "bot.added",
-                "match.started",
-                "action",
-                "match.ended",
-                "rematch.offered",
-            )
-        ),
+        validate=validate.OneOf(ENTRY_KINDS),
     )
     actor = AsIs(Actor, required=True)
     status = status(required=True)
@@ -197,6 +202,14 @@ class LogEntry(ma.Schema):
         },
     )
     events = fields.List(Ref("Event"), required=True)
+    sentences = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "one per event, as you read it (hidden cards unnamed), in the "
+            "answer's language (lang, else Accept-Language), the players by name"
+        },
+    )
     seat = fields.Integer(metadata={"description": "seat and bot entries: the seat"})
     player = AsIs(PlayerRef, metadata={"description": "seat and bot entries: who"})
     strategy = fields.String(metadata={"description": "bot.added: the bot's strategy"})

@@ -6,7 +6,8 @@ and openapi-typescript generates TypeScript types used through openapi-fetch (bo
 (``clients/python/play_brisca.py``, ``clients/typescript/src/play-brisca.ts``) type-checks
 strictly against what was generated (``mypy --strict``, ``tsc --strict``) and plays Brisca
 against a bot through the running platform: gunicorn rules and lobby, the bot dispatcher and
-an rq worker on a real Redis.
+an rq worker on a real Redis; then reads the entries' sentences from the long-poll and the
+stream, and a Raj and a Truco view's own fields, all as the spec types them.
 """
 
 from __future__ import annotations
@@ -49,8 +50,15 @@ def platform(lobby_service: Service, bot_processes: BotProcesses) -> Service:
 
 
 def finished(lobby: Service, output: str) -> str:
-    """The id of the match the script reports finished, checked with the lobby's own answer."""
-    line = output.strip().splitlines()[-1]
+    """The id of the match the script reports finished, checked with the lobby's own answer,
+    after what it read with the spec's types: the entries' Spanish sentences (the long-poll's
+    and the stream's alike), a Raj view's prize and a Truco view's pending call, with facts."""
+    read = output.strip().splitlines()
+    assert "sentences, the first: Nueva partida de brisca (base) para 2 jugadores" in read[-4]
+    # the facts name the player by name: the script registers as "python/typescript client"
+    assert read[-3].startswith("raj: prize ") and " client: 0 points" in read[-3], read[-3]
+    assert read[-2].startswith("truco: pending call ") and " client: 0 of 30" in read[-2]
+    line = read[-1]
     assert line.startswith("match ") and " finished: " in line, output
     match_id = line.split()[1]
     token = requests.post(f"{lobby.url}/v1/players", json={"name": "checker"}, timeout=5).json()

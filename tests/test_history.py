@@ -413,7 +413,9 @@ def test_a_finished_matchs_log_reveals_everything(lobby: Lobby, history: History
     log = http.get(f"/v1/matches/{match_id}/log").body
     raw = history.log.entries(match_id)
     assert log["revealed"] is True and log["status"] == "finished"
-    assert log["entries"] == raw  # every field, private events and actions included
+    # every field, private events and actions included; and each entry's sentences
+    assert [{k: v for k, v in e.items() if k != "sentences"} for e in log["entries"]] == raw
+    assert all(len(e["sentences"]) == len(e["events"]) for e in log["entries"])
     assert log["seed"] == lobby.load(match_id).seed
     assert hashlib.sha256(log["seed"].encode()).hexdigest() == log["seed_sha256"]
 
@@ -427,12 +429,41 @@ def test_an_open_matchs_log_has_nothing_to_hide(lobby: Lobby, http: Http):
     assert log["status"] == "open" and log["seed_sha256"] is None
 
 
+def test_the_log_says_each_entry_in_the_language_asked_for_naming_the_players(
+    lobby: Lobby, http: Http
+):
+    ana, beto = lobby.register("Ana")[0], lobby.register("Beto")[0]
+    match_id = play(lobby, [ana, beto], moves=1)
+    spanish = http.get(f"/v1/matches/{match_id}/log?lang=es").body["entries"]
+    english = http.get(f"/v1/matches/{match_id}/log", headers={"Accept-Language": "en"})
+    assert spanish[1]["sentences"] == ["Ana se sienta a la mesa"]
+    assert english.body["entries"][2]["sentences"] == ["Beto takes a seat"]
+    [move] = spanish[-1]["sentences"]
+    assert move.startswith(("Ana juega", "Beto juega")), move
+    dealt = [s for e in spanish for s in e["sentences"] if " recibe " in s]
+    assert dealt and all(s.endswith("recibe 3 cartas") for s in dealt)  # a spectator's
+    reply = http.get(f"/v1/matches/{match_id}/log?lang=fr")
+    assert "lang" in json.dumps(error_of(reply, 400, "bad_request"))
+
+
+def test_a_replays_facts_are_said_in_the_language_asked_for(lobby: Lobby, http: Http):
+    ana, beto = lobby.register("Ana")[0], lobby.register("Beto")[0]
+    match_id = play(lobby, [ana, beto], moves=2)
+    reply = http.get(f"/v1/matches/{match_id}/replay?lang=es")
+    facts = [fact["text"] for fact in reply.body["view"]["facts"]]
+    assert any(f.startswith("Ana lleva") for f in facts), facts
+    assert any(f.startswith("Beto lleva") for f in facts), facts
+    english = http.get(f"/v1/matches/{match_id}/replay", headers={"Accept-Language": "en"})
+    assert any(fact["text"].startswith("Trump") for fact in english.body["view"]["facts"])
+
+
 # -- replay -----------------------------------------------------------------------------------
 def test_a_spectator_replay_is_the_lobbys_spectator_view(lobby: Lobby, http: Http):
     match_id = play(lobby, seat_players(lobby, 2), moves=7)
     snap = lobby.load(match_id)
     assert snap.state is not None
-    spectator = lobby.rules.view("brisca", snap.state, None)
+    names = [seat["name"] for seat in snap.match["seats"]]  # the facts name the players
+    spectator = lobby.rules.view("brisca", snap.state, None, names)
     reply = http.get(f"/v1/matches/{match_id}/replay")
     assert reply.status == 200
     assert reply.body["version"] == snap.version and reply.body["seat"] is None
@@ -776,7 +807,8 @@ def test_probes_and_metrics(http: Http):
 def test_the_public_log_is_the_only_view_of_entries():
     """While running, nothing but whitelisted fields: a future secret field stays in."""
     entry = {"version": 1, "kind": "action", "events": [], "secret": "x", "seed": "s"}
-    assert public_log([entry]) == [{"version": 1, "kind": "action", "events": [], "action": None}]
+    shown = {"version": 1, "kind": "action", "events": [], "action": None, "sentences": []}
+    assert public_log([entry]) == [shown]
 
 
 def test_committed_openapi_spec_matches_the_code_and_validates():

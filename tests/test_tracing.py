@@ -28,6 +28,7 @@ from services.history.store import ReadModels
 from services.lobby import application as lobby_application
 from services.lobby.app import create_lobby_app
 from services.lobby.application import Lobby
+from services.lobby.feed import EntryReader
 from services.lobby.rules_client import RulesClient
 from services.logs import JsonLogFormatter
 from services.rules.app import create_rules_app
@@ -73,7 +74,8 @@ def test_one_move_is_one_trace_from_the_lobby_to_the_rules_redis_the_feed_and_th
 ) -> None:
     http = Http(create_lobby_app({"TESTING": True}, service=lobby).test_client())
     match, seated = http.seated_match()
-    listener = lobby.hub.subscribe(match["id"], seated[1]["id"], 1)  # the feed's reader runs
+    reader = EntryReader(match["game"], 1)
+    listener = lobby.hub.subscribe(match["id"], seated[1]["id"], reader)  # the feed's reader runs
     # It reads from what comes next once it has started: a first move, once delivered to the
     # subscriber, shows it is reading (however long the thread took to start).
     seat = match["to_act"][0]

@@ -10,7 +10,7 @@ import redis
 from flask import Flask, current_app
 from flask.views import MethodView
 
-from services.http import Blueprint, ErrorSchema, create_app, error_response
+from services.http import Blueprint, ErrorSchema, create_app, error_response, request_language
 from services.settings import Settings
 from shared.redisconn import UNAVAILABLE
 
@@ -37,12 +37,17 @@ def history() -> History:
 
 @matches.route("/<match_id>/log")
 class MatchLogView(MethodView):
+    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
     @matches.response(200, schemas.Log)
     @matches.doc(operationId="getLog")
+    @matches.alt_response(400, schema=ErrorSchema, description="a language not spoken here")
     @matches.alt_response(404, schema=ErrorSchema, description="no such match")
-    def get(self, match_id: str):
-        """Every entry; hidden cards and actions redacted until the match is finished."""
-        return history().match_log(match_id)
+    def get(self, match_id: str, lang: str | None = None):
+        """Every entry; hidden cards and actions redacted until the match is finished.
+
+        Each entry's `sentences` say its events as shown, in the answer's language (`lang`,
+        else Accept-Language), the players by name."""
+        return history().match_log(match_id, request_language())
 
 
 @matches.route("/<match_id>/replay")
@@ -55,8 +60,11 @@ class Replay(MethodView):
     @matches.alt_response(404, schema=ErrorSchema, description="no such match")
     @matches.alt_response(409, schema=ErrorSchema, description="the log does not replay")
     def get(self, query: dict, match_id: str):
-        """The view at a version, as a spectator or (finished matches) as a seat."""
-        return history().replay(match_id, query["version"], query["seat"])
+        """The view at a version, as a spectator or (finished matches) as a seat.
+
+        Its facts are said in the answer's language (`lang`, else Accept-Language), the
+        players by name."""
+        return history().replay(match_id, query["version"], query["seat"], request_language())
 
 
 @matches.route("/<match_id>/verify")

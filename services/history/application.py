@@ -18,13 +18,22 @@ from services.errors import BadRequest, Conflict, Forbidden, NotFound
 from services.settings import Settings
 from services.store import match_log
 from shared.coldstore import ColdStore, DirectoryStore
-from shared.engine import get_game, view
+from shared.engine import DEFAULT_LANGUAGE, get_game, view
 from shared.eventstore import MATCH_ID, MatchLog
 from shared.redisconn import connect
 
 from . import projections
 from .archive import Archive, cold_store
-from .replay import Diverged, Entry, is_finished, public_log, revealed_seed, started_entry, state_at
+from .replay import (
+    Diverged,
+    Entry,
+    is_finished,
+    public_log,
+    revealed_seed,
+    seat_names,
+    started_entry,
+    state_at,
+)
 from .store import ReadModels
 from .verify import counted, verify
 
@@ -70,8 +79,9 @@ class History:
             raise NotFound(f"no match {match_id!r}")
         return entries
 
-    def match_log(self, match_id: str) -> dict[str, Any]:
-        """Every entry: redacted while the match runs, everything (seed included) once finished."""
+    def match_log(self, match_id: str, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+        """Every entry: redacted while the match runs, everything (seed included) once finished;
+        each entry's sentences in ``lang``."""
         entries = self.entries(match_id)
         finished = is_finished(entries)
         start = started_entry(entries)
@@ -82,11 +92,14 @@ class History:
             "revealed": finished,
             "seed": revealed_seed(entries) if finished else None,
             "seed_sha256": start.get("seed_sha256") if start else None,
-            "entries": public_log(entries),
+            "entries": public_log(entries, lang),
         }
 
-    def replay(self, match_id: str, version: int | None, seat: int | None) -> dict[str, Any]:
-        """The view at ``version`` for ``seat`` (None: a spectator); seats only once finished."""
+    def replay(
+        self, match_id: str, version: int | None, seat: int | None, lang: str = DEFAULT_LANGUAGE
+    ) -> dict[str, Any]:
+        """The view at ``version`` for ``seat`` (None: a spectator); seats only once finished.
+        Its facts are said in ``lang``, the players by name."""
         entries = self.entries(match_id)
         last = entries[-1]["version"]
         version = last if version is None else version
@@ -119,7 +132,7 @@ class History:
                 details={"version": exc.version},
             ) from exc
         assert state is not None
-        return {**out, "view": view(state, seat)}
+        return {**out, "view": view(state, seat, lang, seat_names(entries))}
 
     def verify(self, match_id: str) -> dict[str, Any]:
         """The verification report of a finished match (see verify.py)."""

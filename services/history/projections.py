@@ -16,6 +16,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from services.lobby_events import ACTION, BOT_ADDED, CREATED, ENDED, JOINED, LEFT, STARTED
 from shared.bots.names import player_name
 from shared.endings import ABANDONED
 from shared.engine import new_match
@@ -26,10 +27,6 @@ Entry = dict[str, Any]
 Summary = dict[str, Any]
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
-CREATED, JOINED, LEFT, BOT_ADDED, STARTED, ACTION, ENDED = (
-    "match.created", "seat.joined", "seat.left", "bot.added", "match.started", "action",
-    "match.ended",
-)  # fmt: skip
 
 # One model for every game: Plackett-Luce handles teams and any number of them.
 MODEL = PlackettLuce()

@@ -3,21 +3,31 @@
 The log holds every secret of a match (private events, sealed bids, the revealed seed).
 ``public_log`` is the one place the history service decides what of it leaves: while
 the match runs, every event goes through the engine's ``redact`` as a spectator sees it
-and the actions are left out; once it is finished, everything is shown.
+and the actions are left out; once it is finished, everything is shown. Each entry shown
+says its events as sentences (``sentences``), as they are shown.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Sequence
 from typing import Any
 
-from shared.engine import EngineError, State, UnknownRulesVersion, apply, new_match, redact
+from services.lobby_events import ACTION, ENDED, STARTED, entry_sentences, names_at
+from shared.engine import (
+    DEFAULT_LANGUAGE,
+    EngineError,
+    State,
+    UnknownRulesVersion,
+    apply,
+    new_match,
+    redact,
+)
 
 Entry = dict[str, Any]
 
 FINISHED = "finished"
-STARTED, ACTION, ENDED = "match.started", "action", "match.ended"
 
 # What a running match's log shows of an entry besides its redacted events. The state hash
 # is a commitment, not a secret: the hashed state holds the 256-bit seed, so nothing can be
@@ -58,17 +68,37 @@ def started_entry(entries: list[Entry]) -> Entry | None:
     return next((e for e in entries if e.get("kind") == STARTED), None)
 
 
-def public_log(entries: list[Entry]) -> list[Entry]:
-    """The log as anyone may read it: redacted while the match runs, whole once finished."""
-    if is_finished(entries):
-        return copy.deepcopy(entries)
+def public_log(entries: list[Entry], lang: str = DEFAULT_LANGUAGE) -> list[Entry]:
+    """The log as anyone may read it: redacted while the match runs, whole once finished;
+    each entry's events said in ``lang``, the players by name."""
+    finished = is_finished(entries)
+    game = game_of(entries)
+    names: Sequence[str | None] = ()
     out = []
     for entry in entries:
-        shown = {k: copy.deepcopy(entry[k]) for k in RUNNING_FIELDS if k in entry}
-        shown["events"] = [redact(event, None) for event in entry.get("events") or []]
-        shown["action"] = None  # a sealed bid is a secret until the rules reveal it
+        if finished:
+            shown = copy.deepcopy(entry)
+        else:
+            shown = {k: copy.deepcopy(entry[k]) for k in RUNNING_FIELDS if k in entry}
+            shown["events"] = [redact(event, None) for event in entry.get("events") or []]
+            shown["action"] = None  # a sealed bid is a secret until the rules reveal it
+        names = names_at(entry, names)
+        shown["sentences"] = entry_sentences(game, shown.get("events") or [], lang, names)
         out.append(shown)
     return out
+
+
+def game_of(entries: list[Entry]) -> str:
+    """The game of the match whose log ``entries`` is (its first entry, the creation, says)."""
+    return str((entries[0].get("match") or {}).get("game"))
+
+
+def seat_names(entries: list[Entry]) -> list[str | None]:
+    """The players' names by seat, as the log's seat entries last named them."""
+    names: list[str | None] = []
+    for entry in entries:
+        names = names_at(entry, names)
+    return names
 
 
 def rules_version_of(setup: dict[str, Any]) -> Any:

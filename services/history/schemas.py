@@ -8,6 +8,7 @@ from marshmallow import fields, validate
 from services.schemas import (
     MAX_PLAYERS,
     AsIs,
+    Language,
     LogEntry,
     Seat,
     Strict,
@@ -20,7 +21,7 @@ from services.spec import Ref
 
 
 # -- queries -----------------------------------------------------------------------------
-class ReplayQuery(Strict):
+class ReplayQuery(Language):
     version = fields.Integer(
         validate=validate.Range(min=1),
         load_default=optional(None),

@@ -9,6 +9,7 @@ from typing import Any
 from prometheus_client import REGISTRY, Counter
 
 from services.errors import BadRequest
+from services.lobby_events import entry_sentences
 from shared.eventstore import VersionConflict
 
 from . import match as rules_of
@@ -48,7 +49,8 @@ class Actions:
         expected_version: int,
         action_id: str | None = None,
     ) -> dict[str, Any]:
-        """Apply ``action`` for the player's seat at ``expected_version``: version, events, view.
+        """Apply ``action`` for the player's seat at ``expected_version``: version, events,
+        their sentences and the view, in the request's language, the players by name.
 
         ``player=SYSTEM`` acts as the server (seat null), e.g. a turn timer sending
         ``{"type": "timeout"}``: the rules decide which system actions are legal. An
@@ -71,10 +73,11 @@ class Actions:
         if player is not SYSTEM:
             rules_of.check_may_act(match, seat)
         assert snap.state is not None  # a running match has a state
+        names = rules_of.seat_names(match)
         with rules_errors():
-            outcome = store.rules.apply(match["game"], snap.state, seat, action)
+            outcome = store.rules.apply(match["game"], snap.state, seat, action, names)
             # the rules send the acting seat's view along; an older rules service may not
-            view = outcome.view or store.rules.view(match["game"], outcome.state, seat)
+            view = outcome.view or store.rules.view(match["game"], outcome.state, seat, names)
         now = store.clock()
         changed = {
             **match,
@@ -100,9 +103,14 @@ class Actions:
         if outcome.finished:  # the seed is revealed by the very entry that ends the match
             changed["seed"] = snap.seed
             entry.update(result=outcome.result, seed=snap.seed)
+        events = rules_of.redact_all(outcome.events, seat)
         answer = {
             "version": snap.version + 1,
-            "events": rules_of.redact_all(outcome.events, seat),
+            "events": events,
+            # the rules said them for the acting seat; an older rules service did not
+            "sentences": outcome.texts
+            if outcome.texts is not None
+            else entry_sentences(match["game"], events, store.rules.language(), names),
             "view": {**view, "turn_deadline": turn_deadline(changed, now)},
         }
         try:

@@ -25,6 +25,7 @@ from services.http import (
     direct,
     error_response,
     request_id,
+    request_language,
 )
 from services.ratelimit import RateLimits
 from services.settings import Settings
@@ -206,22 +207,27 @@ class MatchCollection(MethodView):
 
 @matches.route("/<match_id>")
 class MatchDetail(MethodView):
+    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
-    @refusals("getMatch", 404)
-    def get(self, match_id: str):
-        """The match with its version, seats and your seat's view (a spectator's if unseated)."""
+    @refusals("getMatch", 400, 404)
+    def get(self, match_id: str, lang: str | None = None):
+        """The match with its version, seats and your seat's view (a spectator's if unseated).
+
+        The view's facts are said in the answer's language (`lang`, else Accept-Language),
+        the players by name."""
         return lobby().get_match(caller(), match_id)
 
 
 @matches.route("/<match_id>/join")
 class Join(MethodView):
     @matches.arguments(schemas.Join(), required=False)
+    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
     @refusals("joinMatch", 400, 404, 409, 415,
               e400="malformed request, or no such seat in this match",
               e409="the seat is taken (or kept for another player), every seat is, you "
               "already sit here, or the match has started")  # fmt: skip
-    def post(self, body: dict, match_id: str):
+    def post(self, body: dict, match_id: str, lang: str | None = None):
         """Take a seat (the first free one if none is named); a full match starts itself.
 
         The body may be left out: then any free seat, as with `{}`."""
@@ -230,9 +236,10 @@ class Join(MethodView):
 
 @matches.route("/<match_id>/leave")
 class Leave(MethodView):
+    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
-    @refusals("leaveMatch", 404, 409, e409="you have no seat here, or the match has started")
-    def post(self, match_id: str):
+    @refusals("leaveMatch", 400, 404, 409, e409="you have no seat here, or the match has started")
+    def post(self, match_id: str, lang: str | None = None):
         """Give up your seat, before the match starts."""
         return lobby().leave(caller(), match_id)
 
@@ -240,12 +247,13 @@ class Leave(MethodView):
 @matches.route("/<match_id>/bots")
 class Bots(MethodView):
     @matches.arguments(schemas.NewBot())
+    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
     @refusals("addBot", 400, 403, 404, 409, 415,
               e400="malformed request, no such seat, or a strategy the game does not have",
               e403="only the match's creator or a seated player may seat a bot",
               e409="the seat is taken, or the match has started")  # fmt: skip
-    def post(self, body: dict, match_id: str):
+    def post(self, body: dict, match_id: str, lang: str | None = None):
         """Seat a bot; the creator or a seated player may.
 
         The strategy must be one of its game's, as the rules catalog lists them; others: 400.
@@ -255,31 +263,34 @@ class Bots(MethodView):
 
 @matches.route("/<match_id>/start")
 class Start(MethodView):
+    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
-    @refusals("startMatch", 403, 404, 409,
+    @refusals("startMatch", 400, 403, 404, 409,
               e403="only the match's creator or a seated player may start it",
               e409="a seat is free, or the match has already started")  # fmt: skip
-    def post(self, match_id: str):
+    def post(self, match_id: str, lang: str | None = None):
         """Deal now that every seat is taken; the seed's SHA-256 is published."""
         return lobby().start(caller(), match_id)
 
 
 @matches.route("/<match_id>/resign")
 class Resign(MethodView):
+    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
-    @refusals("resignMatch", 403, 404, 409, e403="you have no seat in this match",
+    @refusals("resignMatch", 400, 403, 404, 409, e403="you have no seat in this match",
               e409="the match is not running")  # fmt: skip
-    def post(self, match_id: str):
+    def post(self, match_id: str, lang: str | None = None):
         """Resign your seat: the match ends now, every other side wins (result.reason)."""
         return lobby().resign(caller(), match_id)
 
 
 @matches.route("/<match_id>/rematch")
 class Rematch(MethodView):
+    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
-    @refusals("offerRematch", 403, 404, 409, 429, e403="you did not play in this match",
+    @refusals("offerRematch", 400, 403, 404, 409, 429, e403="you did not play in this match",
               e409="the match is not finished, or you hold the most open matches allowed")  # fmt: skip
-    def post(self, match_id: str):
+    def post(self, match_id: str, lang: str | None = None):
         """Offer the players of this finished match another: you get the new match, seated.
 
         Bots keep their seats; each other person's seat is kept for them (`reserved_for`)
@@ -294,12 +305,16 @@ class Rematch(MethodView):
 @matches.route("/<match_id>/actions")
 class Actions(MethodView):
     @matches.arguments(schemas.NewAction())
+    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
     @matches.response(200, schemas.ActionResult)
     @refusals("submitAction", 400, 403, 404, 409, 415, 422, 429,
               e409="stale expected_version (details: the current version), the match has not "
               "started or is finished, or an action_id reused for another action")  # fmt: skip
-    def post(self, body: dict, match_id: str):
+    def post(self, body: dict, match_id: str, lang: str | None = None):
         """Act for your seat at expected_version: the new version, your events and view.
+
+        `sentences` say your events, and the view its facts, in the answer's language
+        (`lang`, else Accept-Language), the players by name; an illegal action's reason too.
 
         An unknown field in the action is refused (422) with its name; at most `LIMIT_MOVES`
         actions per player (the server's bots, whose tokens no client holds, are not counted)."""
@@ -323,11 +338,16 @@ class Events(MethodView):
         A waiting poll holds one of the process's threads. When too many already wait, this
         one answers at once, and with `Retry-After: 1` if it has nothing new: moves and views
         keep their threads, and the client polls again a second later.
+
+        Each entry's `sentences` say its events as you see them, in the answer's language
+        (`lang`, else Accept-Language), the players by name.
         """
         wait, waiting = query["wait"], current_app.extensions["lobby_waiting"]
         may_wait = wait > 0 and waiting.acquire(blocking=False)
         try:
-            page = lobby().events(caller(), match_id, query["after"], wait if may_wait else 0)
+            page = lobby().events(
+                caller(), match_id, query["after"], wait if may_wait else 0, request_language()
+            )
         finally:
             if may_wait:
                 waiting.release()
@@ -374,6 +394,8 @@ class Stream(MethodView):
 
         Authenticate with `?ticket=` (from `POST /v1/matches/{id}/stream-ticket`, for
         browsers) or `Authorization: Bearer`. Resume after a cut with the last id you got.
+        Each entry's `sentences` are in `lang` (add it to the ticket's URL: `&lang=es`), else
+        in the best of Accept-Language (a browser's EventSource sends its own).
         At most `FEED_STREAMS_PER_PLAYER` streams open per player (429 `too_many_streams`);
         a stream whose client takes no write for `FEED_HEARTBEAT_SECONDS`, or falls
         `FEED_BUFFER` entries behind, is closed (docs/operations.md).
@@ -385,7 +407,7 @@ class Stream(MethodView):
             player = service.authenticate(bearer_token(request.headers.get("Authorization")))
         after = last_event_id(request.headers.get("Last-Event-ID"), query["after"])
         sock = request.environ.get("gunicorn.socket")
-        chunks = service.open_stream(player, match_id, after, sock)
+        chunks = service.open_stream(player, match_id, after, sock, request_language())
         return Response(
             chunks,
             mimetype="text/event-stream",

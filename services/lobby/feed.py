@@ -32,13 +32,16 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import redis
 from prometheus_client import REGISTRY, Counter, Gauge, Histogram
 
 from services import tracing
+from services.lobby_events import names_at
 from shared import jsoncodec
+from shared.engine import DEFAULT_LANGUAGE
 from shared.eventstore import MatchLog
 from shared.redisconn import latest_ids, read_streams
 
@@ -121,11 +124,37 @@ def connection(sock: Any, send_buffer: int) -> Disconnect | None:
     return disconnect
 
 
+@dataclass
+class EntryReader:
+    """Who reads a stream's entries: the match's game, the caller's seat (None: a spectator),
+    the language of the sentences and the players' names by seat. The seat and the names
+    follow the entries read (``follow``): a stream opened before the start sees the joins."""
+
+    game: str
+    seat: int | None
+    lang: str = DEFAULT_LANGUAGE
+    names: list[str | None] = field(default_factory=list)
+
+    def follow(self, entry: dict[str, Any], player_id: str) -> None:
+        """The seat and names once ``entry`` is read (before its sentences are said)."""
+        self.seat = seat_after(entry, player_id, self.seat)
+        self.names = names_at(entry, self.names)
+
+    def key(self) -> tuple[Any, ...]:
+        """Readers with equal keys read an entry alike: it is said once for them all."""
+        return self.seat, self.lang, tuple(self.names)
+
+    def sse(self, entry: dict[str, Any]) -> bytes:
+        """``entry`` as this reader sees it, as a Server-Sent Event."""
+        shown = rules_of.public_entry(entry, self.seat, self.game, self.lang, self.names)
+        return sse(entry["version"], shown)
+
+
 class Subscriber:
     """One stream's bounded buffer of entries (``Item``), its wake-up, and its connection."""
 
     __slots__ = (
-        "match_id", "player_id", "seat", "items", "capacity", "wake", "end", "slot",
+        "match_id", "player_id", "reader", "items", "capacity", "wake", "end", "slot",
         "disconnect", "writing",
     )  # fmt: skip
 
@@ -133,12 +162,12 @@ class Subscriber:
         self,
         match_id: str,
         player_id: str,
-        seat: int | None,
+        reader: EntryReader,
         capacity: int,
         slot: str | None = None,
         disconnect: Disconnect | None = None,
     ) -> None:
-        self.match_id, self.player_id, self.seat = match_id, player_id, seat
+        self.match_id, self.player_id, self.reader = match_id, player_id, reader
         self.items: deque[Item] = deque()
         self.capacity = capacity
         self.wake = threading.Event()
@@ -208,14 +237,14 @@ class Hub:
 
     # -- subscribers -----------------------------------------------------------------------
     def subscribe(
-        self, match_id: str, player_id: str, seat: int | None, sock: Any = None
+        self, match_id: str, player_id: str, reader: EntryReader, sock: Any = None
     ) -> Subscriber:
         """A new stream's subscriber, on the connection ``sock`` (None: none to cut off);
         429 ``too_many_streams`` when its player has the most open streams allowed."""
         self._start()
         slot = self.streams.open(player_id) if self.streams is not None else None
         disconnect = connection(sock, self.send_buffer)
-        sub = Subscriber(match_id, player_id, seat, self.capacity, slot, disconnect)
+        sub = Subscriber(match_id, player_id, reader, self.capacity, slot, disconnect)
         if self.stopping:
             sub.finish(CLOSE)
         with self._lock:
@@ -303,7 +332,8 @@ class Hub:
                         self._deliver(stream_id, fields)
 
     def _deliver(self, stream_id: str, fields: dict[str, Any]) -> None:
-        """Read the entry once, redact it once per seat, and buffer it for each subscriber."""
+        """Read the entry once, say it once per kind of reader (seat, language, names), and
+        buffer it for each subscriber."""
         match_id = fields.get("match")
         subs = self.subscribers_of(match_id) if isinstance(match_id, str) else []
         if not subs or not isinstance(match_id, str):
@@ -318,13 +348,14 @@ class Hub:
             for sub in subs:
                 sub.offer((version, None, appended_ms, None))
             return
-        payloads: dict[int | None, bytes] = {}
+        payloads: dict[tuple[Any, ...], bytes] = {}
         ending = finished_event(version, entry) if entry.get("status") == FINISHED else None
         for sub in subs:
-            sub.seat = seat_after(entry, sub.player_id, sub.seat)
-            if sub.seat not in payloads:
-                payloads[sub.seat] = sse(version, rules_of.public_entry(entry, sub.seat))
-            sub.offer((version, payloads[sub.seat], appended_ms, ending))
+            sub.reader.follow(entry, sub.player_id)
+            key = sub.reader.key()
+            if key not in payloads:
+                payloads[key] = sub.reader.sse(entry)
+            sub.offer((version, payloads[key], appended_ms, ending))
 
 
 def seat_after(entry: dict[str, Any], player_id: str, seat: int | None) -> int | None:
@@ -368,7 +399,7 @@ def stream(
     hub: Hub,
     match_id: str,
     player_id: str,
-    seat: int | None,
+    reader: EntryReader,
     after: int,
     heartbeat: float,
     sock: Any = None,
@@ -378,7 +409,7 @@ def stream(
     once the match is finished, a ``finished`` event, and the stream ends. ``sock`` is its
     connection (``connection``). Subscribes now, so that a player over the cap is refused
     (429) before any byte is sent."""
-    sub = hub.subscribe(match_id, player_id, seat, sock)
+    sub = hub.subscribe(match_id, player_id, reader, sock)
     return Stream(hub, sub, _follow(hub, sub, after, heartbeat, clock))
 
 
@@ -398,8 +429,8 @@ def _follow(
                 ending[:] = [finished_event(entry["version"], entry)]
             if entry["version"] <= after:
                 continue
-            sub.seat = seat_after(entry, player_id, sub.seat)
-            yield entry["version"], sse(entry["version"], rules_of.public_entry(entry, sub.seat))
+            sub.reader.follow(entry, player_id)
+            yield entry["version"], sub.reader.sse(entry)
 
     last = after
     try:

@@ -8,11 +8,13 @@ everything in it may be shown to any player (the seed is added only once finishe
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 from services.errors import BadRequest, Conflict, Forbidden
+from services.lobby_events import entry_sentences
 from shared.bots import all_strategies, strategies
-from shared.engine import BadSetup, UnknownGame, get_game, redact, resolve_options
+from shared.engine import DEFAULT_LANGUAGE, BadSetup, UnknownGame, get_game, redact, resolve_options
 
 from .players import Player
 
@@ -293,15 +295,31 @@ def check_options(game_id: str, variant: str, options: dict[str, Any]) -> None:
 
 
 # -- what a caller sees ------------------------------------------------------------------
-def public_entry(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """A log entry as ``seat`` (None: a spectator) may see it: THE projection of the feed.
+def seat_names(match: Match) -> list[str | None]:
+    """The players' names by seat (a bot seat's own name; a free seat: None), for the rules'
+    sentences and facts."""
+    return [seat["name"] for seat in match["seats"]]
+
+
+def public_entry(
+    entry: dict[str, Any],
+    seat: int | None,
+    game: str,
+    lang: str = DEFAULT_LANGUAGE,
+    names: Sequence[str | None] = (),
+) -> dict[str, Any]:
+    """A log entry of a ``game`` match as ``seat`` (None: a spectator) may see it: THE
+    projection of the feed.
 
     Events go through the engine's ``redact``; the action itself is shown only to the
     seat that took it (a sealed bid is a secret until the rules reveal it), and the
-    rules version and state hash stay in the log for the history service.
+    rules version and state hash stay in the log for the history service. ``sentences``
+    says each event as shown, in ``lang``, the players named by ``names`` (by seat, as the
+    entry reads them: ``names_at``).
     """
     out = {field: entry[field] for field in PUBLIC_ENTRY_FIELDS if field in entry}
     out["events"] = redact_all(entry.get("events", []), seat)
+    out["sentences"] = entry_sentences(game, out["events"], lang, names)
     actor_seat = (entry.get("actor") or {}).get("seat")
     if seat is not None and actor_seat == seat and "action" in entry:
         out["action"] = entry["action"]

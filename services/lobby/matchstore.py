@@ -187,12 +187,14 @@ class MatchStore:
         return self.recent.at(match_id, version) or self.load(match_id)
 
     def presented(self, snap: Snapshot, player: Player) -> dict[str, Any]:
-        """The match as the caller sees it: the document, its version and the caller's view."""
+        """The match as the caller sees it: the document, its version and the caller's view
+        (its facts naming the players, in the request's language)."""
         view = None
         if snap.state is not None:
             seat = rules_of.seat_for(snap.match, player)
+            names = rules_of.seat_names(snap.match)
             with rules_errors():
-                view = self.rules.view(snap.match["game"], snap.state, seat)
+                view = self.rules.view(snap.match["game"], snap.state, seat, names)
             view = {**view, "turn_deadline": snap.match.get("turn_deadline")}
         return {**snap.match, "version": snap.version, "view": view}
 

@@ -8,6 +8,8 @@ import json
 from typing import Any
 
 from services.errors import BadRequest
+from services.lobby_events import names_at
+from shared.engine import DEFAULT_LANGUAGE
 
 from . import feed, listing
 from . import match as rules_of
@@ -70,20 +72,28 @@ class Reading:
             found.append(doc)
         return {"matches": found, "next": following}
 
-    def events(self, player: Player, match_id: str, after: int, wait: float) -> dict[str, Any]:
-        """Entries after version ``after`` as the caller may see them, waiting up to ``wait``s."""
+    def events(
+        self, player: Player, match_id: str, after: int, wait: float, lang: str = DEFAULT_LANGUAGE
+    ) -> dict[str, Any]:
+        """Entries after version ``after`` as the caller may see them, waiting up to ``wait``s,
+        their sentences in ``lang``."""
         snap = self.store.load(match_id)
         finished = snap.match["status"] == FINISHED
         # a finished match has nothing more to wait for: the poll answers at once
         entries = self.store.log.wait(match_id, after, 0 if finished else wait)
         seat = rules_of.seat_for(snap.match, player)
         last = entries[-1] if entries else None
+        game, names = snap.match["game"], rules_of.seat_names(snap.match)
+        shown = []
+        for entry in entries:
+            names = names_at(entry, names)
+            shown.append(rules_of.public_entry(entry, seat, game, lang, names))
         return {
             "match": match_id,
             "version": last["version"] if last else snap.version,
             "status": last["status"] if last else snap.match["status"],
             "finished": (last["status"] if last else snap.match["status"]) == FINISHED,
-            "entries": [rules_of.public_entry(entry, seat) for entry in entries],
+            "entries": shown,
         }
 
     def stream_ticket(self, player: Player, match_id: str) -> dict[str, Any]:
@@ -102,13 +112,18 @@ class Reading:
         match_id: str,
         after: int,
         sock: Any = None,
+        lang: str = DEFAULT_LANGUAGE,
     ) -> feed.Stream:
         """The match's entries after ``after`` redacted for the caller, then live (SSE bytes),
-        on the connection ``sock`` (the WSGI server's: a client that stops reading is cut
-        off). 429 ``too_many_streams`` past the player's cap of open streams."""
+        their sentences in ``lang``, on the connection ``sock`` (the WSGI server's: a client
+        that stops reading is cut off). 429 ``too_many_streams`` past the player's cap of
+        open streams."""
         snap = self.store.load(match_id)
-        seat = rules_of.seat_for(snap.match, player)
-        return feed.stream(self.hub, match_id, player.id, seat, after, self.heartbeat, sock)
+        reader = feed.EntryReader(
+            snap.match["game"], rules_of.seat_for(snap.match, player), lang,
+            rules_of.seat_names(snap.match),
+        )  # fmt: skip
+        return feed.stream(self.hub, match_id, player.id, reader, after, self.heartbeat, sock)
 
     def bot_token(self, match_id: str, seat: int) -> str | None:
         """The token a bot worker uses to act for a bot seat (never shown to clients), or

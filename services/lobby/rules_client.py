@@ -5,7 +5,8 @@ so every call is idempotent and may be retried: a refused or broken connection a
 502/503/504 are retried a couple of times with a short backoff, never a 4xx nor a timeout.
 Each call carries the request id of the request being served, so one move can be
 followed across services, and with tracing on (``services/tracing.py``) its span's
-``traceparent``.
+``traceparent``; a view's or a move's call, that request's language (``lang``), so the
+view's facts, the move's sentences and an illegal move's reason are said in it.
 
 Why pycurl and not ``requests``: a move makes one rules call, and measured client CPU per
 call (bench-style, one thread) was ``requests`` 0.74 ms, urllib3 0.37 ms, pycurl 0.10 ms,
@@ -27,6 +28,7 @@ import pycurl
 
 from services import tracing
 from services.errors import Rejected, Unavailable, UpstreamRefused
+from services.http import request_language
 from services.logs import REQUEST_ID_HEADER
 from services.settings import DEFAULT_RULES_URL
 from shared import jsoncodec
@@ -78,6 +80,7 @@ class Outcome:
     result: dict[str, Any] | None
     deadline: dict[str, Any] | None
     view: dict[str, Any] | None = None  # the acting seat's view (apply sends it along)
+    texts: list[str] | None = None  # apply: its events as the acting seat reads them
     state_hash: str | None = None  # what the log records; older rules services do not send it
     rules_version: int | None = None  # setup: the game's rules version it dealt under
 
@@ -90,9 +93,14 @@ class RulesClient:
         base_url: str = DEFAULT_RULES_URL,
         request_id: Callable[[], str] = lambda: "-",
         catalog_ttl: float = CATALOG_TTL_SECONDS,
+        language: Callable[[], str] = request_language,
     ) -> None:
+        """``request_id`` and ``language``: the request being served's id and language (the
+        default: ``lang``, else Accept-Language, else the default language; the default
+        language outside a request, as a bot's or a timer's)."""
         self.base_url = base_url.rstrip("/")
         self.request_id = request_id
+        self.language = language
         self.catalog_ttl = catalog_ttl
         self._local = threading.local()  # one curl handle (and its connection) per thread
         self._catalog: dict[str, dict[str, Any]] = {}
@@ -115,17 +123,37 @@ class RulesClient:
             reply["deadline"] = self.view(game, reply["state"], None).get("deadline")
         return _outcome(reply)
 
-    def apply(self, game: str, state: dict[str, Any], seat: int | None, action: Any) -> Outcome:
-        """The state after ``action``; ``RulesRefused`` (422) with the legal actions if illegal."""
-        body = {"state": state, "seat": seat, "action": action}
-        return _outcome(self._call("POST", f"/v1/games/{game}/apply", body))
+    def apply(
+        self,
+        game: str,
+        state: dict[str, Any],
+        seat: int | None,
+        action: Any,
+        names: list[str | None] | None = None,
+    ) -> Outcome:
+        """The state after ``action``; ``RulesRefused`` (422) with the legal actions if illegal.
+        ``names``: the players' names by seat, for its sentences, view and refusal."""
+        body = {"state": state, "seat": seat, "action": action, "names": names or []}
+        return _outcome(self._call("POST", self._said(f"/v1/games/{game}/apply"), body))
 
-    def view(self, game: str, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) may see."""
-        return self._call("POST", f"/v1/games/{game}/view", {"state": state, "seat": seat})
+    def view(
+        self,
+        game: str,
+        state: dict[str, Any],
+        seat: int | None,
+        names: list[str | None] | None = None,
+    ) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see, its facts naming the players ``names``."""
+        body = {"state": state, "seat": seat, "names": names or []}
+        return self._call("POST", self._said(f"/v1/games/{game}/view"), body)
+
+    def _said(self, path: str) -> str:
+        """``path`` in the language of the request being served."""
+        return f"{path}?lang={self.language()}"
 
     def _call(self, method: str, path: str, body: Any = None) -> Any:
-        with tracing.span(f"rules {method} {path}", client=True):  # nothing when tracing is off
+        # nothing when tracing is off; the span is named by the path without its query
+        with tracing.span(f"rules {method} {path.partition('?')[0]}", client=True):
             return self._answer(method, path, body)
 
     def _answer(self, method: str, path: str, body: Any) -> Any:
@@ -192,6 +220,7 @@ def _outcome(reply: dict[str, Any]) -> Outcome:
         result=reply.get("result"),
         deadline=reply.get("deadline"),
         view=reply.get("view"),
+        texts=reply.get("texts"),
         state_hash=reply.get("state_hash"),
         rules_version=reply.get("rules_version"),
     )

@@ -9,6 +9,7 @@ from services.schemas import (
     GAME_IDS,
     MAX_PLAYERS,
     AsIs,
+    Language,
     LogEntry,
     MatchDocument,
     Strict,
@@ -194,7 +195,7 @@ class MatchQuery(Strict):
     )
 
 
-class EventsQuery(Strict):
+class EventsQuery(Language):
     after = fields.Integer(
         validate=validate.Range(min=0, max=MAX_VERSION),
         load_default=optional(0),
@@ -207,7 +208,7 @@ class EventsQuery(Strict):
     )
 
 
-class StreamQuery(Strict):
+class StreamQuery(Language):
     after = fields.Integer(
         validate=validate.Range(min=0, max=MAX_VERSION),
         load_default=optional(0),
@@ -260,6 +261,15 @@ class ActionResult(ma.Schema):
     version = fields.Integer(required=True)
     events = fields.List(
         Ref("Event"), required=True, metadata={"description": "redacted for your seat"}
+    )
+    sentences = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "one per event, as your seat reads it, in the answer's language "
+            "(lang, else Accept-Language), the players by name; a retry with the same "
+            "action_id gets the first answer as it was said"
+        },
     )
     view = AsIs(View, required=True)
 

@@ -6,9 +6,17 @@ import marshmallow as ma
 from marshmallow import fields
 
 from services.rules.seal import SIG
-from services.schemas import MAX_PLAYERS, AsIs, Deadline, Players, Strict, View, optional
+from services.schemas import (  # noqa: F401  (Language: the rules' query parameter too)
+    MAX_PLAYERS,
+    AsIs,
+    Deadline,
+    Language,
+    Players,
+    Strict,
+    View,
+    optional,
+)
 from services.spec import Ref
-from shared.engine.language import DEFAULT_LANGUAGE, LANGUAGES
 
 MAX_NAME = 40  # a player's name, as the lobby allows it
 
@@ -50,19 +58,6 @@ def names() -> fields.List:
         metadata={
             "description": "the players' names by seat, for the sentences and facts (a missing "
             "or null name: Jugador 2 / Player 2 for seat 1); default: none"
-        },
-    )
-
-
-class Language(Strict):
-    """The language of the answer's sentences, facts and refusals."""
-
-    lang = fields.String(
-        load_default=optional(None),
-        validate=ma.validate.OneOf(LANGUAGES),
-        metadata={
-            "description": f"{' or '.join(LANGUAGES)}; without it, the best of the request's "
-            f"Accept-Language header, else {DEFAULT_LANGUAGE}"
         },
     )
 

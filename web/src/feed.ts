@@ -2,6 +2,7 @@
  * bearer token), reconnecting after the last version it saw; after repeated failures, the
  * long-poll of /events. Either way each entry reaches `onEntry` once, in order. */
 import { lobby } from "./api";
+import { lang } from "./i18n";
 
 export interface Entry {
   version: number;
@@ -44,9 +45,9 @@ export class Feed {
     if (this.stopped) return;
     const { data, error } = await lobby.POST("/v1/matches/{match_id}/stream-ticket", { params: { path: { match_id: this.matchId } } });
     if (error || !data?.stream || this.stopped) return this.failed();
-    // An EventSource sends no header of the app's: the stream's Accept-Language is the
-    // browser's own, not the language chosen in the app.
-    const url = `${data.stream}${data.stream.includes("?") ? "&" : "?"}after=${this.last}`;
+    // An EventSource sends no header of the app's (its Accept-Language is the browser's
+    // own): the language chosen in the app goes in the URL, for the entries' sentences.
+    const url = `${data.stream}${data.stream.includes("?") ? "&" : "?"}after=${this.last}&lang=${lang()}`;
     const source = new EventSource(url);
     this.source = source;
     source.addEventListener("open", () => {
