@@ -574,7 +574,7 @@ class Presidente(Game):
         plays = self._plays(state, seat)
         top = PresidenteData.of(state).top
         if top is None:
-            return plays
+            return list(plays)
         return [a for a in plays if self._may_follow(state, a["cards"], top)]
 
     def _may_follow(self, state: State, cards: list[str], top: dict) -> bool:

@@ -340,7 +340,7 @@ class Veneno(Game):
         """Each card of the hand on the piles it may go on (copas on any, another suit on the
         pile of its suit, else on an open pile), in the candidates' order."""
         homes: dict[str, list[int]] = {COPAS: list(PILES)}
-        plays = []
+        plays: list[Action] = []
         for c in state.cards(hand(seat)):
             letter = suit(c)
             piles = homes.get(letter)
