@@ -105,17 +105,16 @@ class Message(str):
 #: The English text of recent (sentence, values) pairs. Listing legal actions builds a refusal
 #: for every candidate it filters out, mostly the same few sentences with the same values,
 #: so each is rendered once; values that cannot be hashed (lists) are rendered each time.
-#: The key holds each value's type too: ``True == 1`` but they read "yes" and "1".
+#: The key holds each value's type too: ``True == 1`` but they read "yes" and "1"; and the
+#: values' declared kinds, where given.
 _ENGLISH: dict[tuple, str] = {}
 _ENGLISH_SIZE = 8192
 
 
 def english(say: Say, values: Mapping[str, Any], kinds: Mapping[str, Field]) -> str:
     """``say`` with ``values`` in English for no one in particular (a ``Message``'s own text)."""
-    if kinds:
-        return render(say.en, values, kinds, ENGLISH_READER)
-    try:
-        key = (say.en, *values.items(), *map(type, values.values()))  # True is not 1
+    try:  # kinds are frozen fields, the same object for the same kind (hashed by identity)
+        key = (say.en, *values.items(), *map(type, values.values()), *kinds.items())
         text = _ENGLISH.get(key)
     except TypeError:  # an unhashable value
         return render(say.en, values, kinds, ENGLISH_READER)
