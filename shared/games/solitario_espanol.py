@@ -418,6 +418,9 @@ class SolitarioEspanol(Game):
     def _flips(self, state: State, seat: int) -> list[Action]:
         return [{"type": "flip", "row": r, "column": c} for r, c in self._face_down_cells(state)]
 
+    # The candidates are the face-down cells themselves: each one is legal.
+    flip.enumerate(_flips)
+
     @flip.refusal
     def _flip_refused(self, state: State, seat: int, action: Action) -> Message | None:
         r, c = action["row"], action["column"]
@@ -454,6 +457,9 @@ class SolitarioEspanol(Game):
             if self.column_of(state, card) is not None
             for r in self.rows_for(state, card)
         ]
+
+    # The candidates are the hand's cards with a column, in each row they may go in: legal.
+    place.enumerate(_places)
 
     @place.refusal
     def _place_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
