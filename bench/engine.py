@@ -3,9 +3,11 @@
 Each applied action includes enumerating the acting seat's legal actions (what a
 client or bot does every turn) and the engine's own validation of the action.
 OpenSpiel's C++ engine, driven by the same loop through its Python bindings,
-is measured in the same run as a reference line (games euchre and oh_hell).
+is measured in the same run as a reference line (games euchre and oh_hell). Each
+figure is printed beside its target: every variant of every game 40,000 actions a second,
+and Brisca's 2-player base game 0.30 times euchre's rate in the same run.
 
-Usage: python bench/engine.py [--seconds S] [--game ID]
+Usage: python bench/engine.py [--seconds S] [--game ID] [--cpu]
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from shared.engine import all_games, apply, legal_actions, new_match  # noqa: E402
 
 TARGET = ("brisca", "base", 2, 50_000)  # actions per second required for this case
+EVERY_GAME = 40_000  # actions per second every variant of every game must reach
+RATIO = ("euchre", 0.30)  # Brisca's required ratio to this OpenSpiel game in the same run
 
 
 def one_match(game: str, variant: str, players: int, rng: random.Random) -> int:
@@ -36,15 +40,20 @@ def one_match(game: str, variant: str, players: int, rng: random.Random) -> int:
     return actions
 
 
+#: The clock the figures are per second of: the wall's, or with ``--cpu`` this process's CPU
+#: time (on a machine shared with other work, what the engine costs, not what it was given).
+clock = time.perf_counter
+
+
 def measure(run, seconds: float) -> tuple[float, float]:
     """(matches per second, actions per second) over about ``seconds`` of whole matches."""
     rng = random.Random(1)
     matches = actions = 0
-    start = time.perf_counter()
+    start = clock()
     while True:
         actions += run(rng)
         matches += 1
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= seconds:
             return matches / elapsed, actions / elapsed
 
@@ -75,11 +84,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="time per game and variant")
     parser.add_argument("--game", help="only this game")
+    parser.add_argument(
+        "--cpu", action="store_true", help="per second of this process's CPU time, not the wall's"
+    )
     args = parser.parse_args()
+    if args.cpu:
+        global clock
+        clock = time.process_time
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core
     rows = []
-    print(f"{'game/variant':38} {'players':>7} {'matches/s':>10} {'actions/s':>11}")
+    print(
+        f"{'game/variant':38} {'players':>7} {'matches/s':>10} {'actions/s':>11}"
+        f"  target {EVERY_GAME:,}/s"
+    )
     for game in all_games():
         if args.game and game.id != args.game:
             continue
@@ -89,7 +107,10 @@ def main() -> int:
                 lambda rng, g=game.id, v=variant, p=players: one_match(g, v, p, rng), args.seconds
             )
             rows.append((game.id, variant, players, aps))
-            print(f"{game.id + '/' + variant:38} {players:>7} {mps:>10.1f} {aps:>11,.0f}")
+            verdict = "meets" if aps >= EVERY_GAME else "MISSES"
+            print(
+                f"{game.id + '/' + variant:38} {players:>7} {mps:>10.1f} {aps:>11,.0f}  {verdict}"
+            )
     reference = {}
     for name in ("euchre", "oh_hell"):
         run = openspiel_runner(name)
@@ -107,7 +128,23 @@ def main() -> int:
             f"\n{game}/{variant} {players}p: {ours:,.0f} actions/s, {verdict} the target of {target:,}"
         )
         for name, aps in reference.items():
-            print(f"ratio to openspiel/{name}: {ours / aps:.2f}")
+            ratio = ours / aps
+            if name == RATIO[0]:
+                verdict = "meets" if ratio >= RATIO[1] else "MISSES"
+                print(
+                    f"ratio to openspiel/{name}: {ratio:.2f}, {verdict} the target of {RATIO[1]:.2f}"
+                )
+            else:
+                print(f"ratio to openspiel/{name}: {ratio:.2f}")
+    slow = [(g, v, aps) for g, v, _p, aps in rows if aps < EVERY_GAME]
+    print(
+        f"every variant >= {EVERY_GAME:,} actions/s: "
+        + (
+            f"MISSES ({len(slow)} of {len(rows)} below)"
+            if slow
+            else f"meets ({len(rows)} variants)"
+        )
+    )
     return 0
 
 

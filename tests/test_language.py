@@ -140,3 +140,12 @@ def test_a_message_is_its_english_text_and_says_itself_in_any_language():
 def test_a_placeholder_without_a_value_is_a_defect_of_the_template():
     with pytest.raises(KeyError):
         Say(es="{seat} juega", en="{seat} plays").text(Reader("es"))
+
+
+def test_a_refusal_reads_its_own_values_when_equal_values_of_other_types_came_before():
+    """Refusals' texts are rendered once per sentence and values: ``True == 1`` and hashes
+    alike, yet one reads "yes" and the other "1"."""
+    say = Say(es="valor {value}", en="value {value}")
+    assert say(value=1) == "value 1"
+    assert say(value=True) == "value yes"
+    assert say(value=1.5) == "value 1½" and say(value=1) == "value 1"

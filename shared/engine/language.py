@@ -90,7 +90,7 @@ class Message(str):
         cls, say: Say, values: Mapping[str, Any], kinds: Mapping[str, Field] | None = None
     ) -> Message:
         kinds = kinds or {}
-        message = super().__new__(cls, render(say.en, values, kinds, Reader()))
+        message = super().__new__(cls, english(say, values, kinds))
         message.say, message.values, message.kinds = say, values, kinds
         return message
 
@@ -100,6 +100,29 @@ class Message(str):
 
     def __repr__(self) -> str:
         return f"Message({self.say!r}, {dict(self.values)!r})"
+
+
+#: The English text of recent (sentence, values) pairs. Listing legal actions builds a refusal
+#: for every candidate it filters out, mostly the same few sentences with the same values,
+#: so each is rendered once; values that cannot be hashed (lists) are rendered each time.
+#: The key holds each value's type too: ``True == 1`` but they read "yes" and "1"; and the
+#: values' declared kinds, where given.
+_ENGLISH: dict[tuple, str] = {}
+_ENGLISH_SIZE = 8192
+
+
+def english(say: Say, values: Mapping[str, Any], kinds: Mapping[str, Field]) -> str:
+    """``say`` with ``values`` in English for no one in particular (a ``Message``'s own text)."""
+    try:  # kinds are frozen fields, the same object for the same kind (hashed by identity)
+        key = (say.en, *values.items(), *map(type, values.values()), *kinds.items())
+        text = _ENGLISH.get(key)
+    except TypeError:  # an unhashable value
+        return render(say.en, values, kinds, ENGLISH_READER)
+    if text is None:
+        if len(_ENGLISH) >= _ENGLISH_SIZE:
+            _ENGLISH.clear()
+        text = _ENGLISH[key] = render(say.en, values, kinds, ENGLISH_READER)
+    return text
 
 
 def text_of(message: str | Say, reader: Reader | None = None) -> str:
@@ -146,6 +169,10 @@ class Reader:
 
     def name(self, seat: int) -> str:
         return player_name(seat, self.names, self.lang)
+
+
+#: The reader of a ``Message``'s own text: English, no names, the Spanish deck's card names.
+ENGLISH_READER = Reader()
 
 
 def player_name(seat: int, names: Sequence[str | None] = (), lang: str = DEFAULT_LANGUAGE) -> str:

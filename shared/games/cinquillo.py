@@ -393,6 +393,12 @@ class Cinquillo(Game):
     def _plays(self, state: State, seat: int) -> list[Action]:
         return card_actions("play", state.cards(hand(seat)))
 
+    @play.enumerate
+    def _legal_plays(self, state: State, seat: int) -> list[Action]:
+        """The hand's cards that may be placed now, each once, in the hand's order."""
+        cards = list(dict.fromkeys(state.cards(hand(seat))))
+        return [{"type": "play", "card": c} for c in playable(state, cards)]
+
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> Message | None:
         card = action["card"]

@@ -14,6 +14,7 @@ docs/games/el-9.md.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,6 +116,14 @@ def column_of(cell: str) -> int:
 
 def is_figure(card: str) -> bool:
     return rank(card) in FIGURE_ROW
+
+
+@functools.cache
+def _pair_rule(deck: int, pairing: str) -> PairRule:
+    """The pairing of a deck (made once per options: it is asked on every listing)."""
+    top = 8 if deck == 48 else 7
+    numbers = {r: r for r in range(1, top + 1)}
+    return sums_to(9, numbers) if pairing == "sum-9" else same_rank(numbers)
 
 
 @dataclass
@@ -320,9 +329,7 @@ class El9(Game):
 
     @staticmethod
     def _rule(state: State) -> PairRule:
-        top = 8 if state.options["deck"] == 48 else 7
-        numbers = {r: r for r in range(1, top + 1)}
-        return sums_to(9, numbers) if state.options["pairing"] == "sum-9" else same_rank(numbers)
+        return _pair_rule(state.options["deck"], state.options["pairing"])
 
     def setup(self, state: State) -> list[Event]:
         if state.options["deck"] == 40 and state.options["pairing"] == "sum-9":

@@ -429,6 +429,22 @@ class LadronesDeTumbas(Game):
             for c in dict.fromkeys(state.cards(hand(seat)))
         ]
 
+    @play.enumerate
+    def _legal_plays(self, state: State, seat: int) -> list[Action]:
+        """Per tomb open to this turn, the hand's cards it takes (of its suit only when the
+        next card goes face up), in the candidates' order."""
+        cards = list(dict.fromkeys(state.cards(hand(seat))))
+        played = LadronesData.of(state).played
+        found: list[Action] = []
+        for x in ENGLISH_SUITS:
+            if self.size(state, x) >= TOMB_SIZE or x in played:
+                continue
+            suited = self.face_up_next(state, x)
+            found.extend(
+                {"type": "play", "card": c, "tomb": x} for c in cards if not suited or suit(c) == x
+            )
+        return found
+
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> Message | None:
         card, x = action["card"], action["tomb"]

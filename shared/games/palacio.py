@@ -41,7 +41,7 @@ from shared.engine.kit.dealing import DEALT, deal_hands
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, lowest
 from shared.engine.kit.table_facts import STOCK_LEFT
 from shared.engine.kit.turns import DIRECTION, next_seat
-from shared.engine.kit.zones import hand, not_in_hand, seat_zone
+from shared.engine.kit.zones import hand, holds, not_in_hand, seat_zone
 from shared.engine.language import ENGLISH_DECK, Message, Say, Words
 
 TABLE_CARDS = 3
@@ -398,13 +398,18 @@ class Palacio(Game):
         sets = climbing.set_choices(state.cards(source), rank)
         return [{"type": "play", "cards": s} for s in sets]
 
+    @play.enumerate
+    def _legal_plays(self, state: State, seat: int) -> list[Action]:
+        """The candidates are sets from where the seat plays: only the pile is left to meet."""
+        return [a for a in self._plays(state, seat) if self._playable(state, a["cards"][0])]
+
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         cards: list[str] = action["cards"]
         source = self._source(state, seat)
         if source == "down":
             return GO_BLIND
-        if not cards or Counter(cards) - Counter(state.cards(source)):
+        if not cards or not holds(state.cards(source), cards):
             return FROM_HAND if source == hand(seat) else FROM_UP
         if not climbing.is_set(cards, rank):
             return ONE_RANK

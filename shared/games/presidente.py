@@ -42,7 +42,7 @@ from shared.engine.kit.dealing import DEALT, deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import MATCH_FINISHED, end_match
 from shared.engine.kit.table_facts import CARDS_HELD, ROUND_OF
 from shared.engine.kit.turns import DIRECTION, next_seat, seats_from
-from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.kit.zones import hand, holds, seat_zone
 from shared.engine.language import ENGLISH_DECK, Message, Say, Words
 
 CLUBS_THREE = "3C"
@@ -496,6 +496,9 @@ class Presidente(Game):
         combos = dict.fromkeys(itertools.combinations(cards, state.options["exchange_cards"]))
         return [{"type": "swap", "cards": list(c)} for c in combos]
 
+    # Each combination of the hand's cards of the exchange's size is held and legal.
+    swap.enumerate(_swaps)
+
     @swap.refusal
     def _swap_refused(self, state: State, seat: int, action: Action) -> Message | None:
         n = state.options["exchange_cards"]
@@ -557,17 +560,31 @@ class Presidente(Game):
         if not climbing.is_set(cards, value):
             return ONE_VALUE
         top = PresidenteData.of(state).top
-        if top is None:
+        if top is None or self._may_follow(state, cards, top):
             return None
         if len(cards) != top["count"]:
             return SAME_COUNT(count=top["count"])
+        order = LOWER if PresidenteData.of(state).revolution else HIGHER
+        played = a_value(value(cards[0]))
+        return DOES_NOT_MEET(played=played, top=the_value(top["value"]), order=order)
+
+    @play.enumerate
+    def _legal_plays(self, state: State, seat: int) -> list[Action]:
+        """The candidates are sets of the hand already: only the pile's top is left to meet."""
+        plays = self._plays(state, seat)
+        top = PresidenteData.of(state).top
+        if top is None:
+            return list(plays)
+        return [a for a in plays if self._may_follow(state, a["cards"], top)]
+
+    def _may_follow(self, state: State, cards: list[str], top: dict) -> bool:
+        """Whether a set goes on the pile's ``top``: as many cards, of a value that meets it."""
+        if len(cards) != top["count"]:
+            return False
         v = value(cards[0])
         if v == EIGHT and state.options["eight"] == "any":
-            return None
-        if self._clubs_three_clears(state, cards) or self._meets(state, v, top["value"]):
-            return None
-        order = LOWER if PresidenteData.of(state).revolution else HIGHER
-        return DOES_NOT_MEET(played=a_value(v), top=the_value(top["value"]), order=order)
+            return True
+        return self._clubs_three_clears(state, cards) or self._meets(state, v, top["value"])
 
     @play.handler
     def _play(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -669,8 +686,11 @@ class Presidente(Game):
     # -- rules as questions -------------------------------------------------------------
     @staticmethod
     def _not_held(state: State, seat: int, cards: list[str]) -> Message | None:
-        missing = sorted(Counter(cards) - Counter(state.cards(hand(seat))))
-        return NOT_HELD(cards=missing, codes=str(missing)) if missing else None
+        held = state.cards(hand(seat))
+        if holds(held, cards):
+            return None
+        missing = sorted(Counter(cards) - Counter(held))
+        return NOT_HELD(cards=missing, codes=str(missing))
 
     @staticmethod
     def _citizens(state: State) -> list[int]:

@@ -90,7 +90,33 @@ OTHER_SUIT_ROW = Say(
 
 def cell(row: int, column: int) -> str:
     """The zone of a grid cell; rows 1..4 and columns 1..N, as the player counts them."""
-    return f"cell:{row}:{column}"
+    return _CELL_NAMES.get((row, column)) or f"cell:{row}:{column}"
+
+
+#: Every cell's zone name, made once: the rules walk the grid on every move.
+_CELL_NAMES = {(r, c): f"cell:{r}:{c}" for r in range(1, ROWS + 1) for c in range(1, 13)}
+#: The grid of N columns as (row, column, zone name), row by row.
+_GRIDS = {
+    n: tuple((r, c, _CELL_NAMES[r, c]) for r in range(1, ROWS + 1) for c in range(1, n + 1))
+    for n in (10, 11, 12)
+}
+
+
+def _column_table(sequence: dict[int, int], rey_column: bool) -> dict[str, int | None]:
+    """Each card's column (1..N) in a grid laid by ``sequence``; None for a card without one."""
+    return {
+        card: (None if not rey_column and rank(card) == REY else sequence[rank(card)] + 1)
+        for card in spanish_deck(48)
+        if rank(card) in sequence
+    }
+
+
+#: (deck size, whether the grid has a Rey column) -> each card's column.
+_COLUMNS = {
+    (size, rey): _column_table(SPANISH_SEQUENCE_40 if size == 40 else SPANISH_SEQUENCE_48, rey)
+    for size in (40, 48)
+    for rey in (True, False)
+}
 
 
 @dataclass
@@ -339,14 +365,11 @@ class SolitarioEspanol(Game):
     @staticmethod
     def column_of(state: State, card: str) -> int | None:
         """The column of a card's rank (1..N); None for a Rey when the grid has no Rey column."""
-        if state.options["mode"] != TOKENS and rank(card) == REY:
-            return None
-        if state.options["deck_size"] == 40:
-            return SPANISH_SEQUENCE_40[rank(card)] + 1
-        return SPANISH_SEQUENCE_48[rank(card)] + 1
+        options = state.options
+        return _COLUMNS[options["deck_size"], options["mode"] == TOKENS][card]
 
     def cells(self, state: State) -> list[tuple[int, int]]:
-        return [(r, c) for r in range(1, ROWS + 1) for c in range(1, self.columns(state) + 1)]
+        return [(r, c) for r, c, _ in _GRIDS[self.columns(state)]]
 
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:
@@ -393,11 +416,10 @@ class SolitarioEspanol(Game):
 
     @flip.candidates
     def _flips(self, state: State, seat: int) -> list[Action]:
-        return [
-            {"type": "flip", "row": r, "column": c}
-            for r, c in self.cells(state)
-            if self._face_down(state, r, c)
-        ]
+        return [{"type": "flip", "row": r, "column": c} for r, c in self._face_down_cells(state)]
+
+    # The candidates are the face-down cells themselves: each one is legal.
+    flip.enumerate(_flips)
 
     @flip.refusal
     def _flip_refused(self, state: State, seat: int, action: Action) -> Message | None:
@@ -436,6 +458,9 @@ class SolitarioEspanol(Game):
             for r in self.rows_for(state, card)
         ]
 
+    # The candidates are the hand's cards with a column, in each row they may go in: legal.
+    place.enumerate(_places)
+
     @place.refusal
     def _place_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         card, r = action["card"], action["row"]
@@ -455,12 +480,12 @@ class SolitarioEspanol(Game):
         events = self._put(state, action["card"], action["row"])
         if state.options["mode"] == OPEN_EXCHANGE:
             return events + self._turn_over(state)
-        return events + self._chain(state)
+        return events + self._chain(state, checked=True)
 
     # -- the chain -----------------------------------------------------------------------
-    def _chain(self, state: State) -> list[Event]:
+    def _chain(self, state: State, checked: bool = False) -> list[Event]:
         """Carry the card in hand to its place, for free, until the chain ends or a choice
-        of row is the player's."""
+        of row is the player's. ``checked``: this action already checked the whole grid."""
         events: list[Event] = []
         while state.cards(HAND):
             card = state.cards(HAND)[0]
@@ -472,10 +497,11 @@ class SolitarioEspanol(Game):
             if len(rows) > 1:
                 state.phase = "place"
                 return events
-            events += self._put(state, card, rows[0])
+            events += self._put(state, card, rows[0], checked)
+            checked = True
         return events + self._turn_over(state)
 
-    def _put(self, state: State, card: str, r: int) -> list[Event]:
+    def _put(self, state: State, card: str, r: int, checked: bool = False) -> list[Event]:
         """Lay ``card`` in its cell of row ``r``; the face-down card there comes to hand."""
         data = SolitarioData.of(state)
         c = self.column_of(state, card)
@@ -483,20 +509,24 @@ class SolitarioEspanol(Game):
         target = state.cards(cell(r, c))
         took = target.pop() if target else None
         state.move(card, HAND, cell(r, c))
-        self._lay(state, card, r, c)
+        self._lay(state, card, r, c, checked)
         if took is None:
             data.start = None
             return [self.placed(card=card, row=r, column=c, chain_over=True)]
         state.cards(HAND).append(took)
         return [self.placed(card=card, row=r, column=c, took=took)]
 
-    def _lay(self, state: State, card: str, r: int, c: int) -> None:
-        """``card`` lies face up in its place; the first card of a row gives it its suit."""
+    def _lay(self, state: State, card: str, r: int, c: int, checked: bool = False) -> None:
+        """``card`` lies face up in its place; the first card of a row gives it its suit.
+
+        The first card an action lays checks the whole grid (a state may come from anywhere);
+        once it passed, a later lay of the same action can only break it in its own cell (a
+        row's suit is only ever set on a row without face-up cards), so only that is checked."""
         rows = SolitarioData.of(state).rows
         state.zones[cell(r, c)].visibility = PUBLIC
         if rows[r - 1] is None:
             rows[r - 1] = suit(card)
-        self.check_rows(state)
+        self.check_rows(state, (r, c) if checked else None)
 
     # -- the end -------------------------------------------------------------------------
     def _turn_over(self, state: State) -> list[Event]:
@@ -538,14 +568,22 @@ class SolitarioEspanol(Game):
     # -- rules as questions ----------------------------------------------------------------
     def _placed(self, state: State) -> int:
         """Cards lying face up in the grid (the score: at the end, the cards turned too)."""
-        return sum(1 for r, c in self.cells(state) if state.zones[cell(r, c)].visibility == PUBLIC)
+        zones = state.zones
+        return sum(
+            1 for _, _, name in _GRIDS[self.columns(state)] if zones[name].visibility == PUBLIC
+        )
 
     def _face_down(self, state: State, r: int, c: int) -> bool:
         zone = state.zones.get(cell(r, c))
         return zone is not None and bool(zone.cards) and zone.visibility == HIDDEN
 
     def _face_down_cells(self, state: State) -> list[tuple[int, int]]:
-        return [(r, c) for r, c in self.cells(state) if self._face_down(state, r, c)]
+        zones = state.zones
+        return [
+            (r, c)
+            for r, c, name in _GRIDS[self.columns(state)]
+            if (zone := zones.get(name)) is not None and zone.cards and zone.visibility == HIDDEN
+        ]
 
     def _fits(self, state: State, card: str, r: int, c: int) -> bool:
         """A turned card stays where it is: its column, and its row's suit (or a row
@@ -566,18 +604,22 @@ class SolitarioEspanol(Game):
             )
         return free
 
-    def check_rows(self, state: State) -> None:
+    def check_rows(self, state: State, laid: tuple[int, int] | None = None) -> None:
         """Four rows, four suits: no suit has two rows and every face-up card lies in the row
-        of its suit and the column of its rank."""
+        of its suit and the column of its rank (``laid``: in that cell only, the one changed
+        since the grid was last checked)."""
         rows = SolitarioData.of(state).rows
         named = [s for s in rows if s is not None]
         if len(named) != len(set(named)):
             raise InvalidState(f"rows and suits no longer match up: a suit has two rows ({rows})")
-        for r, c in self.cells(state):
-            zone = state.zones[cell(r, c)]
+        zones = state.zones
+        column = _COLUMNS[state.options["deck_size"], state.options["mode"] == TOKENS]
+        cells = _GRIDS[self.columns(state)] if laid is None else ((*laid, cell(*laid)),)
+        for r, c, name in cells:
+            zone = zones[name]
             if zone.visibility == PUBLIC and zone.cards:
                 card = zone.cards[0]
-                if rows[r - 1] != suit(card) or self.column_of(state, card) != c:
+                if rows[r - 1] != suit(card) or column[card] != c:
                     raise InvalidState(
                         f"rows and suits no longer match up: {card} lies in row {r}, column {c}"
                     )

@@ -204,6 +204,16 @@ class SolitarioGolf(Game):
     def _plays(self, state: State, seat: int) -> list[Action]:
         return [{"type": "play", "card": card} for _column, card in exposed(state, COLUMNS)]
 
+    @play.enumerate
+    def _legal_plays(self, state: State, seat: int) -> list[Action]:
+        """The free cards one rank from the waste's top."""
+        top, wrap = state.cards(WASTE)[-1], state.options["wrap"]
+        return [
+            {"type": "play", "card": card}
+            for _column, card in exposed(state, COLUMNS)
+            if adjacent(card, top, wrap)
+        ]
+
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> Message | None:
         card, free = action["card"], [c for _col, c in exposed(state, COLUMNS)]

@@ -238,6 +238,9 @@ class SolitarioPiramide(Game):
         groups = [[c] for c in RULE.singles(free)] + [list(p) for p in RULE.pairs(free)]
         return [{"type": "remove", "cards": g} for g in groups]
 
+    # The candidates are made by the rule from the free cards: each one is legal.
+    remove.enumerate(_removals)
+
     @remove.refusal
     def _remove_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         cards = action["cards"]

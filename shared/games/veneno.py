@@ -335,6 +335,21 @@ class Veneno(Game):
             {"type": "play", "card": c, "pile": i} for c in state.cards(hand(seat)) for i in PILES
         ]
 
+    @play.enumerate
+    def _legal_plays(self, state: State, seat: int) -> list[Action]:
+        """Each card of the hand on the piles it may go on (copas on any, another suit on the
+        pile of its suit, else on an open pile), in the candidates' order."""
+        homes: dict[str, list[int]] = {COPAS: list(PILES)}
+        plays: list[Action] = []
+        for c in state.cards(hand(seat)):
+            letter = suit(c)
+            piles = homes.get(letter)
+            if piles is None:
+                home = self._pile_of_suit(state, letter)
+                piles = homes[letter] = [home] if home is not None else self._open_piles(state)
+            plays.extend({"type": "play", "card": c, "pile": i} for i in piles)
+        return plays
+
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> Message | None:
         card, index = action["card"], action["pile"]

@@ -9,10 +9,13 @@ one can never disagree.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
-from ..cards import rank
+from ..cards import english_deck, rank, spanish_deck
+
+#: Every card code a deck of the platform has (the jokers' too).
+_CODES = tuple(dict.fromkeys(spanish_deck(48) + english_deck(jokers=1)))
 
 SUM, SAME_RANK = "sum", "same-rank"
 
@@ -29,18 +32,23 @@ class PairRule:
     kind: str
     values: Mapping[int, int]
     target: int = 0
+    #: card code -> its value (None: it never pairs), made once: listings pair every two cards.
+    _card_values: dict[str, int | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in (SUM, SAME_RANK):
             raise ValueError(f"unknown pair rule {self.kind!r}")
+        table = {card: self.values.get(rank(card)) for card in _CODES}
+        object.__setattr__(self, "_card_values", table)
 
     def value(self, card: str) -> int | None:
         """The card's value under this rule, None when it never pairs."""
-        return self.values.get(rank(card))
+        return self._card_values[card]
 
     def matches(self, a: str, b: str) -> bool:
         """Whether the two cards go out together."""
-        va, vb = self.value(a), self.value(b)
+        values = self._card_values
+        va, vb = values[a], values[b]
         if va is None or vb is None:
             return False
         if self.kind == SUM:
@@ -53,7 +61,20 @@ class PairRule:
 
     def pairs(self, cards: Iterable[str]) -> list[tuple[str, str]]:
         """Every unordered pair among ``cards`` that goes out together, in the cards' order."""
-        return [(a, b) for a, b in combinations(list(cards), 2) if self.matches(a, b)]
+        values = self._card_values
+        valued = [(c, values[c]) for c in cards]
+        if self.kind == SUM:
+            target = self.target
+            return [
+                (a, b)
+                for (a, va), (b, vb) in combinations(valued, 2)
+                if va is not None and vb is not None and va + vb == target
+            ]
+        return [
+            (a, b)
+            for (a, va), (b, vb) in combinations(valued, 2)
+            if va is not None and vb is not None and rank(a) == rank(b)
+        ]
 
     def partners(self, card: str, cards: Iterable[str]) -> list[str]:
         """The cards among ``cards`` that go out together with ``card``."""

@@ -14,7 +14,7 @@ and asks which cards may be placed now; nothing is stored beside the cards.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..cards import rank, suit
 from .tables import ENGLISH_ACE_HIGH, ENGLISH_ACE_LOW, SPANISH_SEQUENCE_40, SPANISH_SEQUENCE_48
@@ -52,26 +52,34 @@ class RowRule:
     down: bool = True
     up: bool = True
     suits: str = SAME
+    #: rank -> its place in ``sequence`` (made once: rows are asked on every listing).
+    _places: dict[int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.start is not None and self.start not in self.sequence:
             raise ValueError(f"the starting rank {self.start} is not in the sequence")
         if self.suits not in (SAME, DIFFERENT, ANY):
             raise ValueError(f"suits must be {SAME!r}, {DIFFERENT!r} or {ANY!r}")
+        places = {r: i for i, r in reversed(list(enumerate(self.sequence)))}  # the first wins
+        object.__setattr__(self, "_places", places)
 
     def position(self, card: str) -> int | None:
         """The card's place in the sequence (None for a rank outside it, e.g. an 8 in a 40-card row)."""
-        try:
-            return self.sequence.index(rank(card))
-        except ValueError:
-            return None
+        return self._places.get(rank(card))
 
     def ends(self, row: list[str]) -> tuple[str, str] | None:
-        """The row's lowest and highest cards (None while it is empty)."""
+        """The row's lowest and highest cards (None while it is empty); of cards in the same
+        place, the lowest is the first placed and the highest the last."""
         if not row:
             return None
-        placed = sorted(row, key=lambda c: self.position(c) or 0)
-        return placed[0], placed[-1]
+        if len(row) == 1:
+            return row[0], row[0]
+        places = self._places
+
+        def place(card: str) -> int:
+            return places.get(rank(card)) or 0
+
+        return min(row, key=place), max(reversed(row), key=place)
 
     def span(self, row: list[str]) -> tuple[int, int] | None:
         """The row's lowest and highest ranks (None while it is empty)."""
@@ -99,10 +107,13 @@ class RowRule:
         """
         if row_suit is not None and suit(card) != row_suit:
             return False
+        return self._fits_ends(card, self.ends(row))
+
+    def _fits_ends(self, card: str, ends: tuple[str, str] | None) -> bool:
+        """``fits`` on a row with these ends, the row's suit already met."""
         position = self.position(card)
         if position is None:
             return False
-        ends = self.ends(row)
         if ends is None:
             return self.start is None or rank(card) == self.start
         low, high = ends
@@ -127,11 +138,12 @@ class RowRule:
     ) -> list[tuple[str, str]]:
         """Every (card, row name) where one of ``cards`` may be placed now, in the given orders."""
         suits = row_suits or {}
+        ends = [(name, suits.get(name), self.ends(row)) for name, row in rows.items()]  # once
         return [
             (card, name)
             for card in cards
-            for name, row in rows.items()
-            if self.fits(card, row, suits.get(name))
+            for name, row_suit, row_ends in ends
+            if (row_suit is None or suit(card) == row_suit) and self._fits_ends(card, row_ends)
         ]
 
     def playable(

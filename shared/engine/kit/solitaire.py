@@ -78,12 +78,18 @@ class Layout:
 
     def free(self, state: State) -> list[tuple[str, str]]:
         """(slot, card) for every card that is free now, in slot order."""
-        zones = state.zones
-        return [
-            (slot, zones[slot].cards[0])
-            for slot in self.slots
-            if zones[slot].cards and self.is_free(state, slot)
-        ]
+        zones, covered_by = state.zones, self.covered_by
+        found = []
+        for slot in self.slots:
+            cards = zones[slot].cards
+            if cards:  # ``is_free``, inlined: this runs for every listing
+                for cover in covered_by[slot]:
+                    zone = zones.get(cover)
+                    if zone is not None and zone.cards:
+                        break
+                else:
+                    found.append((slot, cards[0]))
+        return found
 
     def free_cards(self, state: State) -> list[str]:
         return [card for _slot, card in self.free(state)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from ..actions import CARD, ActionType
@@ -27,6 +28,17 @@ def not_in_hand(state: State, seat: int, card: str) -> Message | None:
     if card in state.zones[hand(seat)].cards:
         return None
     return NOT_IN_HAND(card=card, code=card)
+
+
+def holds(held: list[str], cards: list[str]) -> bool:
+    """Whether ``held`` has every card of ``cards``, twins counted (a multiset test). Refusals
+    ask it of every candidate play, so the usual cases, one card or cards of distinct codes,
+    are answered without counting."""
+    if len(cards) == 1:
+        return cards[0] in held
+    if len(set(cards)) == len(cards):
+        return all(card in held for card in cards)
+    return not Counter(cards) - Counter(held)
 
 
 def card_actions(kind: str, cards: list[str]) -> list[dict]:
