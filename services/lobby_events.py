@@ -16,7 +16,7 @@ from typing import Any
 from shared.engine import get_game
 from shared.engine.core import reader, sentence
 from shared.engine.events import Event, EventType
-from shared.engine.fields import INT, SEAT, SEATS, STR, choice
+from shared.engine.fields import INT, SEAT, SEATS, STR, Field, choice
 from shared.engine.language import Say, Words
 
 # The kinds of log entries, in the order a match meets them (docs/match-log.md).
@@ -53,12 +53,21 @@ seat_left = EventType(
     player=PLAYER,
     says=Say(es="{seat} deja la mesa", en="{seat} leaves the table"),
 )
+# The bots' levels in words (a game's own named strategies are said by their ids).
+LEVELS = Words(
+    {
+        "random": ("al azar", "random"),
+        "easy": ("fácil", "easy"),
+        "medium": ("media", "medium"),
+        "hard": ("difícil", "hard"),
+    }
+)
 bot_added = EventType(
     "bot_added",
     "a bot takes a seat",
     seat=SEAT,
     player=PLAYER,
-    strategy=STR.about("the bot's strategy"),
+    strategy=Field("str", "the bot's strategy", words=LEVELS),
     says=Say(
         es="{seat}, un bot ({strategy}), se sienta a la mesa",
         en="{seat}, a bot ({strategy}), takes a seat",
