@@ -32,7 +32,8 @@ from services.lobby.rules_client import RulesClient
 from services.openapi_dump import OPENAPI_DIR, generated_spec
 from services.ratelimit import KEY_PREFIX as RATE_LIMIT_KEYS
 from shared.engine import apply, new_match
-from shared.eventstore import MatchLog, state_hash
+from shared.eventstore import MatchLog
+from shared.jsoncodec import state_hash
 from shared.redis_server import free_port
 from tests.service_fixtures import TEST_STATE_KEY, Http, Service, error_of, session
 
@@ -132,7 +133,9 @@ def test_create_checks_the_catalog_and_seats_nobody(http: Http, lobby: Lobby):
     match = http.match(ana, game="brisca", variant="tute", options={"deals": 2})
     assert match["status"] == "open" and match["version"] == 1 and match["view"] is None
     assert match["players"] == 2  # the variant's smallest count by default
-    assert match["created_by"] == ana["id"] and match["seed_sha256"] is None
+    assert match["created_by"] == ana["id"]
+    secret = lobby.load(match["id"]).seed  # committed at once, before anyone's seed is known
+    assert secret and match["seed_sha256"] == hashlib.sha256(secret.encode()).hexdigest()
     assert [s["player"] for s in match["seats"]] == [None, None]
     [created] = entries(lobby, match["id"])
     assert created["kind"] == "match.created" and created["match"]["options"] == {"deals": 2}

@@ -21,10 +21,11 @@ from shared.coldstore import ColdStore, DirectoryStore
 from shared.engine import get_game, view
 from shared.eventstore import MATCH_ID, MatchLog
 from shared.redisconn import connect
+from shared.verify import Diverged, Entry, revealed_seed, started_entry, state_at
 
 from . import projections
 from .archive import Archive, cold_store
-from .replay import Diverged, Entry, is_finished, public_log, revealed_seed, started_entry, state_at
+from .replay import is_finished, public_log
 from .store import ReadModels
 from .verify import counted, verify
 
@@ -81,7 +82,7 @@ class History:
             "version": entries[-1]["version"],
             "revealed": finished,
             "seed": revealed_seed(entries) if finished else None,
-            "seed_sha256": start.get("seed_sha256") if start else None,
+            "seed_sha256": (start or (entries[0].get("match") or {})).get("seed_sha256"),
             "entries": public_log(entries),
         }
 

@@ -19,8 +19,7 @@ from openskill.models import PlackettLuce
 from shared.bots.names import player_name
 from shared.endings import ABANDONED
 from shared.engine import new_match
-
-from .replay import rules_version_of
+from shared.verify import rules_version_of
 
 Entry = dict[str, Any]
 Summary = dict[str, Any]
