@@ -420,3 +420,124 @@ def _compare(
         )
         return True
     return False
+
+
+# -- a finished match as one document, and its offline verification ------------------------
+EXPORT_FORMAT = "tapete-match/1"
+
+
+def export_document(match_id: str, entries: list[Entry], game: dict[str, Any]) -> dict[str, Any]:
+    """A finished match, self-contained: its whole log, its seeds, the rules version it was
+    played under and its game's catalog entry (``game``). ``verify_export`` checks it."""
+    start = started_entry(entries) or {}
+    return {
+        "format": EXPORT_FORMAT,
+        "match": match_id,
+        "game": game,
+        "rules_version": rules_version_of(start.get("setup") or {}),
+        "seeds": {
+            "scheme": start.get("seed_scheme", seeds.SERVER_ONLY),
+            "server": revealed_seed(entries),
+            "sha256": start.get("seed_sha256"),
+            "players": start.get("player_seeds"),
+        },
+        "entries": entries,
+    }
+
+
+def verify_export(doc: Any) -> dict[str, Any]:
+    """The verification report of an exported match (``verify``'s), with the document's own
+    fields checked against its log: a field that says otherwise than the log is a divergence
+    at the entry it contradicts."""
+    if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
+        raise ValueError(f"not an exported match: its format must be {EXPORT_FORMAT!r}")
+    entries = doc.get("entries")
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ValueError("an exported match's entries must be a list of objects")
+    report = verify(entries)
+    start = started_entry(entries)
+    if start is None:
+        return report
+    claims = (
+        ("seed", (doc.get("seeds") or {}).get("server"), revealed_seed(entries), _ending(entries)),
+        ("seed", (doc.get("seeds") or {}).get("sha256"), start.get("seed_sha256"), start),
+        ("seed", (doc.get("seeds") or {}).get("scheme"),
+         start.get("seed_scheme", seeds.SERVER_ONLY), start),
+        ("seed", (doc.get("seeds") or {}).get("players"), start.get("player_seeds"), start),
+        ("rules", doc.get("rules_version"), rules_version_of(start.get("setup") or {}), start),
+        ("setup", (doc.get("game") or {}).get("id"), (start.get("setup") or {}).get("game"),
+         start),
+    )  # fmt: skip
+    found = [
+        asdict(
+            Divergence(
+                entry["version"],
+                entry.get("kind"),
+                check,
+                "the exported document says otherwise than its log",
+                recorded=claimed,
+                replayed=logged,
+            )
+        )  # fmt: skip
+        for check, claimed, logged, entry in claims
+        if claimed != logged
+    ]
+    if found:
+        divergences = sorted(report["divergences"] + found, key=lambda d: d["version"])
+        report = {**report, "ok": False, "divergences": divergences}
+        report["first_divergence"] = divergences[0]["version"]
+    return report
+
+
+def _ending(entries: list[Entry]) -> Entry:
+    """The entry that finished the match (and revealed the seed), else the last one."""
+    return next(
+        (e for e in reversed(entries) if e.get("kind") in (STARTED, ACTION, ENDED)
+         and e.get("finished")),
+        entries[-1],
+    )  # fmt: skip
+
+
+def describe(report: dict[str, Any]) -> str:
+    """The report in a few lines, for a person."""
+    if report["ok"]:
+        seed = report["seed"]
+        return (
+            f"ok: {report['checked']} entries replayed (the deal and every action, to version "
+            f"{report['version']}); "
+            f"the seed matches its SHA-256 {seed['sha256']} committed before the deal; "
+            "every event, seat to act, state hash and the result agree"
+        )
+    lines = [f"REFUSED: the first entry that disagrees is version {report['first_divergence']}"]
+    for d in report["divergences"]:
+        lines.append(f"  version {d['version']} ({d['kind']}), {d['check']}: {d['message']}")
+        if d["recorded"] is not None or d["replayed"] is not None:
+            lines.append(f"    recorded: {json.dumps(d['recorded'])[:200]}")
+            lines.append(f"    replayed: {json.dumps(d['replayed'])[:200]}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m shared.verify match.json``: 0 when the match verifies, 1 when refused,
+    2 when the file is not an exported match."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(
+        prog="python -m shared.verify",
+        description="Verify an exported Tapete match offline: seeds, deal, every entry.",
+    )
+    parser.add_argument("file", help="the match as GET /v1/matches/{id}/export gave it")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.file, encoding="utf-8") as handle:
+            report = verify_export(json.load(handle))
+    except (OSError, ValueError) as exc:
+        print(f"cannot verify {args.file}: {exc}", file=sys.stderr)
+        return 2
+    print(describe(report))
+    return 0 if report["ok"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

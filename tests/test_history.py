@@ -36,9 +36,11 @@ from services.lobby.application import Lobby
 from services.lobby.players import Player
 from services.lobby.rules_client import RulesClient
 from services.openapi_dump import OPENAPI_DIR, generated_spec
-from shared.engine import State, apply, get_game, new_match
+from shared.engine import State, get_game, new_match
 from shared.eventstore import MatchLog
 from shared.feedgroup import GroupSettings
+from shared.verify import main as verify_main
+from tests.corpus.logs import log_of
 from tests.history_fixtures import forget_read_models, read_models
 from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import Http, Service, error_of
@@ -305,6 +307,31 @@ def test_a_match_nobody_gave_a_seed_is_dealt_by_the_server_seed_alone(
     assert history.verify(match_id)["ok"]
 
 
+def test_a_finished_match_exports_as_one_document_the_offline_verifier_accepts(
+    lobby: Lobby, history: History, http: Http, tmp_path: Path, capsys
+):
+    seated = seat_players(lobby, 2)
+    running = play(lobby, seated, moves=2, player_seeds=["a", "b"])
+    refused = http.get(f"/v1/matches/{running}/export")
+    error_of(refused, 409, "match_not_finished")
+    match_id = play(lobby, seated, player_seeds=["ana-seed", None])
+    reply = http.get(f"/v1/matches/{match_id}/export")
+    assert reply.status == 200, reply.body
+    doc = reply.body
+    assert doc["format"] == "tapete-match/1" and doc["match"] == match_id
+    assert doc["game"]["id"] == "brisca" and "random" in doc["game"]["strategies"]
+    assert doc["seeds"] == {
+        "scheme": 2, "server": lobby.load(match_id).seed,
+        "sha256": lobby.load(match_id).match["seed_sha256"], "players": ["ana-seed", None],
+    }  # fmt: skip
+    assert doc["entries"] == history.log.entries(match_id)
+    file = tmp_path / "match.json"
+    file.write_text(json.dumps(doc))
+    assert verify_main([str(file)]) == 0
+    replayed = len(doc["entries"]) - 3  # the deal and every action: not the creation, the joins
+    assert capsys.readouterr().out.startswith(f"ok: {replayed} entries replayed")
+
+
 def test_a_players_seed_changed_in_the_log_fails_verify(lobby: Lobby, history: History):
     """A seat's seed at the start that its join did not give, or a join's seed changed."""
     match_id = play(lobby, seat_players(lobby, 2), player_seeds=["mine", None])
@@ -348,33 +375,6 @@ def test_a_missing_version_is_reported():
 
 
 # -- rules versions ---------------------------------------------------------------------------
-def log_of(doc: dict[str, Any], **setup: Any) -> list[dict[str, Any]]:
-    """A recorded corpus match as the lobby would have logged it, with ``setup`` added to its
-    match.started setup (nothing: a log from before rules versions were recorded)."""
-    seed = doc["seed"]
-    digest = hashlib.sha256(seed.encode()).hexdigest()
-    match = {"game": doc["game"], "variant": doc["variant"], "players": doc["players"]}
-    entries: list[dict[str, Any]] = [{"version": 1, "kind": "match.created", "match": match}]
-    state, _ = new_match(doc["game"], doc["variant"], doc["players"], seed, rules_version=1)
-    entries.append(
-        {
-            "version": 2,
-            "kind": "match.started",
-            "setup": {**match, "options": {}, **setup},
-            "seed_sha256": digest,
-            "events": [{"type": "match_started", "seed_sha256": digest}, *doc["setup_events"]],
-            "state_hash": engine_state_hash(state),
-        }
-    )
-    for number, step in enumerate(doc["steps"], start=3):
-        apply(state, step["seat"], step["action"])  # the result to record at the end
-        entry = {"version": number, "kind": "action", "actor": {"seat": step["seat"]}}
-        entry.update(action=step["action"], events=step["events"], state_hash=step["hash"])
-        entries.append(entry)
-    entries[-1].update(finished=True, seed=seed, result=json.loads(json.dumps(state.result)))
-    return entries
-
-
 def corpus(name: str) -> dict[str, Any]:
     return json.loads(gzip.decompress((CORPUS / f"{name}.json.gz").read_bytes()))
 

@@ -17,11 +17,19 @@ import redis
 from services.errors import BadRequest, Conflict, Forbidden, NotFound
 from services.settings import Settings
 from services.store import match_log
+from shared.bots import catalog_entry
 from shared.coldstore import ColdStore, DirectoryStore
 from shared.engine import get_game, view
 from shared.eventstore import MATCH_ID, MatchLog
 from shared.redisconn import connect
-from shared.verify import Diverged, Entry, revealed_seed, started_entry, state_at
+from shared.verify import (
+    Diverged,
+    Entry,
+    export_document,
+    revealed_seed,
+    started_entry,
+    state_at,
+)
 
 from . import projections
 from .archive import Archive, cold_store
@@ -132,6 +140,19 @@ class History:
                 details={"status": entries[-1].get("status")},
             )
         return {"match": match_id, **counted(verify(entries))}
+
+    def export(self, match_id: str) -> dict[str, Any]:
+        """A finished match as one self-contained document (shared/verify.py): whoever holds
+        it can verify the match without any service (``python -m shared.verify``)."""
+        entries = self.entries(match_id)
+        if not is_finished(entries):
+            raise Conflict(
+                "only a finished match can be exported: its seed is revealed at the end",
+                code="match_not_finished",
+                details={"status": entries[-1].get("status")},
+            )
+        game = str((entries[0].get("match") or {}).get("game"))
+        return export_document(match_id, entries, catalog_entry(get_game(game)))
 
     def scores(self, match_id: str) -> dict[str, Any]:
         """The score sheet: the read model once finished, the live public totals before."""
