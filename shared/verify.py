@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from shared.endings import ended_result
 from shared.engine import EngineError, State, UnknownRulesVersion, apply, new_match, seeds
+from shared.engine.undo import Undo, is_undo
 from shared.jsoncodec import state_hash
 
 Entry = dict[str, Any]
@@ -73,6 +74,24 @@ def new_state(setup: dict[str, Any], seed: str, version: int) -> tuple[State, li
         raise Diverged(version, f"the recorded setup does not deal: {exc}", "setup") from exc
 
 
+def replay_action(state: State, entry: Entry, undo: Undo) -> tuple[State, list[dict]]:
+    """One recorded action re-done: (the state after it, its events). A solitaire's ``undo``
+    gives back the state before the newest move it may take back (shared/engine/undo.py),
+    with no event; ``undo`` follows which those are."""
+    if is_undo(entry.get("action")) and state.players == 1:
+        try:
+            return undo.take_back(state), []
+        except EngineError as exc:
+            raise Diverged(
+                entry["version"], f"the engine refuses the recorded undo: {exc}"
+            ) from exc
+    before = state.clone() if state.players == 1 else None
+    events = apply_entry(state, entry)
+    if before is not None:
+        undo.played(before, state)
+    return state, events
+
+
 def apply_entry(state: State, entry: Entry) -> list[dict]:
     """Re-apply one recorded action (the actor's seat; null: the server) and return its events."""
     seat = (entry.get("actor") or {}).get("seat")
@@ -101,9 +120,10 @@ def state_at(entries: list[Entry], seed: str, version: int) -> State | None:
     if start is None or start["version"] > version:
         return None
     state, _ = new_state(start.get("setup") or {}, deal_seed_of(start, seed), start["version"])
+    undo = Undo()
     for entry in entries:
         if start["version"] < entry["version"] <= version and entry.get("kind") == ACTION:
-            apply_entry(state, entry)
+            state, _ = replay_action(state, entry, undo)
     return state
 
 
@@ -256,6 +276,7 @@ def _replay(entries: list[Entry], start: Entry, seed: str, found: list[Divergenc
         checked += 1
         diverged = _compare(start, (start.get("events") or [])[1:], events, state, found)
         ended = None
+        undo = Undo()
         for entry in entries:
             if diverged or entry["version"] <= start["version"]:
                 continue
@@ -269,7 +290,7 @@ def _replay(entries: list[Entry], start: Entry, seed: str, found: list[Divergenc
                 found.append(Divergence(entry["version"], ACTION, "sequence",
                                         "an action after the match ended"))  # fmt: skip
                 break
-            events = apply_entry(state, entry)
+            state, events = replay_action(state, entry, undo)
             checked += 1
             diverged = _compare(entry, entry.get("events") or [], events, state, found)
         last_action = next((e for e in reversed(entries) if e.get("kind") == ACTION), start)
