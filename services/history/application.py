@@ -79,6 +79,18 @@ class History:
             raise NotFound(f"no match {match_id!r}")
         return entries
 
+    def finished_entries(self, match_id: str, done: str) -> list[Entry]:
+        """The whole log of a finished match; 409 before the end, when ``done`` (verified,
+        exported) would mean nothing without the seed."""
+        entries = self.entries(match_id)
+        if not is_finished(entries):
+            raise Conflict(
+                f"only a finished match can be {done}: its seed is revealed at the end",
+                code="match_not_finished",
+                details={"status": entries[-1].get("status")},
+            )
+        return entries
+
     def match_log(self, match_id: str) -> dict[str, Any]:
         """Every entry: redacted while the match runs, everything (seed included) once finished."""
         entries = self.entries(match_id)
@@ -132,25 +144,13 @@ class History:
 
     def verify(self, match_id: str) -> dict[str, Any]:
         """The verification report of a finished match (see verify.py)."""
-        entries = self.entries(match_id)
-        if not is_finished(entries):
-            raise Conflict(
-                "only a finished match can be verified: its seed is revealed at the end",
-                code="match_not_finished",
-                details={"status": entries[-1].get("status")},
-            )
+        entries = self.finished_entries(match_id, "verified")
         return {"match": match_id, **counted(verify(entries))}
 
     def export(self, match_id: str) -> dict[str, Any]:
         """A finished match as one self-contained document (shared/verify.py): whoever holds
         it can verify the match without any service (``python -m shared.verify``)."""
-        entries = self.entries(match_id)
-        if not is_finished(entries):
-            raise Conflict(
-                "only a finished match can be exported: its seed is revealed at the end",
-                code="match_not_finished",
-                details={"status": entries[-1].get("status")},
-            )
+        entries = self.finished_entries(match_id, "exported")
         game = str((entries[0].get("match") or {}).get("game"))
         return export_document(match_id, entries, catalog_entry(get_game(game)))
 
