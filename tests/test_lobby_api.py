@@ -1043,3 +1043,12 @@ def test_the_specs_name_pattern_accepts_exactly_the_names_the_lobby_accepts():
     }
     beyond = {p for p in differ if p > 0xFFFF and unicodedata.category(chr(p)) in ("Cf", "Co")}
     assert differ == beyond and all(spec_accepts(f"A{chr(p)}") for p in beyond)
+
+
+def test_a_join_with_a_malformed_seed_is_refused_with_its_reason(http: Http):
+    ana = http.player()
+    match = http.match(ana)
+    reply = http.post(f"/v1/matches/{match['id']}/join", ana["token"], json={"seed": "a b"})
+    assert "1 to 128 characters" in error_of(reply, 400, "bad_seed")["message"]
+    joined = http.join(ana, match["id"], seed="ana-own-seed")
+    assert joined["seats"][0]["seed"] == "ana-own-seed" and joined["version"] == 2

@@ -18,7 +18,7 @@ from services.schemas import (
     status,
 )
 from services.spec import Ref
-from shared.engine.seeds import PLAYER_SEED, PLAYER_SEED_RULE
+from shared.engine.seeds import PLAYER_SEED_RULE
 from shared.eventstore import MAX_ACTION_ID_LENGTH, MAX_WAIT_SECONDS
 
 from .match import BOT_STRATEGIES, MAX_BOT_PACE_S
@@ -137,11 +137,11 @@ class Join(Strict):
     seed = fields.String(
         load_default=optional(None),
         allow_none=True,
-        validate=validate.Regexp(PLAYER_SEED, error=f"must be {PLAYER_SEED_RULE}"),
         metadata={
             "description": "your own seed for the deal, combined with the server's committed "
             "seed and the other seats' (docs/match-log.md, Seeds): with one, no party alone "
-            "chooses the deal; clients make a random one. Default: none (the seat adds nothing)"
+            f"chooses the deal; clients make a random one. {PLAYER_SEED_RULE} (else 400 "
+            "bad_seed). Default: none (the seat adds nothing)"
         },
     )
 
