@@ -91,6 +91,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/feed.py
 	$(BIN)/python bench/feed.py --feed-priority
 	$(BIN)/python bench/slow_clients.py
+	$(BIN)/python bench/shuffle.py
 
 # Fault drills under load (bench/chaos.py): SIGKILL of Redis, a lobby worker, the lobby master,
 # an rq worker, the dispatcher and the history consumer while bot matches and client moves

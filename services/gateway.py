@@ -46,7 +46,7 @@ log = logging.getLogger("tapete.gateway")
 
 # The Ingress's paths and backends, in the order ingress-nginx tries them: longest first.
 ROUTES: tuple[tuple[str, str], ...] = (
-    (r"/v1/matches/[^/]+/(log|replay|verify|scores)$", "history"),
+    (r"/v1/matches/[^/]+/(log|replay|verify|scores|export)$", "history"),
     (r"/v1/players(/me(/token)?)?$", "lobby"),
     (r"/v1/players/[^/]+/matches$", "history"),
     (r"/v1/matches/[^/]+/stream$", "feed"),

@@ -89,6 +89,9 @@ class Seat(ma.Schema):
             "description": "a free seat a rematch keeps for this player: only they may take it"
         }
     )
+    seed = fields.String(
+        metadata={"description": "the seed its player gave when joining, for the deal (public)"}
+    )
 
 
 #: A window the server's timer closes: a component of ``services/spec.py`` (``Deadline``).
@@ -147,7 +150,10 @@ class MatchDocument(ma.Schema):
     seed_sha256 = fields.String(
         required=True,
         allow_none=True,
-        metadata={"description": "published at start; check the seed with it"},
+        metadata={
+            "description": "the server seed's SHA-256, published when the match is created "
+            "(null for a match created before that: then at its start); check the seed with it"
+        },
     )
     seed = fields.String(metadata={"description": "revealed once the match is finished"})
     to_act = fields.List(fields.Integer(), required=True)
@@ -215,6 +221,19 @@ class LogEntry(ma.Schema):
     strategy = fields.String(metadata={"description": "bot.added: the bot's strategy"})
     match = AsIs(MatchDocument, metadata={"description": "match.created: the match as created"})
     seed_sha256 = fields.String(metadata={"description": "match.started: the seed's SHA-256"})
+    seed_scheme = fields.Integer(
+        metadata={
+            "description": "match.started: how the deal seed was made (docs/match-log.md, "
+            "Seeds); absent: 1, the server's seed alone"
+        }
+    )
+    player_seeds = fields.List(
+        fields.String(allow_none=True),
+        metadata={"description": "match.started under seed scheme 2: each seat's seed, by seat"},
+    )
+    player_seed = fields.String(
+        allow_none=True, metadata={"description": "seat.joined: the seed the player gave"}
+    )
     setup = AsIs(Setup, metadata={"description": "match.started: what was dealt"})
     finished = fields.Boolean(metadata={"description": "action entries"})
     result = Ref("Result", allow_none=True, metadata={"description": "the finishing entry"})

@@ -24,7 +24,6 @@ replicas have it too (WAIT), with ``fsync`` once it is fsynced (WAITAOF). Only t
 
 from __future__ import annotations
 
-import hashlib
 import re
 import zlib
 from collections.abc import Callable, Mapping
@@ -149,11 +148,6 @@ class MatchKeys(NamedTuple):
     snapshot: str
     actions: str
     feed: str
-
-
-def state_hash(state: dict[str, Any]) -> str:
-    """SHA-256 hex of the canonical JSON, so any replay can check it reached the same state."""
-    return hashlib.sha256(jsoncodec.canonical(state)).hexdigest()
 
 
 def _text(value: str | bytes) -> str:

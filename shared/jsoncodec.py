@@ -15,6 +15,7 @@ wrote before, so seals and state hashes stored by earlier versions still check
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import orjson
@@ -39,3 +40,8 @@ def loads(data: str | bytes | bytearray | memoryview) -> Any:
 def canonical(value: Any) -> bytes:
     """The one byte form of a document, for signing and hashing it."""
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def state_hash(state: dict[str, Any]) -> str:
+    """SHA-256 hex of the canonical JSON, so any replay can check it reached the same state."""
+    return hashlib.sha256(canonical(state)).hexdigest()

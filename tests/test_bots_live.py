@@ -431,16 +431,18 @@ def test_the_timer_closes_a_nervioso_reaction_window(
 ):
     workers.start(1)
     players = [lobby.player(f"P{i}") for i in range(2)]
-    match = lobby.match(players[0], game="nervioso", options=NERVIOSO_OPTIONS, autostart=False)
-    for seat, player in enumerate(players):
-        lobby.join(player, match["id"], seat=seat)
-    # The deal is rigged: this match is started through the lobby's application layer (on
-    # the same Redis and rules service as the live lobby) with a seed that opens a window.
+    # The deal is rigged: this match is created (its server seed drawn) and started through
+    # the lobby's application layer (on the same Redis and rules service as the live lobby)
+    # with a seed that opens a window; nobody gives a seed of their own, so it deals alone.
     seed = seed_opening_a_window_at_once()
     client = redis_store.client()
     rules = RulesClient(rules_service.url)
     rigged = Lobby(client, rules, redis_store.log(client), new_seed=lambda: seed)
-    started = rigged.start(rigged.authenticate(players[0]["token"]), match["id"])
+    creator = rigged.authenticate(players[0]["token"])
+    match = rigged.create_match(creator, "nervioso", "base", 2, NERVIOSO_OPTIONS, autostart=False)
+    for seat, player in enumerate(players):
+        lobby.join(player, match["id"], seat=seat)
+    started = rigged.start(creator, match["id"])
     [seat] = started["to_act"]
     reply = lobby.act(players[seat], match["id"], {"type": "play"}, started["version"])
     assert reply.status == 200, reply.body

@@ -23,7 +23,7 @@ import pytest
 
 from shared import jsoncodec
 from shared.engine import EngineError, Variant, apply, get_game, new_match
-from shared.eventstore import state_hash
+from shared.jsoncodec import state_hash
 from tests.corpus.record import choices_digest, name_for
 from tests.playouts import every_choice, variant_cases
 

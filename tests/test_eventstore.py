@@ -26,8 +26,8 @@ from shared.eventstore import (
     MatchLog,
     NotDurable,
     VersionConflict,
-    state_hash,
 )
+from shared.jsoncodec import state_hash
 from shared.redis_server import EmbeddedRedis
 from shared.redisconn import connect
 from tests.redis_fixtures import RedisStore

@@ -36,9 +36,11 @@ from services.lobby.application import Lobby
 from services.lobby.players import Player
 from services.lobby.rules_client import RulesClient
 from services.openapi_dump import OPENAPI_DIR, generated_spec
-from shared.engine import State, apply, get_game, new_match
+from shared.engine import State, get_game, new_match
 from shared.eventstore import MatchLog
 from shared.feedgroup import GroupSettings
+from shared.verify import main as verify_main
+from tests.corpus.logs import log_of
 from tests.history_fixtures import forget_read_models, read_models
 from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import Http, Service, error_of
@@ -74,15 +76,17 @@ def play(
     variant: str = "base",
     seed: str = "",
     moves: int | None = None,
+    player_seeds: list[str | None] | None = None,
 ) -> str:
-    """A match of ``seated`` (seat i = seated[i]) played with random legal moves: its id.
+    """A match of ``seated`` (seat i = seated[i], joining with ``player_seeds[i]``) played
+    with random legal moves: its id.
 
     Stops after ``moves`` actions (None: at the end).
     """
     rng = random.Random(seed or f"{game}/{variant}")
     match = lobby.create_match(seated[0], game, variant, len(seated), {})
     for seat, player in enumerate(seated):
-        lobby.join(player, match["id"], seat)
+        lobby.join(player, match["id"], seat, (player_seeds or [None] * len(seated))[seat])
     played = 0
     while moves is None or played < moves:
         snap = lobby.load(match["id"])
@@ -261,6 +265,95 @@ def test_a_tampered_state_hash_and_result_are_reported(lobby: Lobby, history: Hi
     assert {d["version"] for d in report["divergences"]} == {last["version"]}
 
 
+def dealt_state_hash(history: History, match_id: str) -> str:
+    start = next(e for e in history.log.entries(match_id) if e["kind"] == "match.started")
+    return str(start["state_hash"])
+
+
+def test_a_match_dealt_with_two_players_seeds_verifies_and_either_seed_changes_the_deal(
+    lobby: Lobby, history: History
+):
+    """Scheme 2: the deal seed combines the server's seed, committed at creation, with each
+    seat's; the start names both seeds, and the same server seed with one seat's seed changed
+    deals another match."""
+    server_seed = "s" * 64
+    rigged = Lobby(lobby.client, lobby.rules, lobby.log, new_seed=lambda: server_seed)
+    seated = seat_players(rigged, 2)
+    deals = {}
+    for seeds_given in (["ana-1", "ben-1"], ["ana-2", "ben-1"], ["ana-1", "ben-2"]):
+        match_id = play(rigged, seated, moves=4, player_seeds=list(seeds_given))
+        entries = history.log.entries(match_id)
+        start = next(e for e in entries if e["kind"] == "match.started")
+        assert start["seed_scheme"] == 2 and start["player_seeds"] == seeds_given
+        assert entries[0]["match"]["seed_sha256"] == start["seed_sha256"]
+        deals[tuple(seeds_given)] = start["state_hash"]
+    assert len(set(deals.values())) == 3
+    finished = play(rigged, seated, player_seeds=["ana-1", "ben-1"])
+    report = history.verify(finished)
+    assert report["ok"], report["divergences"]
+    assert dealt_state_hash(history, finished) == deals[("ana-1", "ben-1")]
+
+
+def test_a_match_nobody_gave_a_seed_is_dealt_by_the_server_seed_alone(
+    lobby: Lobby, history: History
+):
+    """Scheme 1, as before: the start names no scheme and the deal is the server's seed's."""
+    rigged = Lobby(lobby.client, lobby.rules, lobby.log, new_seed=lambda: "alone")
+    match_id = play(rigged, seat_players(rigged, 2))
+    start = next(e for e in history.log.entries(match_id) if e["kind"] == "match.started")
+    assert "seed_scheme" not in start and "player_seeds" not in start
+    state, _ = new_match("brisca", "base", 2, seed="alone")
+    assert start["state_hash"] == engine_state_hash(state)
+    assert history.verify(match_id)["ok"]
+
+
+def test_a_finished_match_exports_as_one_document_the_offline_verifier_accepts(
+    lobby: Lobby, history: History, http: Http, tmp_path: Path, capsys
+):
+    seated = seat_players(lobby, 2)
+    running = play(lobby, seated, moves=2, player_seeds=["a", "b"])
+    refused = http.get(f"/v1/matches/{running}/export")
+    error_of(refused, 409, "match_not_finished")
+    match_id = play(lobby, seated, player_seeds=["ana-seed", None])
+    reply = http.get(f"/v1/matches/{match_id}/export")
+    assert reply.status == 200, reply.body
+    doc = reply.body
+    assert doc["format"] == "tapete-match/1" and doc["match"] == match_id
+    assert doc["game"]["id"] == "brisca" and "random" in doc["game"]["strategies"]
+    assert doc["seeds"] == {
+        "scheme": 2, "server": lobby.load(match_id).seed,
+        "sha256": lobby.load(match_id).match["seed_sha256"], "players": ["ana-seed", None],
+    }  # fmt: skip
+    assert doc["entries"] == history.log.entries(match_id)
+    file = tmp_path / "match.json"
+    file.write_text(json.dumps(doc))
+    assert verify_main([str(file)]) == 0
+    replayed = len(doc["entries"]) - 3  # the deal and every action: not the creation, the joins
+    assert capsys.readouterr().out.startswith(f"ok: {replayed} entries replayed")
+
+
+def test_a_players_seed_changed_in_the_log_fails_verify(lobby: Lobby, history: History):
+    """A seat's seed at the start that its join did not give, or a join's seed changed."""
+    match_id = play(lobby, seat_players(lobby, 2), player_seeds=["mine", None])
+    start = next(e for e in history.log.entries(match_id) if e["kind"] == "match.started")
+    tamper(history.client, match_id, start["version"], lambda e: e.update(player_seeds=["x", None]))
+    [divergence] = history.verify(match_id)["divergences"]
+    assert divergence["check"] == "seed" and divergence["version"] == start["version"]
+    assert divergence["recorded"] == ["x", None] and divergence["replayed"] == ["mine", None]
+
+
+def test_a_bad_player_seed_is_refused_and_changes_nothing(lobby: Lobby):
+    from services.errors import BadRequest
+
+    ana = seat_players(lobby, 1)[0]
+    match = lobby.create_match(ana, "brisca", "base", 2, {})
+    for bad in ("", "x" * 129, "no spaces", "ñ"):
+        with pytest.raises(BadRequest) as refused:
+            lobby.join(ana, match["id"], 0, bad)
+        assert refused.value.code == "bad_seed"
+    assert lobby.load(match["id"]).version == 1
+
+
 def test_a_seed_that_does_not_match_its_published_hash_fails_verify(lobby: Lobby, history: History):
     match_id = play(lobby, seat_players(lobby, 2))
     last = history.log.entries(match_id)[-1]
@@ -282,33 +375,6 @@ def test_a_missing_version_is_reported():
 
 
 # -- rules versions ---------------------------------------------------------------------------
-def log_of(doc: dict[str, Any], **setup: Any) -> list[dict[str, Any]]:
-    """A recorded corpus match as the lobby would have logged it, with ``setup`` added to its
-    match.started setup (nothing: a log from before rules versions were recorded)."""
-    seed = doc["seed"]
-    digest = hashlib.sha256(seed.encode()).hexdigest()
-    match = {"game": doc["game"], "variant": doc["variant"], "players": doc["players"]}
-    entries: list[dict[str, Any]] = [{"version": 1, "kind": "match.created", "match": match}]
-    state, _ = new_match(doc["game"], doc["variant"], doc["players"], seed, rules_version=1)
-    entries.append(
-        {
-            "version": 2,
-            "kind": "match.started",
-            "setup": {**match, "options": {}, **setup},
-            "seed_sha256": digest,
-            "events": [{"type": "match_started", "seed_sha256": digest}, *doc["setup_events"]],
-            "state_hash": engine_state_hash(state),
-        }
-    )
-    for number, step in enumerate(doc["steps"], start=3):
-        apply(state, step["seat"], step["action"])  # the result to record at the end
-        entry = {"version": number, "kind": "action", "actor": {"seat": step["seat"]}}
-        entry.update(action=step["action"], events=step["events"], state_hash=step["hash"])
-        entries.append(entry)
-    entries[-1].update(finished=True, seed=seed, result=json.loads(json.dumps(state.result)))
-    return entries
-
-
 def corpus(name: str) -> dict[str, Any]:
     return json.loads(gzip.decompress((CORPUS / f"{name}.json.gz").read_bytes()))
 
@@ -426,7 +492,8 @@ def test_an_open_matchs_log_has_nothing_to_hide(lobby: Lobby, http: Http):
     lobby.join(ana, match["id"], 1)
     log = http.get(f"/v1/matches/{match['id']}/log").body
     assert [e["kind"] for e in log["entries"]] == ["match.created", "seat.joined"]
-    assert log["status"] == "open" and log["seed_sha256"] is None
+    assert log["status"] == "open" and log["seed"] is None
+    assert log["seed_sha256"] == match["seed_sha256"]  # the commitment made at creation
 
 
 def test_the_log_says_each_entry_in_the_language_asked_for_naming_the_players(

@@ -32,7 +32,8 @@ from services.lobby.rules_client import RulesClient
 from services.openapi_dump import OPENAPI_DIR, generated_spec
 from services.ratelimit import KEY_PREFIX as RATE_LIMIT_KEYS
 from shared.engine import apply, new_match
-from shared.eventstore import MatchLog, state_hash
+from shared.eventstore import MatchLog
+from shared.jsoncodec import state_hash
 from shared.redis_server import free_port
 from tests.service_fixtures import TEST_STATE_KEY, Http, Service, error_of, session
 
@@ -132,7 +133,9 @@ def test_create_checks_the_catalog_and_seats_nobody(http: Http, lobby: Lobby):
     match = http.match(ana, game="brisca", variant="tute", options={"deals": 2})
     assert match["status"] == "open" and match["version"] == 1 and match["view"] is None
     assert match["players"] == 2  # the variant's smallest count by default
-    assert match["created_by"] == ana["id"] and match["seed_sha256"] is None
+    assert match["created_by"] == ana["id"]
+    secret = lobby.load(match["id"]).seed  # committed at once, before anyone's seed is known
+    assert secret and match["seed_sha256"] == hashlib.sha256(secret.encode()).hexdigest()
     assert [s["player"] for s in match["seats"]] == [None, None]
     [created] = entries(lobby, match["id"])
     assert created["kind"] == "match.created" and created["match"]["options"] == {"deals": 2}
@@ -1040,3 +1043,12 @@ def test_the_specs_name_pattern_accepts_exactly_the_names_the_lobby_accepts():
     }
     beyond = {p for p in differ if p > 0xFFFF and unicodedata.category(chr(p)) in ("Cf", "Co")}
     assert differ == beyond and all(spec_accepts(f"A{chr(p)}") for p in beyond)
+
+
+def test_a_join_with_a_malformed_seed_is_refused_with_its_reason(http: Http):
+    ana = http.player()
+    match = http.match(ana)
+    reply = http.post(f"/v1/matches/{match['id']}/join", ana["token"], json={"seed": "a b"})
+    assert "1 to 128 characters" in error_of(reply, 400, "bad_seed")["message"]
+    joined = http.join(ana, match["id"], seed="ana-own-seed")
+    assert joined["seats"][0]["seed"] == "ana-own-seed" and joined["version"] == 2

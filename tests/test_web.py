@@ -21,6 +21,7 @@ import pytest
 import requests
 
 from services.gateway import backend_for
+from shared.verify import main as verify_main
 from tests.bots_fixtures import BotProcesses
 from tests.history_fixtures import ConsumerProcess
 from tests.proxy_fixtures import GatewayProcess as Gateway
@@ -230,6 +231,8 @@ def test_the_replay_ends_on_the_final_state_of_the_match(
     assert replay["match"] == scenario(scenarios, "brisca")["match"]
     assert replay["at"] == replay["versions"] and len(replay["seed_sha256"]) == 64
     assert replay["cards"] > 0, replay  # the compared final state shows cards
+    # The export downloaded from the replay's link verifies offline, with the engine alone.
+    assert verify_main([replay["export"]]) == 0
 
 
 def test_the_gateway_streams_the_feed_and_serves_the_app(platform: Gateway) -> None:

@@ -78,6 +78,19 @@ class Verify(MethodView):
         return history().verify(match_id)
 
 
+@matches.route("/<match_id>/export")
+class Export(MethodView):
+    @matches.response(200, schemas.Export)
+    @matches.doc(operationId="exportMatch")
+    @matches.alt_response(404, schema=ErrorSchema, description="no such match")
+    @matches.alt_response(409, schema=ErrorSchema, description="the match is not finished")
+    def get(self, match_id: str):
+        """The finished match as one document: its log, seeds, rules version and game.
+
+        Verify it offline, with the engine only: `python -m shared.verify match.json`."""
+        return history().export(match_id)
+
+
 @matches.route("/<match_id>/scores")
 class Scores(MethodView):
     @matches.response(200, schemas.ScoreSheet)

@@ -17,23 +17,23 @@ import redis
 from services.errors import BadRequest, Conflict, Forbidden, NotFound
 from services.settings import Settings
 from services.store import match_log
+from shared.bots import catalog_entry
 from shared.coldstore import ColdStore, DirectoryStore
 from shared.engine import DEFAULT_LANGUAGE, get_game, view
 from shared.eventstore import MATCH_ID, MatchLog
 from shared.redisconn import connect
-
-from . import projections
-from .archive import Archive, cold_store
-from .replay import (
+from shared.verify import (
     Diverged,
     Entry,
-    is_finished,
-    public_log,
+    export_document,
     revealed_seed,
-    seat_names,
     started_entry,
     state_at,
 )
+
+from . import projections
+from .archive import Archive, cold_store
+from .replay import game_of, is_finished, public_log, seat_names
 from .store import ReadModels
 from .verify import counted, verify
 
@@ -79,6 +79,18 @@ class History:
             raise NotFound(f"no match {match_id!r}")
         return entries
 
+    def finished_entries(self, match_id: str, done: str) -> list[Entry]:
+        """The whole log of a finished match; 409 before the end, when ``done`` (verified,
+        exported) would mean nothing without the seed."""
+        entries = self.entries(match_id)
+        if not is_finished(entries):
+            raise Conflict(
+                f"only a finished match can be {done}: its seed is revealed at the end",
+                code="match_not_finished",
+                details={"status": entries[-1].get("status")},
+            )
+        return entries
+
     def match_log(self, match_id: str, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         """Every entry: redacted while the match runs, everything (seed included) once finished;
         each entry's sentences in ``lang``."""
@@ -91,7 +103,7 @@ class History:
             "version": entries[-1]["version"],
             "revealed": finished,
             "seed": revealed_seed(entries) if finished else None,
-            "seed_sha256": start.get("seed_sha256") if start else None,
+            "seed_sha256": (start or (entries[0].get("match") or {})).get("seed_sha256"),
             "entries": public_log(entries, lang),
         }
 
@@ -136,14 +148,14 @@ class History:
 
     def verify(self, match_id: str) -> dict[str, Any]:
         """The verification report of a finished match (see verify.py)."""
-        entries = self.entries(match_id)
-        if not is_finished(entries):
-            raise Conflict(
-                "only a finished match can be verified: its seed is revealed at the end",
-                code="match_not_finished",
-                details={"status": entries[-1].get("status")},
-            )
+        entries = self.finished_entries(match_id, "verified")
         return {"match": match_id, **counted(verify(entries))}
+
+    def export(self, match_id: str) -> dict[str, Any]:
+        """A finished match as one self-contained document (shared/verify.py): whoever holds
+        it can verify the match without any service (``python -m shared.verify``)."""
+        entries = self.finished_entries(match_id, "exported")
+        return export_document(match_id, entries, catalog_entry(get_game(game_of(entries))))
 
     def scores(self, match_id: str) -> dict[str, Any]:
         """The score sheet: the read model once finished, the live public totals before."""

@@ -20,8 +20,7 @@ from services.lobby_events import ACTION, BOT_ADDED, CREATED, ENDED, JOINED, LEF
 from shared.bots.names import player_name
 from shared.endings import ABANDONED
 from shared.engine import new_match
-
-from .replay import rules_version_of
+from shared.verify import rules_version_of
 
 Entry = dict[str, Any]
 Summary = dict[str, Any]

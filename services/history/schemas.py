@@ -138,6 +138,33 @@ class Verification(ma.Schema):
     divergences = fields.List(fields.Nested(Divergence), required=True)
 
 
+class ExportSeeds(ma.Schema):
+    scheme = fields.Integer(
+        required=True, metadata={"description": "the seed scheme (docs/match-log.md, Seeds)"}
+    )
+    server = fields.String(required=True, metadata={"description": "the server's revealed seed"})
+    sha256 = fields.String(required=True, metadata={"description": "its commitment"})
+    players = fields.List(
+        fields.String(allow_none=True),
+        required=True,
+        allow_none=True,
+        metadata={"description": "scheme 2: each seat's seed, by seat; else null"},
+    )
+
+
+class Export(ma.Schema):
+    format = fields.String(required=True, metadata={"description": "tapete-match/1"})
+    match = fields.String(required=True)
+    game = fields.Dict(
+        required=True, metadata={"description": "the game's catalog entry (rules: GET /v1/games)"}
+    )
+    rules_version = fields.Integer(
+        required=True, metadata={"description": "the game's rules version the match was played by"}
+    )
+    seeds = fields.Nested(ExportSeeds, required=True)
+    entries = fields.List(AsIs(Entry), required=True, metadata={"description": "the whole log"})
+
+
 class SheetSeat(Seat):
     team = fields.Integer(
         required=True, allow_none=True, metadata={"description": "index in teams"}

@@ -231,7 +231,7 @@ class Join(MethodView):
         """Take a seat (the first free one if none is named); a full match starts itself.
 
         The body may be left out: then any free seat, as with `{}`."""
-        return lobby().join(caller(), match_id, body["seat"])
+        return lobby().join(caller(), match_id, body["seat"], body["seed"])
 
 
 @matches.route("/<match_id>/leave")

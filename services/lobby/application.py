@@ -103,7 +103,8 @@ class Lobby:
         feed_send_buffer: int = Settings.feed_send_buffer,
         bot_pace_s: float = Settings.bot_pace_s,
     ) -> None:
-        """``new_seed`` draws each match's secret seed at its start (tests may rig a deal);
+        """``new_seed`` draws each match's secret server seed at its creation (tests may rig a
+        deal);
         ``bot_token_key`` derives bot seats' tokens (the development key by default, for a lobby
         built in a test; ``from_settings`` gives the process's checked key);
         ``quotas`` bound the open matches and streams and the store's memory (quotas.py);

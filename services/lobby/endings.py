@@ -93,10 +93,11 @@ class Endings:
         new_id = secrets.token_hex(8)
         match = rules_of.rematch_of(old.match, new_id, player, iso_time(store.clock()))
         self.seats.check_room_for_a_match(player)
+        match, seed = self.seats.committed(match)
         event = {"type": "match_created", "game": match["game"], "variant": match["variant"],
                  "players": match["players"], "rematch_of": match_id}  # fmt: skip
         entry = {"kind": "match.created", "actor": actor(player, None), "events": [event]}
-        snap = store.append(None, match, {**entry, "match": match})
+        snap = store.append(None, match, {**entry, "match": match}, seed=seed)
         store.open_matches.created(player.id, new_id)
 
         def offer(before: Snapshot) -> Snapshot:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from services.errors import Conflict
-from shared.eventstore import state_hash
+from shared.jsoncodec import state_hash
 
 from .players import Player
 

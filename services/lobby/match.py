@@ -27,7 +27,7 @@ MAX_BOT_PACE_S = 10.0  # a bot waiting longer than this after each move stalls i
 PUBLIC_ENTRY_FIELDS = (
     "version", "time", "kind", "actor", "status", "to_act", "deadline", "turn_deadline",
     "seat", "player", "strategy", "match", "seed_sha256", "setup", "finished", "result", "seed",
-    "reason", "rematch",
+    "reason", "rematch", "player_seed", "seed_scheme", "player_seeds",
 )  # fmt: skip
 
 Match = dict[str, Any]
@@ -134,8 +134,11 @@ def bot_pace(match: Match) -> float:
 
 
 # -- decisions: each returns the changed copy, or raises a domain error-----------------------
-def take_seat(match: Match, player: Player, seat: int | None, bot: str | None = None) -> Match:
-    """``player`` sits at ``seat`` (None: the first free one)."""
+def take_seat(
+    match: Match, player: Player, seat: int | None, bot: str | None = None, seed: str | None = None
+) -> Match:
+    """``player`` sits at ``seat`` (None: the first free one), with their own ``seed`` for the
+    deal if they gave one (public: only the server's seed is secret until the end)."""
     _expect_open(match, "seats can change only before the match starts")
     if bot is None and seat_of(match, player.id) is not None:  # one bot may hold many seats
         raise Conflict(
@@ -157,6 +160,8 @@ def take_seat(match: Match, player: Player, seat: int | None, bot: str | None = 
         )
     changed = copy.deepcopy(match)
     changed["seats"][seat] = {"seat": seat, "player": player.id, "name": player.name, "bot": bot}
+    if seed is not None:
+        changed["seats"][seat]["seed"] = seed
     return changed
 
 

@@ -21,7 +21,8 @@ from typing import Any, Final
 import redis
 
 from services.errors import Conflict, NotFound
-from shared.eventstore import MATCH_ID, MatchLog, VersionConflict, state_hash
+from shared.eventstore import MATCH_ID, MatchLog, VersionConflict
+from shared.jsoncodec import state_hash
 
 from . import listing
 from . import match as rules_of

@@ -19,6 +19,7 @@ from services.schemas import (
     status,
 )
 from services.spec import Ref
+from shared.engine.seeds import PLAYER_SEED_RULE
 from shared.eventstore import MAX_ACTION_ID_LENGTH, MAX_WAIT_SECONDS
 
 from .match import BOT_STRATEGIES, MAX_BOT_PACE_S
@@ -133,6 +134,16 @@ class Join(Strict):
         allow_none=True,
         validate=validate.Range(min=0, max=MAX_PLAYERS - 1),
         metadata={"description": "the seat to take; default: the first free one"},
+    )
+    seed = fields.String(
+        load_default=optional(None),
+        allow_none=True,
+        metadata={
+            "description": "your own seed for the deal, combined with the server's committed "
+            "seed and the other seats' (docs/match-log.md, Seeds): with one, no party alone "
+            f"chooses the deal; clients make a random one. {PLAYER_SEED_RULE} (else 400 "
+            "bad_seed). Default: none (the seat adds nothing)"
+        },
     )
 
 

@@ -6,7 +6,6 @@ should that start fail or never run, the bot dispatcher's start task deals it (`
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Callable
 from dataclasses import replace
@@ -14,6 +13,7 @@ from typing import Any
 
 from services.errors import BadRequest, Conflict, DomainError, Unavailable
 from shared.bots import names as bot_names
+from shared.engine import seeds
 from shared.eventstore import VersionConflict
 
 from . import match as rules_of
@@ -34,7 +34,8 @@ class Seats:
         new_seed: Callable[[], str],
         bot_pace_s: float,
     ) -> None:
-        """``new_seed`` draws each match's secret seed at its start (tests may rig a deal);
+        """``new_seed`` draws each match's secret server seed at its creation (tests may rig a
+        deal);
         ``bot_pace_s`` is a new match's bot pace when its creator names none."""
         self.store = store
         self.quotas = quotas
@@ -73,23 +74,36 @@ class Seats:
         )
         match["turn_timeout"] = turn_timeout
         match["bot_pace"] = self.bot_pace_s if bot_pace is None else bot_pace
+        match, seed = self.committed(match)
         event = {"type": "match_created", "game": game, "variant": variant, "players": count}
         by = actor(player, None)
         entry = {"kind": "match.created", "actor": by, "events": [event], "match": match}
-        created = store.append(None, match, entry, now=now)
+        created = store.append(None, match, entry, seed=seed, now=now)
         store.open_matches.created(player.id, match_id)
         return store.presented(created, player)
 
-    def join(self, player: Player, match_id: str, seat: int | None = None) -> dict[str, Any]:
-        """Take ``seat`` (None: the first free one); a full match may then start itself."""
+    def committed(self, match: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """A new match with its server seed drawn and its SHA-256 published at once, before
+        any player's seed is known: (the document, the secret seed)."""
+        seed = self.new_seed()
+        return {**match, "seed_sha256": seeds.commitment(seed)}, seed
+
+    def join(
+        self, player: Player, match_id: str, seat: int | None = None, seed: str | None = None
+    ) -> dict[str, Any]:
+        """Take ``seat`` (None: the first free one), with the player's own ``seed`` for the
+        deal (None: none); a full match may then start itself."""
+        if seed is not None and not seeds.is_player_seed(seed):
+            raise BadRequest(f"seed must be {seeds.PLAYER_SEED_RULE}", code="bad_seed")
 
         def change(snap: Snapshot) -> Snapshot:
-            match = rules_of.take_seat(snap.match, player, seat)
+            match = rules_of.take_seat(snap.match, player, seat, seed=seed)
             taken = rules_of.seat_for(match, player)
             who = {"id": player.id, "name": player.name}
             event = {"type": "seat_joined", "seat": taken, "player": player.id, "name": player.name}
-            entry = {"kind": "seat.joined", "actor": actor(player, taken), "events": [event]}
-            return self.store.append(snap, match, {**entry, "seat": taken, "player": who})
+            entry: dict[str, Any] = {"kind": "seat.joined", "actor": actor(player, taken)}
+            entry.update(events=[event], seat=taken, player=who, player_seed=seed)
+            return self.store.append(snap, match, entry, seed=snap.seed)
 
         joined = self._autostart(self.store.command(match_id, change))
         return self.store.presented(joined, player)
@@ -101,8 +115,9 @@ class Seats:
             match, seat = rules_of.leave_seat(snap.match, player)
             who = {"id": player.id, "name": player.name}
             event = {"type": "seat_left", "seat": seat, "player": player.id}
-            entry = {"kind": "seat.left", "actor": actor(player, seat), "events": [event]}
-            return self.store.append(snap, match, {**entry, "seat": seat, "player": who})
+            entry: dict[str, Any] = {"kind": "seat.left", "actor": actor(player, seat)}
+            entry.update(events=[event], seat=seat, player=who)
+            return self.store.append(snap, match, entry, seed=snap.seed)
 
         return self.store.presented(self.store.command(match_id, change), player)
 
@@ -121,7 +136,8 @@ class Seats:
             by = actor(player, rules_of.seat_for(snap.match, player))
             entry = {"kind": "bot.added", "actor": by, "events": [event], "seat": seat}
             who = {"id": bot.id, "name": seated_bot.name}
-            return self.store.append(snap, match, {**entry, "strategy": strategy, "player": who})
+            entry = {**entry, "strategy": strategy, "player": who}
+            return self.store.append(snap, match, entry, seed=snap.seed)
 
         seated = self._autostart(self.store.command(match_id, change))
         return self.store.presented(seated, player)
@@ -171,16 +187,22 @@ class Seats:
             return snap  # deals it once the rules answer again (``deal``)
 
     def _deal(self, snap: Snapshot, by: dict[str, Any]) -> Snapshot:
-        """Draw the seed, deal through the rules service, publish the seed's SHA-256 only."""
+        """Deal through the rules service with the seed made from the server's committed seed
+        and the seats' own (docs/match-log.md, "Seeds"); publish the server seed's SHA-256 only.
+
+        A match created before seeds were committed at creation draws its seed now."""
         match = snap.match
-        seed = self.new_seed()
-        seed_sha256 = hashlib.sha256(seed.encode()).hexdigest()
+        seed = snap.seed or self.new_seed()
+        player_seeds = [s.get("seed") for s in match["seats"]]
+        scheme = seeds.scheme_for(player_seeds) if snap.seed else seeds.SERVER_ONLY
+        seed_sha256 = seeds.commitment(seed)
         setup = {k: match[k] for k in ("game", "variant", "players", "options")}
         try:
             with rules_errors():
                 outcome = self.store.rules.setup(
-                    match["game"], match["variant"], match["players"], match["options"], seed
-                )
+                    match["game"], match["variant"], match["players"], match["options"],
+                    seeds.deal_seed(scheme, seed, player_seeds),
+                )  # fmt: skip
         except Unavailable:
             raise
         except DomainError as exc:
@@ -207,6 +229,8 @@ class Seats:
             "setup": setup,
             "state_hash": outcome.state_hash,
         }
+        if scheme != seeds.SERVER_ONLY:  # which seeds made the deal: anyone can re-make it
+            entry.update(seed_scheme=scheme, player_seeds=player_seeds)
         if outcome.finished:  # the deal itself ended it: this entry is also the last one
             ending = {"result": outcome.result, "seed": seed}
             started.update(status=FINISHED, **ending)

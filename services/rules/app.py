@@ -14,9 +14,8 @@ from flask.views import MethodView
 from services.http import Blueprint, ErrorSchema, create_app, direct, request_language
 from services.settings import Settings
 from services.spec import add_component, game_events
-from shared.bots import strategies
+from shared.bots import catalog_entry
 from shared.engine import (
-    Game,
     InvalidState,
     State,
     all_games,
@@ -61,19 +60,13 @@ def readers(body: dict[str, Any]) -> tuple[str, list]:
     return request_language(), list(g.names)
 
 
-def entry(game: Game) -> dict:
-    """A game's catalog entry: what the engine describes, and the bot strategies it offers
-    (the bot registry sits above the engine, so the engine does not list them itself)."""
-    return {**game.describe(), "strategies": strategies(game.id)}
-
-
 @blp.route("")
 class Catalog(MethodView):
     @blp.response(200, schemas.Catalog)
     @blp.doc(operationId="listGames")
     def get(self):
         """The catalog: every game with its players, variants, options and bot strategies."""
-        return {"games": [entry(g) for g in all_games()]}
+        return {"games": [catalog_entry(g) for g in all_games()]}
 
 
 @blp.route("/<game_id>")
@@ -84,7 +77,7 @@ class GameDetail(MethodView):
     def get(self, game_id: str):
         """One game's catalog entry with its rule text."""
         game = get_game(game_id)
-        return {**entry(game), "rules": game.rules_text()}
+        return {**catalog_entry(game), "rules": game.rules_text()}
 
 
 @blp.route("/<game_id>/setup")

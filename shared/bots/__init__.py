@@ -16,6 +16,7 @@ from .registry import (
     Strategy,
     UnknownStrategy,
     all_strategies,
+    catalog_entry,
     choose,
     register,
     strategies,
@@ -23,6 +24,6 @@ from .registry import (
 )
 
 __all__ = [
-    "ANY_GAME", "Strategy", "UnknownStrategy", "all_strategies", "choose", "register",
+    "ANY_GAME", "Strategy", "UnknownStrategy", "all_strategies", "catalog_entry", "choose", "register",
     "strategies", "strategy",
 ]  # fmt: skip

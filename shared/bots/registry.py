@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from shared.engine import Action, get_game
+from shared.engine import Action, Game, get_game
 from shared.engine.sampling import game_of
 
 #: A strategy: the seat's own view (which lists at least one legal action) and a generator.
@@ -30,6 +30,12 @@ def register(game: str, name: str) -> Callable[[Strategy], Strategy]:
         return fn
 
     return add
+
+
+def catalog_entry(game: Game) -> dict:
+    """A game's catalog entry: what the engine describes, and the bot strategies it offers
+    (the bot registry sits above the engine, so the engine does not list them itself)."""
+    return {**game.describe(), "strategies": strategies(game.id)}
 
 
 def strategies(game_id: str) -> list[str]:

@@ -4,7 +4,7 @@ Use ``new_match``, ``legal_actions``, ``apply`` and ``view``; games register
 themselves in ``shared.games``. See docs/engine.md for the design.
 """
 
-from . import checks
+from . import checks, seeds
 from .actions import CARD, CARDS, SEAT, ActionType, Field, choice
 from .cards import ENGLISH_SUITS, JOKER, SPANISH_SUITS, english_deck, rank, spanish_deck, suit
 from .core import (
@@ -53,7 +53,7 @@ from .state import HIDDEN, OWNER, PUBLIC, TOP, State, Zone
 __all__ = [
     "ENGLISH_SUITS", "JOKER", "SPANISH_SUITS", "english_deck", "rank", "spanish_deck", "suit",
     "apply", "check_rules_version", "check_seat", "check_state", "finish", "legal_actions", "new_match",
-    "record_round", "redact", "resolve_options", "sentences", "view", "checks",
+    "record_round", "redact", "resolve_options", "sentences", "view", "checks", "seeds",
     "BadSetup", "EngineError", "IllegalAction", "InvalidState", "MatchFinished", "NotYourTurn",
     "UnknownGame", "UnknownRulesVersion", "UnknownVariant",
     "Action", "Event", "Game", "Option", "RulesChange", "Variant", "all_games", "get_game", "register",

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from shared import jsoncodec
 from shared.engine import apply, get_game, new_match
-from shared.eventstore import state_hash
+from shared.jsoncodec import state_hash
 from tests.playouts import MAX_ACTIONS, every_choice, variant_cases
 
 HERE = Path(__file__).resolve().parent

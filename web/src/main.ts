@@ -7,6 +7,7 @@ import { history, lobby, me, reason, rememberMe } from "./api";
 import { botStrategy, games, catalogEntry, lobbyGameId, originalText, ruleText, type CatalogGame } from "./catalog";
 import { h, mount, notice } from "./dom";
 import { LANGS, lang, plural, setLang, strategyLabel, t } from "./i18n";
+import { playerSeed } from "./fairness";
 import { forPlayers, markdown, plainText } from "./markdown";
 import { MatchScreen, seatNames } from "./match";
 import { ReplayScreen } from "./replay";
@@ -180,7 +181,7 @@ function newMatchForm(game: CatalogGame): HTMLFormElement {
       const created = await lobby.POST("/v1/matches", { body });
       if (created.error || !created.data) return mount(error, notice(reason(created.error), "error"));
       const match_id = created.data.id!;
-      const joined = await lobby.POST("/v1/matches/{match_id}/join", { params: { path: { match_id } }, body: { seat: 0 } });
+      const joined = await lobby.POST("/v1/matches/{match_id}/join", { params: { path: { match_id } }, body: { seat: 0, seed: playerSeed() } });
       if (joined.error) return mount(error, notice(reason(joined.error), "error"));
       for (let seat = 1; others.value && seat < seats; seat++) {
         const bot = await lobby.POST("/v1/matches/{match_id}/bots", { params: { path: { match_id } }, body: { seat, strategy: botStrategy(others.value) } });

@@ -13,6 +13,7 @@ import { HOLD_MS, heldZones, stillHeld, type Held } from "./hold";
 import { TrickMemory } from "./lasttrick";
 import { listOf, phaseWord, strategyLabel, t } from "./i18n";
 import { actorLine, entryLines, type GameEvent } from "./sentences";
+import { exportLink, playerSeed } from "./fairness";
 import { drawTable } from "./table";
 import { cardsOf, describeAction, viewDeck, type Action, type View } from "./view";
 
@@ -304,7 +305,7 @@ export class MatchScreen {
     const match_id = this.id;
     const { data, error } =
       path === "join"
-        ? await lobby.POST("/v1/matches/{match_id}/join", { params: { path: { match_id } }, body: body ?? { seat: null } })
+        ? await lobby.POST("/v1/matches/{match_id}/join", { params: { path: { match_id } }, body: { seat: body?.seat ?? null, seed: playerSeed() } })
         : path === "start"
           ? await lobby.POST("/v1/matches/{match_id}/start", { params: { path: { match_id } } })
           : await lobby.POST("/v1/matches/{match_id}/leave", { params: { path: { match_id } } });
@@ -494,7 +495,7 @@ export class MatchScreen {
           : this.view?.seat !== null && this.view?.seat !== undefined
             ? h("button", { type: "button", class: "rematch primary", on: { click: () => void this.rematch() } }, t("rematch"))
             : null,
-        " ", h("a", { href: `#/replay/${this.id}` }, t("watch_replay")), " · ", h("a", { href: `#/games/${match.game}` }, t("new_match_of_game"))),
+        " ", h("a", { href: `#/replay/${this.id}` }, t("watch_replay")), " · ", exportLink(this.id), " · ", h("a", { href: `#/games/${match.game}` }, t("new_match_of_game"))),
     );
   }
 

@@ -5,6 +5,7 @@ import { history, reason } from "./api";
 import { h, mount, notice } from "./dom";
 import { plural, t } from "./i18n";
 import { seatNames } from "./match";
+import { exportLink } from "./fairness";
 import { entryLines } from "./sentences";
 import { drawTable } from "./table";
 import { viewDeck, type View } from "./view";
@@ -55,7 +56,8 @@ export class ReplayScreen {
       h("p", null, t("seed_commitment"), " ", h("code", { class: "seed-sha" }, log.data.seed_sha256 ?? "—")),
       h("p", null, t("seed_revealed"), " ", h("code", { class: "seed" }, log.data.seed ?? t("seed_not_yet"))),
       h("p", { class: "verification", "data-ok": String(Boolean(v?.ok && v.seed?.matches)) },
-        v ? (v.ok ? t("replay_verified", { n: v.checked ?? 0 }) : t("verification_failed", { v: String(v.first_divergence) })) : t("not_verified", { reason: reason(verify.error) })),
+        v ? (v.ok ? t("replay_verified", { n: v.checked ?? 0 }) : t("verification_failed", { v: String(v.first_divergence) })) : t("not_verified", { reason: reason(verify.error) }),
+        log.data.revealed ? [" ", exportLink(this.id)] : null),
       h("div", { class: "controls" },
         h("button", { type: "button", class: "back", "aria-label": t("step_back"), on: { click: () => void this.go(this.version - 1) } }, "◀"),
         h("input", { type: "range", class: "scrub", min: 1, max: last, value: last, "aria-label": t("version_label"), on: { input: (e) => void this.go(Number((e.target as HTMLInputElement).value)) } }),

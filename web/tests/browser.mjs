@@ -7,7 +7,7 @@
 // The last line printed is JSON: for each scenario {ok, seconds, result | error}; a failed
 // scenario leaves screenshots of its pages (<scenario>-failed-<n>.png) and exits non-zero.
 import { chromium } from "playwright-core";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 
 const BASE = process.env.TAPETE_URL ?? "http://127.0.0.1:8080";
 const ARTIFACTS = process.env.TAPETE_ARTIFACTS ?? "../var/artifacts/web";
@@ -707,10 +707,16 @@ const scenarios = {
     const verification = await page.getAttribute(".replay-head .verification", "data-ok");
     if (verification !== "true") fail("the replay's verification is not shown as passed");
     const sha = await page.locator(".seed-sha").textContent();
+    // The match as one document, from the replay's download link: the offline verifier's input.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click(".replay-head a.export")]);
+    const exportPath = `${ARTIFACTS}/export-${id}.json`;
+    await download.saveAs(exportPath);
+    const exported = JSON.parse(readFileSync(exportPath, "utf8"));
+    if (exported.format !== "tapete-match/1" || exported.entries.length !== last) fail(`the download is no export of this match: ${exported.format}, ${exported.entries?.length} entries`);
     await page.screenshot({ path: `${ARTIFACTS}/replay-desktop.png`, fullPage: true });
     checkConsole(page);
     const shown = Object.values(final.zones).reduce((n, zone) => n + zone.cards.length, 0);
-    return { match: id, versions: last, at: await at(), seed_sha256: sha, zones: Object.keys(final.zones).length, cards: shown };
+    return { match: id, versions: last, at: await at(), seed_sha256: sha, zones: Object.keys(final.zones).length, cards: shown, export: exportPath };
   },
 };
 
