@@ -67,6 +67,7 @@ GUNICORN_ENV = {
     **LOAD_TOOL_LIMITS,  # one load tool plays every match
 }  # the Procfile's lobby
 TARGET_SHARE, TARGET_P99_MS = 0.25, 25.0
+TARGET_HOP_SHARE, TARGET_LOBBY_CPU_MS = 0.60, 1.0  # of the rules-hop bound; lobby CPU per move
 
 
 # -- the ceiling: a trivial endpoint under the same gunicorn settings ----------------------
@@ -566,6 +567,9 @@ def main() -> int:
           f" (target {TARGET_SHARE:.0%}); paced p99 {paced['p99_ms']:.1f} ms"
           f" (target {TARGET_P99_MS:.0f} ms); stale-hand 422s: {moves['refused']} of"
           f" {moves['count'] + moves['refused']} moves tried")  # fmt: skip
+    print(f"  moves/s = {moves['per_second'] / hop['per_second']:.1%} of the rules hop"
+          f" (target {TARGET_HOP_SHARE:.0%}); lobby CPU {moves['cpu_ms']['lobby']:.2f} ms a move"
+          f" (target {TARGET_LOBBY_CPU_MS:.1f} ms)")  # fmt: skip
     return 0 if args.no_stores else stores(n, seconds, args.repeat, args.appends)
 
 

@@ -560,6 +560,26 @@ def test_an_action_id_makes_a_retry_return_the_first_answer(
     error_of(theirs, 422)
 
 
+def test_a_retry_of_the_move_that_ended_the_match_gets_its_first_answer(
+    http: Http, redis_client: redis.Redis
+):
+    """The last move's retry meets a finished match: it is answered as the first try was,
+    not refused as a move on a finished match, and writes nothing."""
+    match, seated = http.seated_match(game="raj", players=2, variant="dos-jugadores")
+    to_act = match["to_act"]
+    while to_act:
+        seat = to_act[0]
+        view = http.view(seated[seat], match["id"])
+        last = (seat, view["view"]["legal_actions"][0], view["version"])
+        first = http.act(seated[seat], match["id"], last[1], last[2], action_id=f"m{last[2]}")
+        assert first.status == 200, first.body
+        to_act = first.body["view"]["to_act"]
+    before = everything(redis_client)
+    again = http.act(seated[last[0]], match["id"], last[1], last[2], action_id=f"m{last[2]}")
+    assert (again.status, again.body) == (200, first.body)
+    assert everything(redis_client) == before
+
+
 def test_the_system_actor_acts_with_seat_null(http: Http, lobby: Lobby):
     match, seated = http.seated_match(game="raj", players=2, variant="dos-jugadores")
     assert match["deadline"]["kind"] == "commit" and match["deadline"]["at"].endswith("Z")

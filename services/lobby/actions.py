@@ -8,7 +8,7 @@ from typing import Any
 
 from prometheus_client import REGISTRY, Counter
 
-from services.errors import BadRequest
+from services.errors import BadRequest, DomainError
 from services.lobby_events import entry_sentences
 from shared.eventstore import VersionConflict
 
@@ -60,24 +60,28 @@ class Actions:
         store = self.store
         snap = store.load_at(match_id, expected_version)
         once = Idempotent.of(player, action_id, action)
-        if once is not None:
-            raw = store.client.hget(store.log.keys(match_id).actions, once.key)
-            first = once.recorded(raw)  # type: ignore[arg-type]
-            if first is not None:
-                return first
         match = snap.match
-        rules_of.check_running(match)
-        if expected_version != snap.version:
-            raise stale(snap.version)
-        seat = None if player is SYSTEM else rules_of.seat_for(match, player)
-        if player is not SYSTEM:
-            rules_of.check_may_act(match, seat)
-        assert snap.state is not None  # a running match has a state
-        names = rules_of.seat_names(match)
-        with rules_errors():
-            outcome = store.rules.apply(match["game"], snap.state, seat, action, names)
-            # the rules send the acting seat's view along; an older rules service may not
-            view = outcome.view or store.rules.view(match["game"], outcome.state, seat, names)
+        try:
+            rules_of.check_running(match)
+            if expected_version != snap.version:
+                raise stale(snap.version)
+            seat = None if player is SYSTEM else rules_of.seat_for(match, player)
+            if player is not SYSTEM:
+                rules_of.check_may_act(match, seat)
+            assert snap.state is not None  # a running match has a state
+            names = rules_of.seat_names(match)
+            with rules_errors():
+                outcome = store.rules.apply(match["game"], snap.state, seat, action, names)
+                # the rules send the acting seat's view along; an older rules service may not
+                view = outcome.view or store.rules.view(match["game"], outcome.state, seat, names)
+        except DomainError:
+            # A retry of an answered action is refused here (its first try moved the match
+            # on), so its stored answer is looked up only now, not on every move: a new
+            # action's id is checked by the append itself.
+            first = self._first_answer(match_id, once)
+            if first is None:
+                raise
+            return first
         now = store.clock()
         changed = {
             **match,
@@ -127,6 +131,13 @@ class Actions:
         if outcome.finished:
             store.keep_answers_a_while(match_id)
         return answer
+
+    def _first_answer(self, match_id: str, once: Idempotent | None) -> dict[str, Any] | None:
+        """The answer stored for an action id already used (409 if for another action)."""
+        if once is None:
+            return None
+        raw = self.store.client.hget(self.store.log.keys(match_id).actions, once.key)
+        return once.recorded(raw)  # type: ignore[arg-type]
 
     def seat_view(self, match_id: str, seat: int) -> dict[str, Any]:
         """``{"version", "view"}``: what ``seat`` sees now, for a turn timer choosing its move.

@@ -41,6 +41,7 @@ PATTERN = "tapete:{index*}:matches:*"  # every index key, of any shard count (an
 ANY = "*"
 FREE = "free"
 CURSOR = re.compile(r"(\d{1,16})-([A-Za-z0-9_.-]{1,128})")
+FILED_BY = ("id", "game", "status", "seats")  # what keys_of reads of a match
 AT_THE_CURSOR = 8  # a few more rows per read: the members at the cursor's own score
 
 
@@ -70,6 +71,8 @@ def keys_of(match: Match | None, shards: int) -> set[str]:
 
 def refile(client: redis.Redis, before: Match | None, after: Match, shards: int) -> None:
     """Move ``after`` from the indexes ``before`` was in to its own; idempotent."""
+    if before is not None and all(before[k] == after[k] for k in FILED_BY):
+        return  # a move: the same filters (most appends)
     old, new = keys_of(before, shards), keys_of(after, shards)
     if old == new and before is not None:
         return
