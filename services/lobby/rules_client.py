@@ -17,6 +17,7 @@ its connection alive and reconnects by itself: that is the connection pool.
 from __future__ import annotations
 
 import io
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -28,12 +29,22 @@ import pycurl
 
 from services import tracing
 from services.errors import Rejected, Unavailable, UpstreamRefused
-from services.http import request_language
 from services.logs import REQUEST_ID_HEADER
 from services.settings import DEFAULT_RULES_URL
 from shared import jsoncodec
+from shared.engine import DEFAULT_LANGUAGE
 
 CONNECT_TIMEOUT_MS, TIMEOUT_MS = 2_000, 10_000
+
+
+def serving_language() -> str:
+    """The language of the request this process is serving. Only a web process loads
+    ``services.http`` (and Flask with it); elsewhere (a bot worker, a timer, the history
+    consumer) no request is being served: the default language, without loading Flask."""
+    http = sys.modules.get("services.http")
+    return http.request_language() if http is not None else DEFAULT_LANGUAGE
+
+
 CATALOG_TTL_SECONDS = 60.0
 RETRY_STATUSES = frozenset({502, 503, 504})
 RETRY_DELAYS_SECONDS = (0.05, 0.1)  # then give up: three attempts in all
@@ -93,14 +104,14 @@ class RulesClient:
         base_url: str = DEFAULT_RULES_URL,
         request_id: Callable[[], str] = lambda: "-",
         catalog_ttl: float = CATALOG_TTL_SECONDS,
-        language: Callable[[], str] = request_language,
+        language: Callable[[], str] | None = None,
     ) -> None:
         """``request_id`` and ``language``: the request being served's id and language (the
-        default: ``lang``, else Accept-Language, else the default language; the default
-        language outside a request, as a bot's or a timer's)."""
+        default, ``serving_language``: ``lang``, else Accept-Language, else the default
+        language; the default language outside a request, as a bot's or a timer's)."""
         self.base_url = base_url.rstrip("/")
         self.request_id = request_id
-        self.language = language
+        self.language = language or serving_language
         self.catalog_ttl = catalog_ttl
         self._local = threading.local()  # one curl handle (and its connection) per thread
         self._catalog: dict[str, dict[str, Any]] = {}
