@@ -1,6 +1,6 @@
-"""The match log's entry kinds and the lobby's own events, declared once for the lobby and
-the history service: seats taken and left, bots, the start, an end the lobby decides (a
-resignation, an abandonment) and a rematch offered; and how a served entry reads.
+"""The lobby's own events, declared once for the lobby and the history service: seats taken
+and left, bots, the start, an end the lobby decides (a resignation, an abandonment) and a
+rematch offered; and how a served entry reads. The entry kinds: ``shared.entry_kinds``.
 
 The lobby's events are the first event of the log entries that change a match outside its
 rules (docs/match-log.md); the specs' ``Event`` union has them beside every game's events,
@@ -18,12 +18,6 @@ from shared.engine.core import reader, sentence
 from shared.engine.events import Event, EventType
 from shared.engine.fields import INT, SEAT, SEATS, STR, Field, choice
 from shared.engine.language import Say, Words
-
-# The kinds of log entries, in the order a match meets them (docs/match-log.md).
-CREATED, JOINED, LEFT, BOT_ADDED, STARTED, ACTION, ENDED, REMATCH_OFFERED = ENTRY_KINDS = (
-    "match.created", "seat.joined", "seat.left", "bot.added", "match.started", "action",
-    "match.ended", "rematch.offered",
-)  # fmt: skip
 
 PLAYER = STR.about("the player id")
 

@@ -14,10 +14,10 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from services.lobby.match import STATUSES
-from services.lobby_events import ENTRY_KINDS
 from services.spec import Ref
 from shared.engine import all_games
 from shared.engine.language import DEFAULT_LANGUAGE, LANGUAGES
+from shared.entry_kinds import ENTRY_KINDS
 
 GAME_IDS = tuple(game.id for game in all_games())
 MAX_PLAYERS = max(game.players[1] for game in all_games())

@@ -21,12 +21,10 @@ from typing import Any, cast
 from shared.endings import ended_result
 from shared.engine import EngineError, State, UnknownRulesVersion, apply, new_match, seeds
 from shared.engine.undo import Undo, is_undo
+from shared.entry_kinds import ACTION, BOT_ADDED, CREATED, ENDED, JOINED, LEFT, STARTED
 from shared.jsoncodec import state_hash
 
 Entry = dict[str, Any]
-
-CREATED, STARTED, ACTION, ENDED = "match.created", "match.started", "action", "match.ended"
-JOINED = "seat.joined"
 
 
 class Diverged(Exception):
@@ -250,7 +248,7 @@ def _seats_seeds(entries: list[Entry], start: Entry) -> list[Divergence]:
         if entry["version"] >= version:
             break
         seat = entry.get("seat")
-        if entry.get("kind") in (JOINED, "seat.left", "bot.added") and _is_seat(seat, by_seat):
+        if entry.get("kind") in (JOINED, LEFT, BOT_ADDED) and _is_seat(seat, by_seat):
             by_seat[cast(int, seat)] = (
                 entry.get("player_seed") if entry.get("kind") == JOINED else None
             )

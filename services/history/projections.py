@@ -16,10 +16,10 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from services.lobby_events import ACTION, BOT_ADDED, CREATED, ENDED, JOINED, LEFT, STARTED
 from shared.bots.names import player_name
 from shared.endings import ABANDONED
 from shared.engine import new_match
+from shared.entry_kinds import ACTION, BOT_ADDED, CREATED, ENDED, JOINED, LEFT, STARTED
 from shared.verify import rules_version_of
 
 Entry = dict[str, Any]

@@ -10,6 +10,7 @@ from prometheus_client import REGISTRY, Counter
 
 from services.errors import BadRequest, DomainError
 from services.lobby_events import entry_sentences
+from shared.entry_kinds import ACTION
 from shared.eventstore import VersionConflict
 
 from . import match as rules_of
@@ -97,7 +98,7 @@ class Actions:
         elif isinstance(player, StandIn) and seat is not None:
             changed["missed_turns"] = {str(seat): 1}
         entry = {
-            "kind": "action",
+            "kind": ACTION,
             "actor": actor(player, seat),
             "action": action,
             "events": outcome.events,

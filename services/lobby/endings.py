@@ -10,6 +10,7 @@ from typing import Any
 
 from services.errors import Conflict, Forbidden
 from shared.endings import ABANDONED, RESIGNED, ended_result
+from shared.entry_kinds import CREATED, ENDED, REMATCH_OFFERED
 from shared.eventstore import VersionConflict
 
 from . import match as rules_of
@@ -71,7 +72,7 @@ class Endings:
             "winners": result["winners"],
         }
         entry = {
-            "kind": "match.ended", "actor": by, "events": [event], "reason": reason,
+            "kind": ENDED, "actor": by, "events": [event], "reason": reason,
             "finished": True, "result": result, "seed": snap.seed,
         }  # fmt: skip
         ended = self.store.append(snap, match, entry, snap.state, snap.seed)
@@ -96,7 +97,7 @@ class Endings:
         match, seed = self.seats.committed(match)
         event = {"type": "match_created", "game": match["game"], "variant": match["variant"],
                  "players": match["players"], "rematch_of": match_id}  # fmt: skip
-        entry = {"kind": "match.created", "actor": actor(player, None), "events": [event]}
+        entry = {"kind": CREATED, "actor": actor(player, None), "events": [event]}
         snap = store.append(None, match, {**entry, "match": match}, seed=seed)
         store.open_matches.created(player.id, new_id)
 
@@ -105,7 +106,7 @@ class Endings:
                 raise Conflict("another rematch came first", code="rematch_exists")
             offered = {**before.match, "rematch": new_id}
             event = {"type": "rematch_offered", "match": new_id, "by": player.id}
-            entry = {"kind": "rematch.offered", "actor": actor(player, None), "events": [event]}
+            entry = {"kind": REMATCH_OFFERED, "actor": actor(player, None), "events": [event]}
             return store.append(before, offered, {**entry, "rematch": new_id}, before.state,
                                 before.seed)  # fmt: skip
 

@@ -14,6 +14,7 @@ from typing import Any
 from services.errors import BadRequest, Conflict, DomainError, Unavailable
 from shared.bots import names as bot_names
 from shared.engine import seeds
+from shared.entry_kinds import BOT_ADDED, CREATED, JOINED, LEFT, STARTED
 from shared.eventstore import VersionConflict
 
 from . import match as rules_of
@@ -77,7 +78,7 @@ class Seats:
         match, seed = self.committed(match)
         event = {"type": "match_created", "game": game, "variant": variant, "players": count}
         by = actor(player, None)
-        entry = {"kind": "match.created", "actor": by, "events": [event], "match": match}
+        entry = {"kind": CREATED, "actor": by, "events": [event], "match": match}
         created = store.append(None, match, entry, seed=seed, now=now)
         store.open_matches.created(player.id, match_id)
         return store.presented(created, player)
@@ -101,7 +102,7 @@ class Seats:
             taken = rules_of.seat_for(match, player)
             who = {"id": player.id, "name": player.name}
             event = {"type": "seat_joined", "seat": taken, "player": player.id, "name": player.name}
-            entry: dict[str, Any] = {"kind": "seat.joined", "actor": actor(player, taken)}
+            entry: dict[str, Any] = {"kind": JOINED, "actor": actor(player, taken)}
             entry.update(events=[event], seat=taken, player=who, player_seed=seed)
             return self.store.append(snap, match, entry, seed=snap.seed)
 
@@ -115,7 +116,7 @@ class Seats:
             match, seat = rules_of.leave_seat(snap.match, player)
             who = {"id": player.id, "name": player.name}
             event = {"type": "seat_left", "seat": seat, "player": player.id}
-            entry: dict[str, Any] = {"kind": "seat.left", "actor": actor(player, seat)}
+            entry: dict[str, Any] = {"kind": LEFT, "actor": actor(player, seat)}
             entry.update(events=[event], seat=seat, player=who)
             return self.store.append(snap, match, entry, seed=snap.seed)
 
@@ -134,7 +135,7 @@ class Seats:
             match = rules_of.take_seat(snap.match, seated_bot, seat, bot=strategy)
             event = {"type": "bot_added", "seat": seat, "player": bot.id, "strategy": strategy}
             by = actor(player, rules_of.seat_for(snap.match, player))
-            entry = {"kind": "bot.added", "actor": by, "events": [event], "seat": seat}
+            entry = {"kind": BOT_ADDED, "actor": by, "events": [event], "seat": seat}
             who = {"id": bot.id, "name": seated_bot.name}
             entry = {**entry, "strategy": strategy, "player": who}
             return self.store.append(snap, match, entry, seed=snap.seed)
@@ -222,7 +223,7 @@ class Seats:
         }
         event = {"type": "match_started", "seed_sha256": seed_sha256, "to_act": outcome.to_act}
         entry: dict[str, Any] = {
-            "kind": "match.started",
+            "kind": STARTED,
             "actor": by,
             "events": [event, *outcome.events],
             "seed_sha256": seed_sha256,

@@ -1,0 +1,8 @@
+"""The kinds of a match log's entries, in the order a match meets them (docs/match-log.md):
+one place for the lobby that writes them, the history service that reads them and the
+offline verifier, which needs nothing but the engine."""
+
+CREATED, JOINED, LEFT, BOT_ADDED, STARTED, ACTION, ENDED, REMATCH_OFFERED = ENTRY_KINDS = (
+    "match.created", "seat.joined", "seat.left", "bot.added", "match.started", "action",
+    "match.ended", "rematch.offered",
+)  # fmt: skip
