@@ -8,8 +8,8 @@ import pytest
 
 from shared.bots import UnknownStrategy, all_strategies, choose, strategies
 from shared.bots.levels import LEVELS
-from shared.bots.reflexes import RANDOM_SLIP, choose_at_table
-from shared.engine import UnknownGame, apply, new_match, view
+from shared.bots.reflexes import RANDOM_SLIP, choose_at_table, reflex_calls
+from shared.engine import UnknownGame, all_games, apply, new_match, view
 from tests.playouts import variant_cases
 from tests.rigging import rig
 
@@ -83,6 +83,14 @@ def test_greedy_tute_sings_when_it_can():
 
 
 # -- at a live table: no penalised reflex call while nothing calls for one --------------------
+def test_the_reflex_calls_are_the_ones_the_reflex_games_declare_and_no_other_game_has_one():
+    declared = {game.id: reflex_calls(game) for game in all_games()}
+    assert {gid: calls for gid, calls in declared.items() if calls} == {
+        "nervioso": {"slap"},
+        "la-granja": {"noise", "grab"},
+    }
+
+
 def granja_waiting_for_seat_0():
     """La Granja for three, seat 0 to reveal: the others may only call, and any call now is
     penalised (there is no face-off)."""

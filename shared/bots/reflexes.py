@@ -15,24 +15,19 @@ meanwhile. ``choose_at_table`` gives a bot at a live table that patience.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from shared.engine import Action
+from shared.engine import Action, Game
 from shared.engine.sampling import game_of
 
 from .registry import choose
 
 #: The deadline kinds of reflex windows (``kit.reaction``); a sealed commit is no reflex.
 REFLEX_WINDOWS = ("reaction",)
-#: Per reflex game, the action types a player may take at any moment, penalised unless a
-#: reflex window is open.
-REFLEX_CALLS: dict[str, frozenset[str]] = {
-    "nervioso": frozenset({"slap"}),
-    "la-granja": frozenset({"noise", "grab"}),
-}
 #: How often the random bot makes a reflex call with no window open, when it could (a
 #: person's slip: now and then, never at every entry).
 RANDOM_SLIP = 0.03
@@ -63,13 +58,19 @@ class Reflexes:
         )
 
 
+@functools.cache
+def reflex_calls(game: Game) -> frozenset[str]:
+    """The action types the game declares as reflex calls (``ActionType(reflex=True)``)."""
+    return frozenset(name for name, kind in game.action_table.items() if kind.reflex)
+
+
 def choose_at_table(view: dict, name: str, rng: random.Random, slips: bool = True) -> Action | None:
     """What bot strategy ``name`` plays in this view at a live table, or None: it waits for
     the next entry. With no reflex window open it leaves a reflex game's penalised calls
     out (the random bot makes one at a rate of ``RANDOM_SLIP``, unless ``slips`` is False:
     a turn timer playing for an absent person), and waits when nothing
     else is legal; otherwise its choice is the strategy's own (``choose``)."""
-    calls = REFLEX_CALLS.get(game_of(view).id)
+    calls = reflex_calls(game_of(view))
     if not calls or (view.get("deadline") or {}).get("kind") in REFLEX_WINDOWS:
         return choose(view, name, rng)
     if slips and name == "random" and rng.random() < RANDOM_SLIP:

@@ -74,8 +74,11 @@ Handler = Callable[[Any, "State", int, Action], "list[Event]"]
 class ActionType:
     """One action type of a game: its name, fields and phases, and the functions behind it.
 
-    ``phases`` None means every phase of play. The functions are set with the decorators
-    ``candidates``, ``enumerate``, ``refusal`` and ``handler`` on the game's methods.
+    ``phases`` None means every phase of play. ``reflex``: a call a player may make at any
+    moment and is penalised for unless a reaction window is open (a slap, an animal's
+    sound); bots at a live table wait for the window instead (shared/bots/reflexes.py).
+    The functions are set with the decorators ``candidates``, ``enumerate``, ``refusal``
+    and ``handler`` on the game's methods.
     """
 
     def __init__(
@@ -83,11 +86,14 @@ class ActionType:
         type: str,
         description: str,
         phases: tuple[str, ...] | None = None,
+        *,
+        reflex: bool = False,
         **fields: Field,
     ):
         self.type = type
         self.description = description
         self.phases = phases
+        self.reflex = reflex
         self.fields = fields
         #: The one field is a required plain card: an action of two keys with a card code in
         #: ``card`` is well-formed (the refusal's fast path).

@@ -391,11 +391,13 @@ class LaGranja(Game):
     noise = ActionType(
         "noise",
         "make an animal's sound: in a face-off, your rival's animal",
+        reflex=True,
         animal=choice(*ANIMALS, description="the animal whose sound you make"),
     )
     grab = ActionType(
         "grab",
         "totem: grab the totem while making an animal's sound",
+        reflex=True,
         animal=choice(*ANIMALS, description="the animal whose sound you make"),
     )
 

@@ -322,6 +322,7 @@ class Nervioso(Game):
         "slap",
         "put your hand on the pile: on a match a reaction, otherwise a false slap",
         phases=("play", reaction.PHASE),
+        reflex=True,
     )
     play = ActionType(
         "play",
