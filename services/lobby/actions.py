@@ -77,6 +77,7 @@ class Actions:
             assert snap.state is not None  # a running match has a state
             names = rules_of.seat_names(match)
             person = None if isinstance(player, StandIn) else player  # a timer is the server
+            stack: list[dict[str, Any]] | None  # a solitaire's undo stack after this action
             with rules_errors():
                 if is_undo(action):
                     outcome, stack = undoing.take_back(

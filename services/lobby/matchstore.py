@@ -257,7 +257,7 @@ class MatchStore:
             "bots": rules_of.bot_seats(match),
             "bot_pace": rules_of.bot_pace(match),
         }
-        snapshot = {"state": state, "match": match, "seed": seed}
+        snapshot: dict[str, Any] = {"state": state, "match": match, "seed": seed}
         if undo is not None:  # left out, the snapshot's field keeps its value
             snapshot["undo"] = undo
         key, answer, fingerprint = once.stored() if once else (None, None, None)
