@@ -26,6 +26,7 @@ from shared.engine.cards import ENGLISH_RANKS, ENGLISH_SUITS, JOKER, SPANISH_SUI
 from shared.engine.core import VIEW_FIELDS
 from shared.engine.events import EventType
 from shared.engine.kit.ending import RESULT
+from shared.engine.undo import UNDO
 
 Schema = dict[str, Any]
 COMPONENTS = "#/components/schemas/"
@@ -304,6 +305,15 @@ def action_components() -> dict[str, Schema]:
         "required": ["type"],
         "additionalProperties": False,
     }
+    members[UNDO] = name = "UndoAction"
+    components[name] = {
+        "type": "object",
+        "description": "a solitaire's player takes back their last move, back to the state "
+        "before it, when their view's may_undo says they may; it appears in logs as any action",
+        "properties": {"type": {"type": "string", "enum": [UNDO]}},
+        "required": ["type"],
+        "additionalProperties": False,
+    }
     components["Action"] = _union(
         members,
         'An action: one of the games\' action types, e.g. {"type": "play", "card": "1O"}. '
@@ -427,6 +437,9 @@ def _core_view_properties(game: Game) -> dict[str, Schema]:
                   "reader's language"},
         "turn_deadline": {**nullable({"type": "string"}), "description": "the lobby's "
                           "views: when the turn timer plays for the persons to act (UTC)"},
+        "may_undo": {"type": "boolean", "description": "the lobby's views: whether your seat "
+                     "may send {\"type\": \"undo\"} now (a solitaire, after a move that "
+                     "showed no card and drew no chance)"},
     }  # fmt: skip
 
 

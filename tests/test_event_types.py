@@ -175,8 +175,8 @@ def test_every_game_declares_its_view_and_facts(game: str) -> None:
 
 def test_the_spec_view_declares_exactly_the_core_view_fields():
     """The names games may not take for their own view fields are the ones the spec reserves
-    (every view schema has them, and ``turn_deadline``, which the lobby adds)."""
+    (every view schema has them, and ``turn_deadline`` and ``may_undo``, which the lobby adds)."""
     for game in {g for g, _, _ in variant_cases()}:
         properties = set(components()["schemas"][game_view(get_game(game))]["properties"])
         own = set(get_game(game).public_view or {}) | set(get_game(game).private_view)
-        assert properties - own == VIEW_FIELDS | {"turn_deadline"}, game
+        assert properties - own == VIEW_FIELDS | {"turn_deadline", "may_undo"}, game

@@ -49,8 +49,8 @@ def platform(lobby_service: Service, bot_processes: BotProcesses) -> Service:
     return lobby_service
 
 
-def finished(lobby: Service, output: str) -> str:
-    """The id of the match the script reports finished, checked with the lobby's own answer,
+def finished(lobby: Service, output: str) -> dict:
+    """The match the script reports finished, as the lobby answers it, checked,
     after what it read with the spec's types: the entries' Spanish sentences (the long-poll's
     and the stream's alike), a Raj view's prize and a Truco view's pending call, with facts."""
     read = output.strip().splitlines()
@@ -69,7 +69,7 @@ def finished(lobby: Service, output: str) -> str:
     ).json()
     assert match["status"] == "finished" and match["game"] == "brisca", match
     assert [seat["bot"] for seat in match["seats"]] == [None, "greedy"]
-    return match_id
+    return match
 
 
 def test_python_client_generated_by_openapi_python_client_plays_brisca(
@@ -91,7 +91,8 @@ def test_python_client_generated_by_openapi_python_client_plays_brisca(
         env={**env, "PYTHONPATH": str(tmp_path)},
         timeout=PLAY_TIMEOUT,
     )
-    finished(platform, played.stdout)
+    match = finished(platform, played.stdout)
+    assert len(match["seats"][0]["seed"]) == 32  # its player's own seed: secrets.token_hex(16)
 
 
 @pytest.mark.skipif(shutil.which("npm") is None, reason="Node.js and npm are not installed")

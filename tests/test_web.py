@@ -235,6 +235,16 @@ def test_the_replay_ends_on_the_final_state_of_the_match(
     assert verify_main([replay["export"]]) == 0
 
 
+def test_a_solitaire_move_is_taken_back_and_the_export_from_its_result_verifies(
+    scenarios: dict[str, dict[str, Any]],
+) -> None:
+    undo = scenario(scenarios, "undo")  # fails if the table after the undo is not the earlier
+    assert undo["undos"] == [undo["undo_version"]], undo  # the one undo, logged where clicked
+    assert (ARTIFACTS / "undo-desktop.png").stat().st_size > 10_000
+    # The export downloaded from the result screen verifies offline, its undo replayed.
+    assert verify_main([undo["export"]]) == 0
+
+
 def test_the_gateway_streams_the_feed_and_serves_the_app(platform: Gateway) -> None:
     index = requests.get(f"{platform.url}/some/screen", timeout=5)
     assert index.ok and "<title>Tapete</title>" in index.text  # the app's own routes

@@ -5,7 +5,8 @@ openapi-python-client generates from openapi/lobby.yaml (package ``tapete_lobby`
         --output-path build/tapete_lobby
     PYTHONPATH=build python clients/python/play_brisca.py http://127.0.0.1:8000
 
-It registers a player, creates a two-seat match, sits at seat 0, seats a bot at seat 1
+It registers a player, creates a two-seat match, sits at seat 0 with a seed of its own
+for the deal, seats a bot at seat 1
 (the match deals itself once full), then plays the first of its legal actions whenever
 its seat is to act, long-polling the match's events in between. Then it reads the match's
 entries in Spanish, from the long-poll and from the stream (each Server-Sent Event parsed
@@ -17,6 +18,7 @@ Every payload is a generated, typed model: no cast, no dictionary lookups.
 from __future__ import annotations
 
 import json
+import secrets
 import sys
 from typing import TypeVar
 
@@ -86,7 +88,9 @@ def play(client: AuthenticatedClient) -> MatchOut:
         create_match.sync(client=client, body=NewMatch(game=NewMatchGame.BRISCA, players=2)),
         MatchOut,
     )
-    expect(join_match.sync(match.id, client=client, body=Join(seat=0)), MatchOut)
+    # the player's own share of the deal's seed (docs/match-log.md, "Seeds")
+    seed = secrets.token_hex(16)
+    expect(join_match.sync(match.id, client=client, body=Join(seat=0, seed=seed)), MatchOut)
     bot = NewBot(seat=1, strategy=NewBotStrategy.GREEDY)
     match = expect(add_bot.sync(match.id, client=client, body=bot), MatchOut)
     for _ in range(MAX_TURNS):

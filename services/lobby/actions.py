@@ -10,10 +10,12 @@ from prometheus_client import REGISTRY, Counter
 
 from services.errors import BadRequest, DomainError
 from services.lobby_events import entry_sentences
+from shared.engine.undo import is_undo
 from shared.entry_kinds import ACTION
 from shared.eventstore import VersionConflict
 
 from . import match as rules_of
+from . import undo as undoing
 from .endings import Endings
 from .idempotency import Duplicate, Idempotent
 from .match import FINISHED, RUNNING
@@ -23,6 +25,7 @@ from .matchstore import (
     StandIn,
     actor,
     deadline_at,
+    sealed_state_hash,
     stale,
     turn_deadline,
 )
@@ -56,7 +59,9 @@ class Actions:
         ``player=SYSTEM`` acts as the server (seat null), e.g. a turn timer sending
         ``{"type": "timeout"}``: the rules decide which system actions are legal. An
         ``action_id`` makes a retry return the first answer and write nothing; ids are
-        per player, so another player's id never reveals someone else's answer.
+        per player, so another player's id never reveals someone else's answer. A
+        solitaire's ``{"type": "undo"}`` gives back the state before its newest move still
+        undoable (services/lobby/undo.py), logged as an action with no event.
         """
         store = self.store
         snap = store.load_at(match_id, expected_version)
@@ -71,8 +76,18 @@ class Actions:
                 rules_of.check_may_act(match, seat)
             assert snap.state is not None  # a running match has a state
             names = rules_of.seat_names(match)
+            person = None if isinstance(player, StandIn) else player  # a timer is the server
+            stack: list[dict[str, Any]] | None  # a solitaire's undo stack after this action
             with rules_errors():
-                outcome = store.rules.apply(match["game"], snap.state, seat, action, names)
+                if is_undo(action):
+                    outcome, stack = undoing.take_back(
+                        snap, person, seat,
+                        lambda state: store.rules.view(match["game"], state, seat, names),
+                        store.rules.language(),
+                    )  # fmt: skip
+                else:
+                    outcome = store.rules.apply(match["game"], snap.state, seat, action, names)
+                    stack = undoing.kept_after(snap, outcome)
                 # the rules send the acting seat's view along; an older rules service may not
                 view = outcome.view or store.rules.view(match["game"], outcome.state, seat, names)
         except DomainError:
@@ -103,7 +118,7 @@ class Actions:
             "action": action,
             "events": outcome.events,
             "finished": outcome.finished,
-            "state_hash": outcome.state_hash,
+            "state_hash": outcome.state_hash or sealed_state_hash(outcome.state),  # an undo's
         }
         if outcome.finished:  # the seed is revealed by the very entry that ends the match
             changed["seed"] = snap.seed
@@ -116,12 +131,16 @@ class Actions:
             "sentences": outcome.texts
             if outcome.texts is not None
             else entry_sentences(match["game"], events, store.rules.language(), names),
-            "view": {**view, "turn_deadline": turn_deadline(changed, now)},
+            "view": {
+                **view,
+                "turn_deadline": turn_deadline(changed, now),
+                "may_undo": undoing.may_undo(changed, stack or [], person, seat),
+            },
         }
         try:
             store.append(
                 snap, changed, entry, outcome.state, snap.seed, now,
-                once.answering(answer) if once else None,
+                once.answering(answer) if once else None, stack,
             )  # fmt: skip
         except Duplicate as duplicate:
             assert once is not None  # only an action with an id can be a retry

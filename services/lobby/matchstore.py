@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
 from typing import Any, Final
@@ -31,6 +31,7 @@ from .match import FINISHED, OPEN, RUNNING, Match
 from .players import Player, Players
 from .quotas import OpenMatches
 from .rules_client import RulesClient, rules_errors
+from .undo import may_undo
 
 ANSWERS_KEPT_AFTER_FINISH = 3600  # seconds; the stored answers are most of a match's memory
 SYSTEM: Final = None  # submit_action's player when the server itself acts (a timer): seat null
@@ -110,13 +111,15 @@ def turn_deadline(match: Match, now: float) -> str | None:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A match as of ``version``: its public document, its sealed state and its secret seed."""
+    """A match as of ``version``: its public document, its sealed state and its secret seed;
+    a solitaire's, the sealed states before the moves still undoable (services/lobby/undo.py)."""
 
     id: str
     version: int
     match: Match
     state: dict[str, Any] | None
     seed: str | None
+    undo: list[dict[str, Any]] = field(default_factory=list)
 
 
 class RecentSnapshots:
@@ -179,7 +182,10 @@ class MatchStore:
         doc = self.log.snapshot(match_id)
         if doc is None:
             raise NotFound(f"no match {match_id!r}")
-        snap = Snapshot(match_id, doc["version"], doc["match"], doc["state"], doc.get("seed"))
+        snap = Snapshot(
+            match_id, doc["version"], doc["match"], doc["state"], doc.get("seed"),
+            doc.get("undo") or [],
+        )  # fmt: skip
         self.recent.remember(snap)
         return snap
 
@@ -196,7 +202,11 @@ class MatchStore:
             names = rules_of.seat_names(snap.match)
             with rules_errors():
                 view = self.rules.view(snap.match["game"], snap.state, seat, names)
-            view = {**view, "turn_deadline": snap.match.get("turn_deadline")}
+            view = {
+                **view,
+                "turn_deadline": snap.match.get("turn_deadline"),
+                "may_undo": may_undo(snap.match, snap.undo, player, seat),
+            }
         return {**snap.match, "version": snap.version, "view": view}
 
     def match_keys(self, match_id: str) -> list[str]:
@@ -214,6 +224,7 @@ class MatchStore:
         seed: str | None = None,
         now: float | None = None,
         once: Idempotent | None = None,
+        undo: list[dict[str, Any]] | None = None,
     ) -> Snapshot:
         """Append ``entry`` at ``before``'s version with the match's new snapshot and notification.
 
@@ -221,8 +232,8 @@ class MatchStore:
         when the rules service sent it); the rest (time, rules version, state hash, status,
         to_act, deadline) is filled in here. ``once``: the action id and answer of an
         idempotent action (``Duplicate`` when that id was answered before: then nothing was
-        written). Raises VersionConflict when another change came first: then nothing was
-        written.
+        written). ``undo``: a solitaire's new undo stack (None: as it was). Raises
+        VersionConflict when another change came first: then nothing was written.
         """
         now = self.clock() if now is None else now
         match = {**match, "turn_deadline": turn_deadline(match, now)}
@@ -246,7 +257,9 @@ class MatchStore:
             "bots": rules_of.bot_seats(match),
             "bot_pace": rules_of.bot_pace(match),
         }
-        snapshot = {"state": state, "match": match, "seed": seed}
+        snapshot: dict[str, Any] = {"state": state, "match": match, "seed": seed}
+        if undo is not None:  # left out, the snapshot's field keeps its value
+            snapshot["undo"] = undo
         key, answer, fingerprint = once.stored() if once else (None, None, None)
         result = self.log.append(
             match["id"], before.version if before else 0, entry, snapshot, notification,
@@ -260,7 +273,8 @@ class MatchStore:
         if match["status"] == FINISHED and (before is None or before.match["status"] != FINISHED):
             bots = [bot["seat"] for bot in rules_of.bot_seats(match)]
             self.players.revoke_bot_seats(match["id"], bots)  # their match is over
-        snap = Snapshot(match["id"], result.version, match, state, seed)
+        kept = undo if undo is not None else before.undo if before else []
+        snap = Snapshot(match["id"], result.version, match, state, seed, kept)
         self.recent.remember(snap)
         return snap
 

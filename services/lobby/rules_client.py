@@ -94,6 +94,7 @@ class Outcome:
     texts: list[str] | None = None  # apply: its events as the acting seat reads them
     state_hash: str | None = None  # what the log records; older rules services do not send it
     rules_version: int | None = None  # setup: the game's rules version it dealt under
+    undoable: bool = False  # apply: a solitaire's move its player may take back (undo.py)
 
 
 class RulesClient:
@@ -234,4 +235,5 @@ def _outcome(reply: dict[str, Any]) -> Outcome:
         texts=reply.get("texts"),
         state_hash=reply.get("state_hash"),
         rules_version=reply.get("rules_version"),
+        undoable=bool(reply.get("undoable", False)),
     )

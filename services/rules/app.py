@@ -29,6 +29,7 @@ from shared.engine import (
     view,
 )
 from shared.engine.core import sentences
+from shared.engine.undo import undoable
 
 from . import schemas, seal
 from .seal import seal_and_hash, unseal
@@ -140,6 +141,7 @@ class Apply(MethodView):
         lang, names = readers(body)
         state = load_state(game_id, body["state"])
         seat = body["seat"]
+        before = state.clone() if state.players == 1 else None  # a solitaire's move: undoable?
         events = apply(state, seat, body["action"])
         return direct(
             {
@@ -151,6 +153,7 @@ class Apply(MethodView):
                 "result": state.result,
                 "deadline": state.deadline,
                 "view": view(state, seat, lang, names),
+                "undoable": before is not None and undoable(before, state),
             }
         )
 

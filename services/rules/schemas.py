@@ -303,3 +303,10 @@ class ApplyResponse(ma.Schema):
         required=True,
         metadata={"description": "the acting seat's view after the action (server: a spectator's)"},
     )
+    undoable = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "a solitaire's move its player may take back: it showed no card not "
+            "seen before and drew no chance (false in a match of more players)"
+        },
+    )

@@ -28,10 +28,15 @@ NOT_A_SOLITAIRE = Say(
     es="solo en un solitario se pueden deshacer jugadas",
     en="moves can be taken back in a solitaire only",
 )
+NOT_BY_BOTS = Say(
+    es="solo quien juega el solitario deshace sus jugadas: ni un bot ni el servidor",
+    en="only the solitaire's player takes back moves: neither a bot nor the server",
+)
 
 
 def is_undo(action: object) -> bool:
-    return isinstance(action, dict) and action.get("type") == UNDO
+    """``{"type": "undo"}`` exactly: an undo takes no field."""
+    return action == {"type": UNDO}
 
 
 def seen(state: State, seat: int = 0) -> Counter[str]:

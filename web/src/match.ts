@@ -453,7 +453,9 @@ export class MatchScreen {
       ),
       drawTable(view, { deck, names, selected: this.selected, onCard: (code) => this.onCard(code), held: this.held, lastMoves: this.lastMovesSaid(names), lastTrick: this.tricks }),
       !view.finished && view.seat !== null && this.match?.status === "running"
-        ? h("p", { class: "resign" }, h("button", { type: "button", class: "resign", on: { click: () => void this.resign() } }, this.confirmResign ? t("resign_really") : t("resign")))
+        ? h("p", { class: "resign" },
+            view.players === 1 ? this.undoButton(view) : null,
+            h("button", { type: "button", class: "resign", on: { click: () => void this.resign() } }, this.confirmResign ? t("resign_really") : t("resign")))
         : null,
       view.legal_actions.length
         ? h("section", { class: "moves", "aria-label": t("your_moves") },
@@ -464,6 +466,18 @@ export class MatchScreen {
           )
         : null,
     );
+  }
+
+  /** A solitaire's undo: offered when the lobby's view says so, else shown disabled with why. */
+  private undoButton(view: View): HTMLElement {
+    const allowed = view.may_undo === true && !this.busy;
+    return h("button", {
+      type: "button",
+      class: "undo",
+      disabled: allowed ? null : true,
+      title: view.may_undo ? t("undo_hint") : t("undo_off"),
+      on: { click: () => void this.act({ type: "undo" }) },
+    }, `↶ ${t("undo")}`);
   }
 
   private lastMovesSaid(names: string[]): Map<number, string> {

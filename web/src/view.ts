@@ -40,6 +40,8 @@ export interface View {
   /** What a player at the table knows at a glance, said by the game in the reader's
    * language: about a seat, or about the table (seat null). */
   facts?: Fact[];
+  /** The lobby's: whether this seat may take back its last move now (a solitaire). */
+  may_undo?: boolean;
   [field: string]: unknown;
 }
 

@@ -266,6 +266,20 @@ async function verified(page) {
   return page.locator(".result").textContent();
 }
 
+/** Every zone of the table shown: its count and the cards it shows face up (not those
+ * just played and still kept in sight a moment, hold.ts). */
+function zones(page) {
+  return page.locator(".table [data-zone]").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.zone, { count: e.querySelector("h4 .muted")?.textContent, cards: [...e.querySelectorAll("[data-card]")].filter((c) => !c.closest("[data-held]")).map((c) => c.dataset.card) }])));
+}
+
+/** Click a link that downloads, keep the file in the artifacts; its path and its JSON. */
+async function download(page, selector, name) {
+  const [file] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);
+  const path = `${ARTIFACTS}/${name}`;
+  await file.saveAs(path);
+  return { path, json: JSON.parse(readFileSync(path, "utf8")) };
+}
+
 function gameName(catalog, id) {
   return catalog.games.find((g) => g.id === id).name;
 }
@@ -673,14 +687,50 @@ const scenarios = {
     return { screens: screens.length + catalog.games.length + 4, match: id };
   },
 
+  /** A solitaire: a move taken back with the table's undo button (the table is again what
+   * it was before the move; the button is disabled where nothing may be undone), then the
+   * match resigned and its export downloaded from the result screen. */
+  async undo(scope) {
+    const page = await newPage(scope, "Ulises");
+    mkdirSync(ARTIFACTS, { recursive: true });
+    for (let deal = 0; deal < 10; deal++) {
+      const id = await apiMatch(page, "solitario-piramide", "revelada", 1, null);
+      await page.waitForSelector(".match[data-status=running] button.undo");
+      if (!(await page.locator("button.undo").isDisabled())) fail("undo is offered before any move");
+      for (let i = 0; i < 40; i++) {
+        const before = await zones(page);
+        const outcome = await clickMove(page);
+        if (outcome === "finished") break;
+        if (outcome !== "moved" || (await page.locator("button.undo").isDisabled())) continue;
+        const moved = await zones(page);
+        if (JSON.stringify(moved) === JSON.stringify(before)) fail("the move changed nothing on the table");
+        await page.screenshot({ path: `${ARTIFACTS}/undo-desktop.png`, fullPage: true });
+        const version = await page.getAttribute(".match", "data-version");
+        await page.click("button.undo");
+        await waitOn(page, (v) => document.querySelector(".match")?.dataset.version !== v && !document.querySelector(".match[aria-busy]"), version, "the undo was not answered");
+        const undone = await zones(page);
+        if (JSON.stringify(undone) !== JSON.stringify(before)) fail(`the undo left another table:\n${JSON.stringify(undone)}\n${JSON.stringify(before)}`);
+        const refusal = await page.locator(".notice.error").count();
+        if (refusal) fail(`the undo was refused: ${await page.locator(".notice.error").textContent()}`);
+        await page.click("button.resign");
+        await page.click("button.resign:has-text('Really')");
+        await verified(page);
+        const { path, json } = await download(page, ".result a.export", `export-${id}.json`);
+        const undos = json.entries.filter((e) => e.action?.type === "undo").map((e) => e.version);
+        checkConsole(page);
+        return { match: id, undo_version: Number(version) + 1, undos, export: path, deals: deal + 1 };
+      }
+      await resignAll(page, [id]);
+    }
+    fail("no move that may be taken back in 10 deals");
+  },
+
   /** The replay of a finished match: back, forward, the slider; it ends on the match's final
    * state (every zone's count and the scores). */
   async replay(scope, id) {
     const page = await newPage(scope, "Elena");
     await page.goto(`${BASE}/#/match/${id}`);
     await page.waitForSelector(".match[data-status=finished] .table");
-    // Every zone: its count and the cards it shows face up.
-    const zones = (p) => p.locator(".table [data-zone]").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.zone, { count: e.querySelector("h4 .muted")?.textContent, cards: [...e.querySelectorAll("[data-card]")].map((c) => c.dataset.card) }])));
     const scoresOf = (p) => p.locator(".table .seat").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.seat, e.querySelector(".score")?.textContent])));
     const final = { zones: await zones(page), scores: await scoresOf(page) };
     const finalVersion = Number(await page.getAttribute(".match", "data-version"));
@@ -708,10 +758,7 @@ const scenarios = {
     if (verification !== "true") fail("the replay's verification is not shown as passed");
     const sha = await page.locator(".seed-sha").textContent();
     // The match as one document, from the replay's download link: the offline verifier's input.
-    const [download] = await Promise.all([page.waitForEvent("download"), page.click(".replay-head a.export")]);
-    const exportPath = `${ARTIFACTS}/export-${id}.json`;
-    await download.saveAs(exportPath);
-    const exported = JSON.parse(readFileSync(exportPath, "utf8"));
+    const { path: exportPath, json: exported } = await download(page, ".replay-head a.export", `export-${id}.json`);
     if (exported.format !== "tapete-match/1" || exported.entries.length !== last) fail(`the download is no export of this match: ${exported.format}, ${exported.entries?.length} entries`);
     await page.screenshot({ path: `${ARTIFACTS}/replay-desktop.png`, fullPage: true });
     checkConsole(page);
