@@ -296,24 +296,21 @@ def action_components() -> dict[str, Schema]:
             "required": ["type", *sorted(required)],
             "additionalProperties": False,
         }
-    members[TIMEOUT_ACTION] = name = "TimeoutAction"
-    components[name] = {
-        "type": "object",
-        "description": "the server's own action closing an open window (a deadline); "
-        "it appears in logs, a client never sends it",
-        "properties": {"type": {"type": "string", "enum": [TIMEOUT_ACTION]}},
-        "required": ["type"],
-        "additionalProperties": False,
-    }
-    members[UNDO] = name = "UndoAction"
-    components[name] = {
-        "type": "object",
-        "description": "a solitaire's player takes back their last move, back to the state "
-        "before it, when their view's may_undo says they may; it appears in logs as any action",
-        "properties": {"type": {"type": "string", "enum": [UNDO]}},
-        "required": ["type"],
-        "additionalProperties": False,
-    }
+    for type_, name, description in (
+        (TIMEOUT_ACTION, "TimeoutAction", "the server's own action closing an open window (a "
+         "deadline); it appears in logs, a client never sends it"),
+        (UNDO, "UndoAction", "a solitaire's player takes back their last move, back to the "
+         "state before it, when their view's may_undo says they may; it appears in logs as "
+         "any action"),
+    ):  # fmt: skip
+        members[type_] = name
+        components[name] = {
+            "type": "object",
+            "description": description,
+            "properties": {"type": {"type": "string", "enum": [type_]}},
+            "required": ["type"],
+            "additionalProperties": False,
+        }
     components["Action"] = _union(
         members,
         'An action: one of the games\' action types, e.g. {"type": "play", "card": "1O"}. '

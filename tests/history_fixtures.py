@@ -27,7 +27,7 @@ from services.history.consumer import GROUP
 from services.history.store import JOURNAL_NAME, MARKS_NAME, PATTERN, ReadModels
 from shared.eventstore import MatchLog
 from tests.redis_fixtures import RedisStore
-from tests.service_fixtures import ROOT, Service, stop_process
+from tests.service_fixtures import ROOT, Http, Service, session, stop_process
 
 # Quick retries, so a poison reaches the dead letters in about a second.
 TEST_CONSUMER_ENV = {
@@ -94,6 +94,12 @@ class Consumers:
     def stop_all(self) -> None:
         for process in self.started:
             process.stop()
+
+
+@pytest.fixture
+def history(history_service: Service) -> Http:
+    """The history service over HTTP."""
+    return Http(session(), history_service.url)
 
 
 @pytest.fixture

@@ -94,11 +94,6 @@ def lobby(lobby_service: Service) -> Http:
     return Http(session(), lobby_service.url)
 
 
-@pytest.fixture
-def history(history_service: Service) -> Http:
-    return Http(session(), history_service.url)
-
-
 # -- helpers -----------------------------------------------------------------------------------
 def bot_match(
     http: Http,

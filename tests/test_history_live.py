@@ -42,11 +42,6 @@ def lobby(lobby_service: Service, redis_client: redis.Redis) -> Http:
     return Http(session(), lobby_service.url)
 
 
-@pytest.fixture
-def history(history_service: Service) -> Http:
-    return Http(session(), history_service.url)
-
-
 def play_match(
     lobby_url: str, seated: list[dict[str, Any]], game: str, seed: str, moves: int | None = None
 ) -> str:

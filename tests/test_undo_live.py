@@ -31,11 +31,6 @@ def lobby(lobby_service: Service, redis_client: redis.Redis) -> Http:
     return Http(session(), lobby_service.url)
 
 
-@pytest.fixture
-def history(history_service: Service) -> Http:
-    return Http(session(), history_service.url)
-
-
 def solitaires(rules_service: Service) -> list[tuple[str, str]]:
     """Each one-player game of the catalog, with the variant that shows the most cards (the
     one whose moves are most often undoable), else its first."""
