@@ -15,13 +15,16 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# Each set in two pytest-xdist workers (a test file stays in one worker, with its own
+# embedded Redis and services); against a REDIS_URL the tests share (and flush), one process.
+XDIST ?= $(if $(REDIS_URL),-p no:xdist,-n 2 --dist loadfile)
 test: $(STAMP)
-	@# two processes at once: the engine's tests (marked in tests/conftest.py), niced, beside
+	@# two sets at once: the engine's tests (marked in tests/conftest.py), niced, beside
 	@# the live ones; each lists its slowest tests, to keep CI's time in view
 	@mkdir -p var
-	@nice -n 10 $(BIN)/python -m pytest -m engine --durations=15 > var/engine-tests.log 2>&1 & \
+	@nice -n 10 $(BIN)/python -m pytest $(XDIST) -m engine --durations=15 > var/engine-tests.log 2>&1 & \
 	engine=$$!; \
-	$(BIN)/python -m pytest -m "not engine" --durations=30; live=$$?; \
+	$(BIN)/python -m pytest $(XDIST) -m "not engine" --durations=30; live=$$?; \
 	wait $$engine; engine_status=$$?; \
 	echo "== the engine's tests, run beside the live ones (var/engine-tests.log):"; \
 	cat var/engine-tests.log; \

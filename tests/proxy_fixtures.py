@@ -24,6 +24,7 @@ from string import Template
 import pytest
 
 from shared.redis_server import free_port
+from tests.apt import apt_install
 from tests.service_fixtures import ROOT, stop_process
 
 TEMPLATE = ROOT / "deploy" / "nginx" / "tapete.conf.template"
@@ -31,22 +32,18 @@ TEMPLATE = ROOT / "deploy" / "nginx" / "tapete.conf.template"
 
 def nginx_binary() -> str:
     """nginx's path, installed with apt if missing; skip (or fail on CI) if it cannot be."""
-    found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
-    if found:
-        return found
+
+    def found() -> str | None:
+        return shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
+
     reason = "nginx is not installed and apt-get could not install it"
-    if shutil.which("apt-get") and os.geteuid() == 0:
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive", "RUNLEVEL": "1"}
-        try:
-            subprocess.run(["apt-get", "install", "-y", "-q", "nginx"], env=env, timeout=240,
-                           check=True, capture_output=True)  # fmt: skip
-        except (subprocess.SubprocessError, OSError) as exc:
-            reason += f": {exc}"
-        found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
-        if found:
-            return found
-    else:
-        reason += " (needs apt-get and root)"
+    try:
+        apt_install(["nginx"], lambda: found() is not None)
+    except (subprocess.SubprocessError, OSError) as exc:
+        reason += f": {exc}"
+    path = found()
+    if path:
+        return path
     if os.environ.get("TAPETE_REQUIRE_NGINX") or os.environ.get("CI"):
         pytest.fail(reason)
     pytest.skip(reason)

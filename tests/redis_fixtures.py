@@ -74,6 +74,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 @pytest.fixture(scope="session")
 def _single_redis() -> Iterator[str]:
     url = os.environ.get("REDIS_URL")
+    if url and os.environ.get("PYTEST_XDIST_WORKER"):
+        pytest.exit("REDIS_URL is flushed before each test: run without xdist (-p no:xdist)", 2)
     if url:
         yield url
         return

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +21,7 @@ import requests
 
 from services.gateway import backend_for
 from shared.verify import main as verify_main
+from tests.apt import apt_install
 from tests.bots_fixtures import BotProcesses
 from tests.history_fixtures import ConsumerProcess
 from tests.proxy_fixtures import GatewayProcess as Gateway
@@ -35,15 +35,10 @@ SCENARIOS_TIMEOUT = 900  # a hung browser, not a slow one: the run takes about a
 
 
 def ensure_chromium() -> None:
-    if CHROMIUM.exists():
-        return
-    if shutil.which("apt-get") is None:
-        pytest.fail(f"no Chromium at {CHROMIUM} and no apt-get to install it")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", "chromium"]
-    if subprocess.run(install, env=env, capture_output=True).returncode != 0:
-        subprocess.run(["apt-get", "update", "-q"], env=env, check=True, capture_output=True)
-        subprocess.run(install, env=env, check=True, capture_output=True)
+    try:
+        apt_install(["chromium"], CHROMIUM.exists)
+    except (subprocess.SubprocessError, OSError) as exc:
+        pytest.fail(f"no Chromium at {CHROMIUM} and apt-get could not install it: {exc}")
 
 
 @pytest.fixture(scope="module")
