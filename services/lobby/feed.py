@@ -326,36 +326,46 @@ class Hub:
                 pause = min(pause * 2, 5.0)
                 continue
             for key, rows in replies:
-                for stream_id, fields in rows:
-                    cursors[key] = stream_id
-                    with tracing.continued("feed deliver", [fields]):  # the move's trace
-                        self._deliver(stream_id, fields)
+                if rows:
+                    cursors[key] = rows[-1][0]
+            notifications = [fields for _, rows in replies for _, fields in rows]
+            with tracing.continued("feed deliver", notifications):  # the moves' traces
+                self._deliver([row for _, rows in replies for row in rows])
 
-    def _deliver(self, stream_id: str, fields: dict[str, Any]) -> None:
-        """Read the entry once, say it once per kind of reader (seat, language, names), and
-        buffer it for each subscriber."""
-        match_id = fields.get("match")
-        subs = self.subscribers_of(match_id) if isinstance(match_id, str) else []
-        if not subs or not isinstance(match_id, str):
+    def _deliver(self, rows: list[tuple[str, dict[str, Any]]]) -> None:
+        """For one read of notifications (``rows``: stream id, fields): read every entry they
+        name that has subscribers here in one round trip, say each once per kind of reader
+        (seat, language, names), and buffer it for each subscriber."""
+        wanted: list[tuple[str, int, int, list[Subscriber]]] = []
+        for stream_id, fields in rows:
+            match_id = fields.get("match")
+            subs = self.subscribers_of(match_id) if isinstance(match_id, str) else []
+            if subs and isinstance(match_id, str):
+                appended_ms = int(stream_id.split("-")[0])
+                wanted.append((match_id, int(fields["version"]), appended_ms, subs))
+        if not wanted:
             return
-        version = int(fields["version"])
-        appended_ms = int(stream_id.split("-")[0])
         try:
-            [entry] = self.store.entries(match_id, after=version - 1, limit=1)
+            entries = self.store.entries_of(
+                [(match_id, version) for match_id, version, *_ in wanted]
+            )
         except (ValueError, redis.RedisError):
-            # each stream reads it from the log itself: waiting for the next entry to show
-            # the gap would leave a finished match's streams open for ever
+            entries = [None] * len(wanted)
+        for (_, version, appended_ms, subs), entry in zip(wanted, entries, strict=True):
+            if entry is None:
+                # each stream reads it from the log itself: waiting for the next entry to
+                # show the gap would leave a finished match's streams open for ever
+                for sub in subs:
+                    sub.offer((version, None, appended_ms, None))
+                continue
+            payloads: dict[tuple[Any, ...], bytes] = {}
+            ending = finished_event(version, entry) if entry.get("status") == FINISHED else None
             for sub in subs:
-                sub.offer((version, None, appended_ms, None))
-            return
-        payloads: dict[tuple[Any, ...], bytes] = {}
-        ending = finished_event(version, entry) if entry.get("status") == FINISHED else None
-        for sub in subs:
-            sub.reader.follow(entry, sub.player_id)
-            key = sub.reader.key()
-            if key not in payloads:
-                payloads[key] = sub.reader.sse(entry)
-            sub.offer((version, payloads[key], appended_ms, ending))
+                sub.reader.follow(entry, sub.player_id)
+                key = sub.reader.key()
+                if key not in payloads:
+                    payloads[key] = sub.reader.sse(entry)
+                sub.offer((version, payloads[key], appended_ms, ending))
 
 
 def seat_after(entry: dict[str, Any], player_id: str, seat: int | None) -> int | None:
