@@ -201,14 +201,20 @@ class Subscriber:
         self.end = self.end or how
         self.wake.set()
 
-    def next(self, timeout: float) -> Item | str | None:
-        """The next buffered item, CLOSE or DROP, or None after ``timeout`` s of silence."""
+    def take(self, timeout: float) -> list[Item] | str | None:
+        """Every buffered item, which the stream writes at once; CLOSE or DROP once the stream
+        is to end (what is still buffered is not written: the client resumes from its last
+        id); None after ``timeout`` s of silence."""
         if not self.items and self.end is None:
             self.wake.wait(timeout)
             self.wake.clear()
-        if self.items:
-            return self.items.popleft()
-        return self.end
+        if self.end is not None:
+            return self.end
+        if not self.items:
+            return None
+        items = list(self.items)
+        self.items.clear()
+        return items
 
 
 class Hub:
@@ -452,28 +458,38 @@ def _follow(
             yield ending[0]
             return
         while True:
-            item = sub.next(heartbeat)
-            if item is None:
+            taken = sub.take(heartbeat)
+            if taken is None:
                 yield HEARTBEAT
                 continue
-            if isinstance(item, str):  # CLOSE: the process stops; DROP: fell behind
-                if item == CLOSE:
-                    yield GOODBYE
+            if isinstance(taken, str):  # CLOSE: the process stops; DROP: fell behind
+                yield GOODBYE
                 return
-            version, payload, appended_ms, finished = item
-            if version <= last:
-                continue
-            missing = version - last - (payload is not None)
-            if missing:  # a gap, or an entry the hub could not read: from the log
-                for read, missed in from_log(last, missing):
-                    last = read
-                    yield missed
-            if payload is not None:
-                yield payload
-                DELIVERY.observe(max(0.0, clock() - appended_ms / 1000))
-                last = version
-            if finished or ending:
-                yield finished or ending[0]
+            chunk: list[bytes] = []  # every entry taken, in one write
+            appended: list[int] = []  # the append time (ms) of each live entry in it
+            final: bytes | None = None
+            for version, payload, appended_ms, finished in taken:
+                if version <= last:
+                    continue
+                missing = version - last - (payload is not None)
+                if missing:  # a gap, or an entry the hub could not read: from the log
+                    for read, missed in from_log(last, missing):
+                        last = read
+                        chunk.append(missed)
+                if payload is not None:
+                    chunk.append(payload)
+                    appended.append(appended_ms)
+                    last = version
+                final = finished or (ending[0] if ending else None)
+                if final is not None:
+                    chunk.append(final)
+                    break
+            if chunk:
+                yield b"".join(chunk)
+                written = clock()
+                for appended_ms in appended:
+                    DELIVERY.observe(max(0.0, written - appended_ms / 1000))
+            if final is not None:
                 return
     except redis.RedisError as exc:  # the log is out of reach: the client resumes later
         log.warning("stream ended: the log failed", extra={"fields": {"error": str(exc)}})
