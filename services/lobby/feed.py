@@ -4,14 +4,17 @@ A subscriber is one open ``GET /v1/matches/{id}/stream``. It costs no thread and
 connection of its own: the process's one ``Hub`` reader follows every feed partition with
 ``XREAD``, and for each new entry of a match that has subscribers here it reads the entry
 from the match log once, redacts it once per distinct seat among them, and puts the bytes
-in each subscriber's bounded buffer. A subscriber that falls ``capacity`` entries behind is
-dropped (its stream ends; the client resumes from its last id), so a slow reader never makes
-the process grow.
+in each subscriber's bounded buffer. The reader never waits on a subscriber: it reads one
+batch of notifications, then every entry they name in one round trip, then buffers them. Each
+stream writes all that is buffered for it in one write. A subscriber that falls
+``capacity`` entries behind is dropped: its stream ends with a ``reconnect`` event (the
+client resumes from its last id), so a slow reader never makes the process grow nor delays
+the others.
 
 A client that stops reading altogether is cut off: a write to its stream that its client
-has not taken within ``write_timeout`` seconds (the heartbeat interval), or one still
-waiting when its buffer overflows, has the connection shut down under it, so the stream
-ends, a finished match's included, whose ``finished`` event waits behind the unread bytes.
+has not taken within ``write_timeout`` seconds (the heartbeat interval) has the connection
+shut down under it, so the stream ends, a finished match's included, whose ``finished``
+event waits behind the unread bytes.
 Each player has at most ``Quotas.streams_per_player`` streams open, counted across every
 feed process (``quotas.OpenStreams``); the hub renews the count's leases of its streams.
 
@@ -177,12 +180,14 @@ class Subscriber:
         self.writing: float | None = None  # since when (monotonic) a write waits on its client
 
     def offer(self, item: Item) -> None:
+        """Buffer ``item``; never waits. Past ``capacity`` the stream is dropped: once its
+        write under way is done (the watch cuts one its client does not take), it ends with
+        a ``reconnect`` event, and its client resumes from its last id."""
+        if self.end is not None:
+            return
         if len(self.items) >= self.capacity:
-            if self.end is None:
-                self.end = DROP
-                DROPPED.inc()
-            if self.writing is not None:  # its client took nothing of a whole buffer
-                self.cut()
+            self.end = DROP
+            DROPPED.inc()
         else:
             self.items.append(item)
         self.wake.set()
