@@ -343,8 +343,8 @@ class MatchLog:
         pipe = self.client.pipeline(transaction=False)
         for match_id, version in wanted:
             pipe.xrange(self.keys(match_id).log, f"0-{version}", f"0-{version}")
-        rows: Any
-        return [_entry(*rows[0]) if rows else None for rows in (pipe.execute() if wanted else [])]
+        replies: list[Any] = pipe.execute() if wanted else []
+        return [_entry(*rows[0]) if rows else None for rows in replies]
 
     def wait(self, match_id: str, after: int, timeout_seconds: float) -> list[dict]:
         """Entries after `after`, blocking up to timeout_seconds (max 30) for the next one.
