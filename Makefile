@@ -92,7 +92,6 @@ bench: $(STAMP)
 	$(BIN)/python bench/bots.py
 	$(BIN)/python bench/bots.py --levels hard
 	$(BIN)/python bench/feed.py
-	$(BIN)/python bench/feed.py --feed-priority
 	$(BIN)/python bench/slow_clients.py
 	$(BIN)/python bench/shuffle.py
 

@@ -281,6 +281,25 @@ class MatchLogContract:
         assert store.entries("m1", after=6) == []
         assert store.entries("m1", after=2)[0] == {"version": 3, **entry(n=2)}
 
+    def test_entries_of_many_matches_are_read_in_one_batch_in_the_order_asked(
+        self, store: MatchLog
+    ) -> None:
+        matches = [f"m{n}" for n in range(8)]  # on a cluster, over every node's slots
+        for n, match_id in enumerate(matches):
+            self.create(store, match_id)
+            for version in range(1, n % 3 + 2):
+                self.append(store, version, match_id)
+        wanted = [(m, v) for n, m in reversed(list(enumerate(matches))) for v in (n % 3 + 2, 1)]
+        wanted += [("m0", 9), ("nope", 1)]  # past the log's end; a match that does not exist
+
+        got = store.entries_of(wanted)
+
+        assert got[-2:] == [None, None]
+        for (match_id, version), found in zip(wanted[:-2], got[:-2], strict=True):
+            assert found == store.entries(match_id, after=version - 1, limit=1)[0]
+            assert found is not None and found["version"] == version
+        assert store.entries_of([]) == []
+
     def test_wait_returns_existing_entries_at_once(self, store: MatchLog) -> None:
         self.create(store)
         self.append(store, 1)

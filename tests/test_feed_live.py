@@ -494,3 +494,42 @@ def test_a_stream_whose_client_reads_nothing_is_closed_long_before_its_match_end
     print(f"\nsilent client: {len(got)} bytes, entries 1-{max(versions)} of {final['version']}")
     assert "event: finished" not in got and max(versions) < final["version"] // 2
     assert feed_metric(feed, "tapete_feed_cut_total") > cut_before
+
+
+def test_a_slow_reader_is_dropped_with_a_reconnect_and_never_delays_the_others(
+    http: Http, redis_store: RedisStore, rules_service: Service
+):
+    """A client that reads nothing while its match is played, then reads again (within the
+    time a write may wait on it): its stream falls its buffer behind, ends with a
+    ``reconnect`` event, and resumes from its last id with exactly the log; the other
+    seat's stream, on the same match and process, keeps up all along."""
+    feed = feed_process(
+        redis_store, rules_service,
+        FEED_BUFFER="4", FEED_HEARTBEAT_SECONDS="30", FEED_SEND_BUFFER="4096",
+    )  # fmt: skip
+    feed.start()
+    try:
+        match, seated = http.seated_match("brisca", 2)
+        slow = silent_stream(feed, match["id"], seated[0]["token"])
+        prompt = Follower(stream_url(feed, match["id"]), seated[1]["token"])
+        prompt.start()
+        final, _ = http.play_to_the_end(match, seated, random.Random(7))
+        moved = time.monotonic()
+        caught_up = prompt.finish(final["version"], timeout=5)
+        print(f"\nthe prompt stream had the last entry {time.monotonic() - moved:.2f} s after it")
+        assert caught_up == log_as_seen_by(http, seated[1], match["id"])
+        assert time.monotonic() - moved < 2, "the slow reader delayed the other stream"
+        text = drained(slow).decode(errors="replace")
+        versions = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+        assert versions == list(range(1, len(versions) + 1)) and len(versions) < final["version"]
+        after_the_last = text.rsplit(f"id: {versions[-1]}\n", 1)[1]
+        assert GOODBYE.decode() in after_the_last and "event: finished" not in text
+        assert feed_metric(feed, "tapete_feed_dropped_total") >= 1
+        resumed = Stream(stream_url(feed, match["id"]), seated[0]["token"], last_id=versions[-1])
+        rest = resumed.entries_until(final["version"])
+        resumed.close()
+        log = log_as_seen_by(http, seated[0], match["id"])
+        assert [e["version"] for e in rest] == list(range(versions[-1] + 1, final["version"] + 1))
+        assert rest == log[versions[-1] :]
+    finally:
+        feed.stop()

@@ -387,7 +387,8 @@ class Stream(MethodView):
                 "description": "Server-Sent Events: one `entry` event per log entry after your "
                 "last version, redacted for you, its version as the event id; comments as "
                 "heartbeats; a `finished` event once the match is over, then the end; a "
-                "`reconnect` event when the server goes away. Each event is a `StreamEvent`",
+                "`reconnect` event when the server goes away or the stream fell `FEED_BUFFER` entries "
+                "behind. Each event is a `StreamEvent`",
                 "content": {"text/event-stream": {"schema": STREAM_BODY}},
             },
             **{
@@ -405,8 +406,8 @@ class Stream(MethodView):
         Each entry's `sentences` are in `lang` (add it to the ticket's URL: `&lang=es`), else
         in the best of Accept-Language (a browser's EventSource sends its own).
         At most `FEED_STREAMS_PER_PLAYER` streams open per player (429 `too_many_streams`);
-        a stream whose client takes no write for `FEED_HEARTBEAT_SECONDS`, or falls
-        `FEED_BUFFER` entries behind, is closed (docs/operations.md).
+        a stream whose client takes no write for `FEED_HEARTBEAT_SECONDS` is closed, and one
+        that falls `FEED_BUFFER` entries behind ends with `reconnect` (docs/operations.md).
         """
         service = lobby()
         if query["ticket"]:

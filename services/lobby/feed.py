@@ -4,14 +4,17 @@ A subscriber is one open ``GET /v1/matches/{id}/stream``. It costs no thread and
 connection of its own: the process's one ``Hub`` reader follows every feed partition with
 ``XREAD``, and for each new entry of a match that has subscribers here it reads the entry
 from the match log once, redacts it once per distinct seat among them, and puts the bytes
-in each subscriber's bounded buffer. A subscriber that falls ``capacity`` entries behind is
-dropped (its stream ends; the client resumes from its last id), so a slow reader never makes
-the process grow.
+in each subscriber's bounded buffer. The reader never waits on a subscriber: it reads one
+batch of notifications, then every entry they name in one round trip, then buffers them. Each
+stream writes all that is buffered for it in one write. A subscriber that falls
+``capacity`` entries behind is dropped: its stream ends with a ``reconnect`` event (the
+client resumes from its last id), so a slow reader never makes the process grow nor delays
+the others.
 
 A client that stops reading altogether is cut off: a write to its stream that its client
-has not taken within ``write_timeout`` seconds (the heartbeat interval), or one still
-waiting when its buffer overflows, has the connection shut down under it, so the stream
-ends, a finished match's included, whose ``finished`` event waits behind the unread bytes.
+has not taken within ``write_timeout`` seconds (the heartbeat interval) has the connection
+shut down under it, so the stream ends, a finished match's included, whose ``finished``
+event waits behind the unread bytes.
 Each player has at most ``Quotas.streams_per_player`` streams open, counted across every
 feed process (``quotas.OpenStreams``); the hub renews the count's leases of its streams.
 
@@ -177,12 +180,14 @@ class Subscriber:
         self.writing: float | None = None  # since when (monotonic) a write waits on its client
 
     def offer(self, item: Item) -> None:
+        """Buffer ``item``; never waits. Past ``capacity`` the stream is dropped: once its
+        write under way is done (the watch cuts one its client does not take), it ends with
+        a ``reconnect`` event, and its client resumes from its last id."""
+        if self.end is not None:
+            return
         if len(self.items) >= self.capacity:
-            if self.end is None:
-                self.end = DROP
-                DROPPED.inc()
-            if self.writing is not None:  # its client took nothing of a whole buffer
-                self.cut()
+            self.end = DROP
+            DROPPED.inc()
         else:
             self.items.append(item)
         self.wake.set()
@@ -201,14 +206,20 @@ class Subscriber:
         self.end = self.end or how
         self.wake.set()
 
-    def next(self, timeout: float) -> Item | str | None:
-        """The next buffered item, CLOSE or DROP, or None after ``timeout`` s of silence."""
+    def take(self, timeout: float) -> list[Item] | str | None:
+        """Every buffered item, which the stream writes at once; CLOSE or DROP once the stream
+        is to end (what is still buffered is not written: the client resumes from its last
+        id); None after ``timeout`` s of silence."""
         if not self.items and self.end is None:
             self.wake.wait(timeout)
             self.wake.clear()
-        if self.items:
-            return self.items.popleft()
-        return self.end
+        if self.end is not None:
+            return self.end
+        if not self.items:
+            return None
+        items = list(self.items)
+        self.items.clear()
+        return items
 
 
 class Hub:
@@ -326,36 +337,46 @@ class Hub:
                 pause = min(pause * 2, 5.0)
                 continue
             for key, rows in replies:
-                for stream_id, fields in rows:
-                    cursors[key] = stream_id
-                    with tracing.continued("feed deliver", [fields]):  # the move's trace
-                        self._deliver(stream_id, fields)
+                if rows:
+                    cursors[key] = rows[-1][0]
+            notifications = [fields for _, rows in replies for _, fields in rows]
+            with tracing.continued("feed deliver", notifications):  # the moves' traces
+                self._deliver([row for _, rows in replies for row in rows])
 
-    def _deliver(self, stream_id: str, fields: dict[str, Any]) -> None:
-        """Read the entry once, say it once per kind of reader (seat, language, names), and
-        buffer it for each subscriber."""
-        match_id = fields.get("match")
-        subs = self.subscribers_of(match_id) if isinstance(match_id, str) else []
-        if not subs or not isinstance(match_id, str):
+    def _deliver(self, rows: list[tuple[str, dict[str, Any]]]) -> None:
+        """For one read of notifications (``rows``: stream id, fields): read every entry they
+        name that has subscribers here in one round trip, say each once per kind of reader
+        (seat, language, names), and buffer it for each subscriber."""
+        wanted: list[tuple[str, int, int, list[Subscriber]]] = []
+        for stream_id, fields in rows:
+            match_id = fields.get("match")
+            subs = self.subscribers_of(match_id) if isinstance(match_id, str) else []
+            if subs and isinstance(match_id, str):
+                appended_ms = int(stream_id.split("-")[0])
+                wanted.append((match_id, int(fields["version"]), appended_ms, subs))
+        if not wanted:
             return
-        version = int(fields["version"])
-        appended_ms = int(stream_id.split("-")[0])
         try:
-            [entry] = self.store.entries(match_id, after=version - 1, limit=1)
+            entries = self.store.entries_of(
+                [(match_id, version) for match_id, version, *_ in wanted]
+            )
         except (ValueError, redis.RedisError):
-            # each stream reads it from the log itself: waiting for the next entry to show
-            # the gap would leave a finished match's streams open for ever
+            entries = [None] * len(wanted)
+        for (_, version, appended_ms, subs), entry in zip(wanted, entries, strict=True):
+            if entry is None:
+                # each stream reads it from the log itself: waiting for the next entry to
+                # show the gap would leave a finished match's streams open for ever
+                for sub in subs:
+                    sub.offer((version, None, appended_ms, None))
+                continue
+            payloads: dict[tuple[Any, ...], bytes] = {}
+            ending = finished_event(version, entry) if entry.get("status") == FINISHED else None
             for sub in subs:
-                sub.offer((version, None, appended_ms, None))
-            return
-        payloads: dict[tuple[Any, ...], bytes] = {}
-        ending = finished_event(version, entry) if entry.get("status") == FINISHED else None
-        for sub in subs:
-            sub.reader.follow(entry, sub.player_id)
-            key = sub.reader.key()
-            if key not in payloads:
-                payloads[key] = sub.reader.sse(entry)
-            sub.offer((version, payloads[key], appended_ms, ending))
+                sub.reader.follow(entry, sub.player_id)
+                key = sub.reader.key()
+                if key not in payloads:
+                    payloads[key] = sub.reader.sse(entry)
+                sub.offer((version, payloads[key], appended_ms, ending))
 
 
 def seat_after(entry: dict[str, Any], player_id: str, seat: int | None) -> int | None:
@@ -442,28 +463,38 @@ def _follow(
             yield ending[0]
             return
         while True:
-            item = sub.next(heartbeat)
-            if item is None:
+            taken = sub.take(heartbeat)
+            if taken is None:
                 yield HEARTBEAT
                 continue
-            if isinstance(item, str):  # CLOSE: the process stops; DROP: fell behind
-                if item == CLOSE:
-                    yield GOODBYE
+            if isinstance(taken, str):  # CLOSE: the process stops; DROP: fell behind
+                yield GOODBYE
                 return
-            version, payload, appended_ms, finished = item
-            if version <= last:
-                continue
-            missing = version - last - (payload is not None)
-            if missing:  # a gap, or an entry the hub could not read: from the log
-                for read, missed in from_log(last, missing):
-                    last = read
-                    yield missed
-            if payload is not None:
-                yield payload
-                DELIVERY.observe(max(0.0, clock() - appended_ms / 1000))
-                last = version
-            if finished or ending:
-                yield finished or ending[0]
+            chunk: list[bytes] = []  # every entry taken, in one write
+            appended: list[int] = []  # the append time (ms) of each live entry in it
+            final: bytes | None = None
+            for version, payload, appended_ms, finished in taken:
+                if version <= last:
+                    continue
+                missing = version - last - (payload is not None)
+                if missing:  # a gap, or an entry the hub could not read: from the log
+                    for read, missed in from_log(last, missing):
+                        last = read
+                        chunk.append(missed)
+                if payload is not None:
+                    chunk.append(payload)
+                    appended.append(appended_ms)
+                    last = version
+                final = finished or (ending[0] if ending else None)
+                if final is not None:
+                    chunk.append(final)
+                    break
+            if chunk:
+                yield b"".join(chunk)
+                written = clock()
+                for appended_ms in appended:
+                    DELIVERY.observe(max(0.0, written - appended_ms / 1000))
+            if final is not None:
                 return
     except redis.RedisError as exc:  # the log is out of reach: the client resumes later
         log.warning("stream ended: the log failed", extra={"fields": {"error": str(exc)}})

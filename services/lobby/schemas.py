@@ -322,7 +322,8 @@ class StreamReconnectEvent(ma.Schema):
     data = fields.Dict(
         required=True,
         metadata={
-            "description": "empty: the server goes away; resume with your last id",
+            "description": "empty: the server goes away, or the stream fell behind; resume "
+            "with your last id",
             "maxProperties": 0,
         },
     )
