@@ -5,7 +5,7 @@ from __future__ import annotations
 from services.lobby.pairing import BASE_WINDOW, WIDENING_PER_S, Request, tables
 
 
-def request(player: str, rating: float = 1000, since: float = 0, **kw) -> Request:
+def request(player: str, rating: float = 10, since: float = 0, **kw) -> Request:
     fields = {"game": "brisca", "variant": "base", "players": 2, **kw}
     return Request(id=f"q-{player}", player=player, rating=rating, since=since, **fields)
 
@@ -28,16 +28,16 @@ def test_only_requests_for_the_same_game_variant_count_and_options_sit_together(
 
 def test_the_window_widens_with_the_wait_and_both_sides_must_accept():
     gap = BASE_WINDOW + 5 * WIDENING_PER_S  # accepted after 5 s of waiting, not before
-    old, new = request("old", 1000, since=0), request("new", 1000 + gap, since=5)
+    old, new = request("old", 10, since=0), request("new", 10 + gap, since=5)
     assert tables([old, new], now=5) == []  # the newcomer's window is still the base one
     assert seated(tables([old, new], now=10)) == [{"old", "new"}]
 
 
 def test_the_longest_waiter_goes_first_and_takes_the_nearest_rating():
     queue = [
-        request("first", 1000, since=0),
-        request("far", 1090, since=1),
-        request("near", 1010, since=2),
+        request("first", 10, since=0),
+        request("far", 10 + BASE_WINDOW * 0.9, since=1),
+        request("near", 10 + BASE_WINDOW * 0.1, since=2),
     ]
     formed = tables(queue, now=3)
     assert seated(formed) == [{"first", "near"}]
@@ -59,14 +59,16 @@ def test_a_player_is_never_seated_twice():
 
 
 def test_a_full_table_of_four_needs_every_member_to_accept_every_other():
+    step = BASE_WINDOW * 0.6
     queue = [
-        request("a", 1000, since=0, players=4),
-        request("b", 1060, since=0, players=4),
-        request("c", 940, since=0, players=4),  # 120 from b: outside b's base window
-        request("d", 1020, since=0, players=4),
+        request("a", 10, since=0, players=4),
+        request("b", 10 + step, since=0, players=4),
+        request("c", 10 - step, since=0, players=4),  # 1.2 windows from b: outside its window
+        request("d", 10 + step / 3, since=0, players=4),
     ]
     assert tables(queue, now=0) == []
-    formed = tables(queue, now=2)  # windows of 120: everyone accepts everyone
+    later = BASE_WINDOW * 0.2 / WIDENING_PER_S + 0.01  # windows of 1.2 base: all accept all
+    formed = tables(queue, now=later)
     assert seated(formed) == [{"a", "b", "c", "d"}]
 
 

@@ -18,8 +18,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-BASE_WINDOW = 100.0  # rating points accepted at once either side (an openskill-style scale)
-WIDENING_PER_S = 10.0  # and this many more for each second waited
+# Ratings are the history service's: a player's ordinal in the game (openskill's mu - 3 sigma,
+# the leaderboard's score; 0 for a new player, a strong one 25-35).
+BASE_WINDOW = 5.0  # ordinal points accepted at once either side
+WIDENING_PER_S = 0.5  # and this many more for each second waited (30 s: 20 points)
 
 
 @dataclass(frozen=True)
