@@ -21,7 +21,7 @@ from typing import Any
 # Ratings are the history service's: a player's ordinal in the game (openskill's mu - 3 sigma,
 # the leaderboard's score; 0 for a new player, a strong one 25-35).
 BASE_WINDOW = 5.0  # ordinal points accepted at once either side
-WIDENING_PER_S = 0.5  # and this many more for each second waited (30 s: 20 points)
+WIDENING_PER_S = 1.0  # and this many more for each second waited (30 s: 35 points)
 
 
 @dataclass(frozen=True)
