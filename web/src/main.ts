@@ -256,8 +256,10 @@ class QuickWait {
     } } }, t("quick_cancel"));
     mount(this.screen, h("h2", null, t("quick_title")), status, waited, cancel);
     const all = await games().catch(() => [] as CatalogGame[]);
+    let wait = 0; // the first answer at once, to draw the screen; then long-polls
     while (!this.closed) {
-      const { data, error } = await lobby.GET("/v1/quick/{request_id}", { params: { path: { request_id: this.id }, query: { wait: 20 } } });
+      const { data, error } = await lobby.GET("/v1/quick/{request_id}", { params: { path: { request_id: this.id }, query: { wait } } });
+      wait = 10;
       if (this.closed) return;
       if (error || !data) { mount(waited, notice(reason(error), "error")); await new Promise((r) => setTimeout(r, 2000)); continue; }
       if (data.status === "seated" && data.match) { location.hash = `#/match/${data.match}`; return; }
