@@ -93,6 +93,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bots.py --levels hard
 	$(BIN)/python bench/feed.py
 	$(BIN)/python bench/slow_clients.py
+	$(BIN)/python bench/matchmaking.py
 	$(BIN)/python bench/shuffle.py
 
 # Fault drills under load (bench/chaos.py): SIGKILL of Redis, a lobby worker, the lobby master,

@@ -47,12 +47,13 @@ log = logging.getLogger("tapete.gateway")
 # The Ingress's paths and backends, in the order ingress-nginx tries them: longest first.
 ROUTES: tuple[tuple[str, str], ...] = (
     (r"/v1/matches/[^/]+/(log|replay|verify|scores|export)$", "history"),
+    (r"/v1/players/[^/]+/(matches|ratings/[^/]+)$", "history"),
     (r"/v1/players(/me(/token)?)?$", "lobby"),
-    (r"/v1/players/[^/]+/matches$", "history"),
     (r"/v1/matches/[^/]+/stream$", "feed"),
     (r"/v1/leaderboards(/|$)", "history"),
     (r"/v1/games(/[^/]+)?$", "rules"),
     (r"/v1/matches(/|$)", "lobby"),
+    (r"/v1/quick(/|$)", "lobby"),
 )
 _COMPILED = tuple((re.compile(pattern), backend) for pattern, backend in ROUTES)
 ROOT = Path(__file__).resolve().parent.parent

@@ -198,7 +198,7 @@ class Settings:
     rq_redis_url: str = DEFAULT_REDIS_URL  # RQ_REDIS_URL: the bots' queue (default: REDIS_URL)
     rules_url: str = DEFAULT_RULES_URL  # RULES_URL
     lobby_url: str = DEFAULT_LOBBY_URL  # LOBBY_URL
-    history_url: str = DEFAULT_HISTORY_URL  # HISTORY_URL (make demo only)
+    history_url: str = DEFAULT_HISTORY_URL  # HISTORY_URL (quick match's ratings; make demo)
     # make run's gateway: where it listens, and each backend (<NAME>_URL, else <NAME>_PORT)
     gateway_host: str = "127.0.0.1"  # GATEWAY_HOST
     gateway_port: int = 8080  # GATEWAY_PORT

@@ -310,6 +310,9 @@ def test_compose_requires_every_secret_where_it_is_used() -> None:
 PUBLIC_ROUTES = {
     "/v1/players": "lobby",
     "/v1/players/p1/matches": "history",
+    "/v1/players/p1/ratings/brisca": "history",
+    "/v1/quick": "lobby",
+    "/v1/quick/q1": "lobby",
     "/v1/matches": "lobby",
     "/v1/matches/m1": "lobby",
     "/v1/matches/m1/join": "lobby",

@@ -167,6 +167,32 @@ def test_the_ui_speaks_spanish_from_the_browser_and_english_once_switched(
         assert (ARTIFACTS / shot).stat().st_size > 10_000, shot
 
 
+def test_quick_match_seats_two_people_together_a_third_with_a_bot_and_a_fourth_cancels(
+    platform: Gateway, scenarios: dict[str, dict[str, Any]]
+) -> None:
+    quick = scenario(scenarios, "quick")  # fails if Ana and Beto are seated apart
+    lobby = requests.Session()
+    token = lobby.post(f"{platform.url}/v1/players", json={"name": "Eva"}, timeout=10).json()[
+        "token"
+    ]
+    headers = {"Authorization": f"Bearer {token}"}
+    met = lobby.get(
+        f"{platform.url}/v1/matches/{quick['match']}", headers=headers, timeout=10
+    ).json()
+    assert met["game"] == "escoba" and [s["name"] for s in met["seats"]] in (
+        ["Ana", "Beto"],
+        ["Beto", "Ana"],
+    )
+    with_bot = lobby.get(
+        f"{platform.url}/v1/matches/{quick['with_bot']}", headers=headers, timeout=10
+    ).json()
+    assert with_bot["game"] == "truco" and sorted(bool(s["bot"]) for s in with_bot["seats"]) == [
+        False,
+        True,
+    ]
+    assert "Buscando jugadores" in quick["waiting"] and quick["cancelled"]
+
+
 def test_no_screen_scrolls_sideways_on_a_phone(scenarios: dict[str, dict[str, Any]]) -> None:
     phone = scenario(scenarios, "phone")  # fails naming each screen wider than 390 px
     assert phone["screens"] > 30, phone

@@ -112,6 +112,17 @@ class PlayerMatches(MethodView):
         return history().player_matches(player_id, query["limit"], query["before"])
 
 
+@players.route("/<player_id>/ratings/<game>")
+class PlayerRatingView(MethodView):
+    @players.response(200, schemas.PlayerRating)
+    @players.doc(operationId="getPlayerRating")
+    @players.alt_response(404, schema=ErrorSchema, description="no such game, or never rated in it")
+    def get(self, player_id: str, game: str):
+        """A player's rating in a game (openskill Plackett-Luce; `rating` is mu - 3 sigma, the
+        leaderboard's sort key and what quick match pairs by)."""
+        return history().rating(player_id, game)
+
+
 @leaderboards.route("/<game>")
 class LeaderboardView(MethodView):
     @leaderboards.arguments(schemas.PageQuery, location="query")

@@ -191,6 +191,16 @@ class History:
         get_game(game)
         return {"game": game, "players": self.models.leaderboard(game, limit)}
 
+    def rating(self, player_id: str, game: str) -> dict[str, Any]:
+        """A player's rating in a game (404: no such game, or never rated in it)."""
+        if not GAME_ID.fullmatch(game):
+            raise NotFound("no such game: game ids are lowercase kebab-case", code="unknown_game")
+        get_game(game)
+        record = self.models.rating(game, player_id) if len(player_id) <= 64 else None
+        if record is None:
+            raise NotFound(f"player {player_id!r} has no rating in {game}", code="not_rated")
+        return {**record, "game": game, "rating": projections.ordinal(record)}
+
     def ready(self) -> bool:
         try:
             return bool(self.client.ping())

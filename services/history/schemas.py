@@ -242,6 +242,19 @@ class Standing(ma.Schema):
     wins = fields.Integer(required=True)
 
 
+class PlayerRating(ma.Schema):
+    player = fields.String(required=True)
+    game = game_id(required=True)
+    name = fields.String(required=True, allow_none=True)
+    bot = fields.String(required=True, allow_none=True)
+    is_bot = fields.Boolean(required=True)
+    rating = fields.Float(required=True, metadata={"description": "mu - 3 sigma, as ranked"})
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    matches = fields.Integer(required=True)
+    wins = fields.Integer(required=True)
+
+
 class Leaderboard(ma.Schema):
     game = game_id(required=True)
     players = fields.List(fields.Nested(Standing), required=True)

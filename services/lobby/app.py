@@ -84,12 +84,18 @@ streams = Blueprint(
     description="The streaming feed (Server-Sent Events), opened with a bearer token or a ticket",
 )
 
+quick = Blueprint(
+    "quick", __name__, url_prefix="/v1/quick",
+    description="Quick match: ask to play a game now, be seated with others who asked the same",
+)  # fmt: skip
+
 
 def lobby() -> Lobby:
     return current_app.extensions["lobby"]
 
 
 @matches.before_request
+@quick.before_request
 def _authenticate() -> None:
     """Every match call needs a valid token: 401 comes before any other answer."""
     g.player = lobby().authenticate(bearer_token(request.headers.get("Authorization")))
@@ -211,6 +217,56 @@ class MatchCollection(MethodView):
             caller(), body["game"], body["variant"], body["players"], body["options"],
             body["autostart"], body["turn_timeout"], body["bot_pace"],
         )  # fmt: skip
+
+
+@quick.route("")
+class QuickMatches(MethodView):
+    @quick.arguments(schemas.NewQuickMatch())
+    @quick.response(202, schemas.QuickMatchOut)
+    @refusals("askQuickMatch", 400, 403, 409, 415, 429, blueprint=quick,
+              e400="malformed request, or a game, variant, player count, option or bot "
+              "level the rules catalog does not allow",
+              e403="a bot seat's token cannot queue",
+              e409="you have a request waiting already (too_many_requests_waiting), or the "
+              "most open matches allowed (too_many_open_matches)")  # fmt: skip
+    def post(self, body: dict):
+        """Ask to play now: seated with others who asked for the same game, variant, player
+        count and options, nearest in rating first (the accepted gap widens with the wait).
+
+        With `bots_after`, the seats still free after that many seconds take bots of
+        `bot_level`. Poll `GET /v1/quick/{id}?wait=` (at least every 90 s) to learn the match;
+        counted against `LIMIT_NEW_MATCHES` as creating a match is."""
+        rate_limit("new_matches", caller().id)
+        return lobby().ask_quick_match(
+            caller(), body["game"], body["variant"], body["players"], body["options"],
+            body["bots_after"], body["bot_level"],
+        )  # fmt: skip
+
+
+@quick.route("/<request_id>")
+class QuickMatchDetail(MethodView):
+    @quick.arguments(schemas.QuickMatchQuery, location="query")
+    @quick.response(200, schemas.QuickMatchOut, headers=POLL_AGAIN)
+    @refusals("getQuickMatch", 400, 404, blueprint=quick, e404="no such request of yours")
+    def get(self, query: dict, request_id: str):
+        """Your request: once seated, its `match`; while it waits, up to `wait` seconds."""
+        wait, waiting = query["wait"], current_app.extensions["lobby_waiting"]
+        may_wait = wait > 0 and waiting.acquire(blocking=False)
+        try:
+            found = lobby().poll_quick_match(caller(), request_id, wait if may_wait else 0)
+        finally:
+            if may_wait:
+                waiting.release()
+        if wait > 0 and not may_wait and found["status"] == "waiting":
+            return found, 200, {"Retry-After": "1"}
+        return found
+
+    @quick.response(200, schemas.QuickMatchOut)
+    @refusals("cancelQuickMatch", 404, 409, blueprint=quick, e404="no such request of yours",
+              e409="already seated (already_seated: details.match is your match)")  # fmt: skip
+    def delete(self, request_id: str):
+        """Leave the queue; a request already cancelled or abandoned stays as it is."""
+        return lobby().cancel_quick_match(caller(), request_id)
 
 
 @matches.route("/<match_id>")
@@ -444,7 +500,7 @@ def create_lobby_app(
     app = create_app(
         "lobby",
         "Tapete lobby service",
-        [players, matches, streams],
+        [players, matches, quick, streams],
         ready=service.ready,
         config=config,
         settings=settings,

@@ -11,6 +11,7 @@ changes it):
     seats.py      creating a match, seats and bots, the deal
     actions.py    moves, by a seat or by the server (idempotency.py: the action ids)
     endings.py    resigning, abandoning, the rematch
+    quick.py      quick match: the queue, its pairing (pairing.py) and its tables
 
 ``Lobby`` builds them and offers their use cases as its own methods.
 """
@@ -34,7 +35,9 @@ from .actions import MISSED_TURNS_LIMIT, MOVES, Actions
 from .endings import Endings
 from .matchstore import SYSTEM, MatchStore, Snapshot, StandIn, sealed_state_hash
 from .players import Players
+from .quick import QuickMatch
 from .quotas import DEFAULT_QUOTAS, OpenMatches, OpenStreams, Quotas
+from .ratings import NEW_PLAYER, HistoryRatings
 from .reading import Reading
 from .rules_client import RulesClient
 from .seats import Seats
@@ -86,6 +89,7 @@ class Lobby:
             listing_shards=settings.listing_shards,
             feed_heartbeat=settings.feed_heartbeat_seconds,
             feed_send_buffer=settings.feed_send_buffer, bot_pace_s=settings.bot_pace_s,
+            rating=HistoryRatings(settings.history_url),
         )  # fmt: skip
 
     def __init__(
@@ -102,6 +106,7 @@ class Lobby:
         feed_heartbeat: float = Settings.feed_heartbeat_seconds,
         feed_send_buffer: int = Settings.feed_send_buffer,
         bot_pace_s: float = Settings.bot_pace_s,
+        rating: Callable[[str, str], float] = lambda player, game: NEW_PLAYER,
     ) -> None:
         """``new_seed`` draws each match's secret server seed at its creation (tests may rig a
         deal);
@@ -112,7 +117,8 @@ class Lobby:
         ``feed_heartbeat`` is the streams' heartbeat interval, and the time a stream's client
         has to take each write; ``feed_send_buffer`` the bytes the kernel keeps for a
         stream's client (feed.py); ``bot_pace_s`` is a new match's bot pace when its creator
-        names none."""
+        names none; ``rating(player, game)`` a player's rating for quick match (ratings.py:
+        every player is new by default)."""
         if listing_shards < 1:
             raise ValueError("listing_shards must be at least 1")
         self.client = client
@@ -132,6 +138,7 @@ class Lobby:
         self.seats = Seats(self.store, quotas, new_seed, bot_pace_s)
         self.endings = Endings(self.store, self.seats)
         self.actions = Actions(self.store, self.endings)
+        self.quick = QuickMatch(client, self.seats, rating, clock)
 
         # The use cases, each its concern's own (the HTTP views, the bot workers and the
         # turn timers call them here).
@@ -158,6 +165,9 @@ class Lobby:
         self.resign = self.endings.resign
         self.abandon = self.endings.abandon
         self.rematch = self.endings.rematch
+        self.ask_quick_match = self.quick.ask
+        self.poll_quick_match = self.quick.poll
+        self.cancel_quick_match = self.quick.cancel
 
     # -- the list indexes (derivable from the snapshots) -------------------------------------
     def rebuild_index(self) -> int:

@@ -189,6 +189,9 @@ class MatchStore:
         self.recent.remember(snap)
         return snap
 
+    def exists(self, match_id: str) -> bool:
+        return bool(self.client.exists(self.log.keys(match_id).snapshot))
+
     def load_at(self, match_id: str, version: int) -> Snapshot:
         """The snapshot at ``version`` if this process has it, else the latest one."""
         return self.recent.at(match_id, version) or self.load(match_id)

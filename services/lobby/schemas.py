@@ -233,6 +233,87 @@ class StreamQuery(Language):
 
 
 # -- responses ---------------------------------------------------------------------------
+QUICK_STATUSES = ("waiting", "seated", "cancelled", "abandoned", "failed")
+
+
+class NewQuickMatch(Strict):
+    game = game_id(
+        required=True,
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "a game id of the rules catalog"},
+    )
+    variant = fields.String(
+        load_default=optional("base"),
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "one of the game's variants; default: base"},
+    )
+    players = fields.Integer(
+        strict=True,
+        load_default=optional(None),
+        allow_none=True,
+        validate=validate.Range(min=1, max=MAX_PLAYERS),
+        metadata={"description": "seats; default: the variant's smallest player count"},
+    )
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={
+            "description": "overrides of the variant's options; only requests with exactly "
+            "the same options sit together. Default: none"
+        },
+    )
+    bots_after = JsonNumber(
+        load_default=optional(None),
+        allow_none=True,
+        validate=validate.Range(min=0.0, max=3600.0),
+        metadata={
+            "description": "seconds after which the seats still free take bots (0: at once); "
+            "null (the default): wait for people however long it takes"
+        },
+    )
+    bot_level = fields.String(
+        load_default=optional(None),
+        allow_none=True,
+        validate=validate.OneOf(BOT_STRATEGIES),
+        metadata={"description": "the bots' strategy, one of the game's; default: medium"},
+    )
+
+
+class QuickMatchQuery(Strict):
+    wait = fields.Float(
+        validate=validate.Range(min=0, max=MAX_WAIT_SECONDS),
+        load_default=optional(0.0),
+        metadata={
+            "description": "seconds to wait while the request is still waiting (default 0). "
+            "Poll at least every 90 s: a request nobody polls leaves the queue (abandoned)"
+        },
+    )
+
+
+class QuickMatchOut(ma.Schema):
+    id = fields.String(required=True)
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(QUICK_STATUSES),
+        metadata={
+            "description": "waiting; seated (`match` is yours: its seats are taken and it "
+            "deals itself); cancelled; abandoned (not polled for 90 s); failed (`reason`)"
+        },
+    )
+    match = fields.String(required=True, allow_none=True)
+    game = game_id(required=True)
+    variant = fields.String(required=True)
+    players = fields.Integer(required=True)
+    options = fields.Dict(keys=fields.String(), required=True)
+    bots_after = fields.Float(required=True, allow_none=True)
+    bot_level = fields.String(required=True)
+    rating = fields.Float(
+        required=True, metadata={"description": "your rating in the game when you asked"}
+    )
+    waited_s = fields.Float(required=True, metadata={"description": "seconds in the queue"})
+    reason = fields.String(required=True, allow_none=True)
+
+
 class PlayerCreated(ma.Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)

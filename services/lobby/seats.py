@@ -53,6 +53,7 @@ class Seats:
         autostart: bool = True,
         turn_timeout: float | None = None,
         bot_pace: float | None = None,
+        match_id: str | None = None,
     ) -> dict[str, Any]:
         """An open match, checked against the rules catalog. Its creator is not seated.
 
@@ -60,6 +61,8 @@ class Seats:
         the match is played for by the bot timers (services/bots); None waits for ever.
         ``bot_pace`` (seconds): how long a bot's move waits after the entry before it while a
         person sits in the match; None: the lobby's default (``BOT_PACE_S``).
+        ``match_id``: the id drawn beforehand (quick match's tables); VersionConflict if a
+        match has it already. None: a new one.
         """
         store = self.store
         with rules_errors():
@@ -68,7 +71,7 @@ class Seats:
             raise BadRequest(f"no game {game!r}; games: {sorted(catalog)}", code="unknown_game")
         count = rules_of.check_setup(catalog[game], variant, players, options)
         self.check_room_for_a_match(player)
-        match_id = secrets.token_hex(8)
+        match_id = match_id or secrets.token_hex(8)
         now = store.clock()
         match = rules_of.new_match(
             match_id, player, game, variant, count, options, autostart, iso_time(now)

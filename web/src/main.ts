@@ -1,7 +1,7 @@
 /** Tapete's web client: a hash-routed single-page app on the public API, in Spanish or
  * English (i18n.ts). Screens: #/ (name and open matches), #/games and #/games/<id> (the
  * catalog, a game's page: how to play, a new match, its rules), #/match/<id> (seats, the
- * table, or watching it), #/replay/<id>, #/matches, #/mine, #/leaderboards[/<game>]. */
+ * table, or watching it), #/quick/<id> (a quick-match request waiting), #/replay/<id>, #/matches, #/mine, #/leaderboards[/<game>]. */
 import "./style.css";
 import { history, lobby, me, reason, rememberMe } from "./api";
 import { botStrategy, games, catalogEntry, lobbyGameId, originalText, ruleText, type CatalogGame } from "./catalog";
@@ -194,6 +194,92 @@ function newMatchForm(game: CatalogGame): HTMLFormElement {
   return form;
 }
 
+/** How long a quick-match request waits before bots fill the seats still free (null: never). */
+const BOT_WAITS: (number | null)[] = [30, 60, 0, null];
+
+/** The quick-match form: variant, players, when bots fill in and their level; asking sends
+ * the player to the waiting screen (#/quick/<id>). */
+function quickMatchForm(game: CatalogGame): HTMLFormElement {
+  const form = h("form", { class: "quick-match" }) as HTMLFormElement;
+  const draw = (variantId: string) => {
+    const variant = game.variants?.find((v) => v.id === variantId) ?? game.variants![0];
+    const min = variant.players?.min ?? 1;
+    const max = variant.players?.max ?? min;
+    const players = h("input", { id: "quick-players", type: "number", min, max, value: min, step: 1 }) as HTMLInputElement;
+    const levels = game.strategies ?? ["random"];
+    const bots = h("select", { id: "quick-bots" }, BOT_WAITS.map((s) => h("option", { value: s === null ? "" : String(s) },
+      s === null ? t("quick_bots_never") : s === 0 ? t("quick_bots_now") : t("quick_bots_after", { s })))) as HTMLSelectElement;
+    const level = h("select", { id: "quick-level" }, levels.map((l) => h("option", { value: l, selected: l === (levels.includes("medium") ? "medium" : levels[0]) }, strategyLabel(l)))) as HTMLSelectElement;
+    const error = h("div", { class: "form-error" });
+    mount(form,
+      h("h3", null, t("quick_title")),
+      h("p", { class: "muted" }, t("quick_note")),
+      h("label", { for: "quick-variant" }, t("variant")),
+      h("select", { id: "quick-variant", on: { change: (e) => draw((e.target as HTMLSelectElement).value) } }, (game.variants ?? []).map((v) => h("option", { value: v.id, selected: v.id === variant.id }, `${v.id} — ${v.description ?? ""}`))),
+      h("label", { for: "quick-players" }, t("players_label", { min, max })), players,
+      h("label", { for: "quick-bots" }, t("quick_bots_label")), bots,
+      h("label", { for: "quick-level" }, t("quick_level_label")), level,
+      h("button", { type: "submit", class: "primary", id: "quick-find" }, t("quick_find")),
+      error,
+    );
+    form.onsubmit = async (event) => {
+      event.preventDefault();
+      if (!me()) return mount(error, nameForm(() => form.requestSubmit()));
+      const body = { game: lobbyGameId(game), variant: variant.id!, players: parseInt(players.value, 10), options: {},
+        bots_after: bots.value === "" ? null : Number(bots.value), bot_level: botStrategy(level.value) };
+      const asked = await lobby.POST("/v1/quick", { body });
+      if (asked.error || !asked.data) return mount(error, notice(reason(asked.error), "error"));
+      location.hash = asked.data.status === "seated" ? `#/match/${asked.data.match}` : `#/quick/${asked.data.id}`;
+    };
+  };
+  draw(game.variants?.[0]?.id ?? "base");
+  return form;
+}
+
+/** A quick-match request while it waits: long-polls until it is seated (then its match),
+ * with the time waited and a cancel button; polling is what keeps it in the queue. */
+class QuickWait {
+  private closed = false;
+  constructor(private screen: HTMLElement, private id: string) {}
+
+  close(): void {
+    this.closed = true;
+  }
+
+  async open(): Promise<void> {
+    const status = h("p", { class: "quick-status", role: "status" }, t("loading"));
+    const waited = h("p", { class: "muted quick-waited" });
+    const cancel = h("button", { type: "button", id: "quick-cancel", on: { click: async () => {
+      const { data, error } = await lobby.DELETE("/v1/quick/{request_id}", { params: { path: { request_id: this.id } } });
+      if (error || !data) return mount(waited, notice(reason(error), "error"));
+      this.show(data, status, waited, cancel);
+    } } }, t("quick_cancel"));
+    mount(this.screen, h("h2", null, t("quick_title")), status, waited, cancel);
+    const all = await games().catch(() => [] as CatalogGame[]);
+    let wait = 0; // the first answer at once, to draw the screen; then long-polls
+    while (!this.closed) {
+      const { data, error } = await lobby.GET("/v1/quick/{request_id}", { params: { path: { request_id: this.id }, query: { wait } } });
+      wait = 10;
+      if (this.closed) return;
+      if (error || !data) { mount(waited, notice(reason(error), "error")); await new Promise((r) => setTimeout(r, 2000)); continue; }
+      if (data.status === "seated" && data.match) { location.hash = `#/match/${data.match}`; return; }
+      mount(status, t("quick_waiting", { game: all.find((g) => g.id === data.game)?.name ?? data.game, players: data.players }));
+      if (!this.show(data, status, waited, cancel)) return;
+    }
+  }
+
+  /** Draw the request; false once it has left the queue without a match. */
+  private show(data: { status: string; waited_s: number; game: string; reason?: string | null }, status: HTMLElement, waited: HTMLElement, cancel: HTMLElement): boolean {
+    if (data.status === "waiting") { mount(waited, t("quick_waited", { s: Math.round(data.waited_s) })); return true; }
+    this.closed = true;
+    const ended = data.status === "cancelled" ? t("quick_cancelled") : data.status === "abandoned" ? t("quick_abandoned") : t("quick_failed", { reason: data.reason ?? "" });
+    mount(status, ended);
+    mount(waited, h("a", { href: `#/games/${data.game}`, class: "button" }, t("quick_again")));
+    cancel.remove();
+    return false;
+  }
+}
+
 /** A game's page, for players: what it is, how to play it here, a new match, its rules. */
 async function gameScreen(screen: HTMLElement, id: string): Promise<void> {
   const game = await catalogEntry(id);
@@ -211,6 +297,7 @@ async function gameScreen(screen: HTMLElement, id: string): Promise<void> {
       h("h3", { id: "how" }, t("how_to_play")),
       h("ol", null, [t("how_1"), t("how_2"), t("how_3"), t("how_4")].map((step) => h("li", null, step))),
       h("p", null, t("how_moves")), moves),
+    quickMatchForm(game),
     newMatchForm(game),
     h("section", { class: "variants" }, h("h3", null, t("variants")), h("dl", null, (game.variants ?? []).flatMap((v) => [h("dt", null, v.id), h("dd", null, v.description ?? "")]))),
     h("section", { class: "rules", "aria-labelledby": "rules" },
@@ -286,6 +373,11 @@ async function route(): Promise<void> {
       const match = new MatchScreen(screen, arg);
       current = match;
       await match.open();
+    } else if (name === "quick" && arg) {
+      if (!me()) return mount(screen, nameForm(() => void route()));
+      const waiting = new QuickWait(screen, arg);
+      current = waiting;
+      await waiting.open();
     } else if (name === "replay" && arg) {
       const replay = new ReplayScreen(screen, arg);
       current = replay;

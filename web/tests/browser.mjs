@@ -285,7 +285,51 @@ function gameName(catalog, id) {
 }
 
 // -- scenarios --------------------------------------------------------------------------
+/** Through the game page's quick-match form: the variant, players, when bots fill in ("": never)
+ * and their level; then the waiting screen (#/quick/<id>) or, seated at once, the match. */
+async function quickMatch(page, game, variant, players, bots = "", level = null) {
+  await page.goto(`${BASE}/#/games/${game}`);
+  await page.waitForSelector("form.quick-match #quick-variant");
+  await page.selectOption("#quick-variant", variant);
+  await page.fill("#quick-players", String(players));
+  await page.selectOption("#quick-bots", bots);
+  if (level) await page.selectOption("#quick-level", level);
+  await page.click("#quick-find");
+  await page.waitForURL(/#\/(quick|match)\//);
+}
+
 const scenarios = {
+  /** Quick match: two people ask for Escoba (one in Spanish) and meet at one table; one asks
+   * for Truco with bots at once and is seated against a bot; one cancels while waiting. */
+  async quick(scope) {
+    const ana = await newPage(scope, "Ana");
+    const beto = await newPage(scope, "Beto", undefined, "es-ES");
+    await quickMatch(ana, "escoba", "base", 2);
+    await ana.waitForSelector(".quick-status:has-text('Looking for players')");
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await ana.screenshot({ path: `${ARTIFACTS}/quick-waiting.png`, fullPage: true });
+    await quickMatch(beto, "escoba", "base", 2);
+    await Promise.all([ana, beto].map((page) => page.waitForURL(/#\/match\//, { timeout: MOVE_TIMEOUT })));
+    const met = [ana, beto].map((page) => page.url().split("#/match/")[1]);
+    if (met[0] !== met[1]) fail(`Ana and Beto were seated apart: ${met}`);
+    await Promise.all([ana, beto].map((page) => page.waitForSelector(`.match[data-id="${met[0]}"][data-status=running] .table`, { timeout: MOVE_TIMEOUT })));
+    await beto.screenshot({ path: `${ARTIFACTS}/quick-seated-es.png`, fullPage: true });
+    const carmen = await newPage(scope, "Carmen");
+    await quickMatch(carmen, "truco", "base", 2, "0", "easy");
+    await carmen.waitForURL(/#\/match\//, { timeout: MOVE_TIMEOUT });
+    const withBot = carmen.url().split("#/match/")[1];
+    await carmen.waitForSelector(`.match[data-id="${withBot}"][data-status=running] .table`, { timeout: MOVE_TIMEOUT });
+    const dora = await newPage(scope, "Dora", undefined, "es-ES");
+    await quickMatch(dora, "chinchon", "base", 3);
+    await dora.waitForSelector(".quick-status:has-text('Buscando jugadores')");
+    const waiting = await dora.locator(".quick-status").textContent();
+    await dora.click("#quick-cancel");
+    await dora.waitForSelector(".quick-status:has-text('Has salido de la cola')");
+    const cancelled = dora.url().split("#/quick/")[1];
+    checkConsole(ana, beto, carmen, dora);
+    return { match: met[0], with_bot: withBot, waiting, cancelled };
+  },
+
   /** A person plays a complete Brisca against a bot by clicking; screenshots on the way. */
   async brisca(scope) {
     const page = await newPage(scope, "Ana");
