@@ -955,16 +955,17 @@ def test_the_lobby_writes_as_many_feed_partitions_as_its_readers(monkeypatch, re
 
 # -- the stream, in process -------------------------------------------------------------------
 class FlakyLog(MatchLog):
-    """The match log with its next ``failing`` reads made to fail, on purpose (a store that
+    """The match log with the hub's next ``failing`` reads (``entries_of``: the batched read
+    of the entries a read of notifications names) made to fail, on purpose (a store that
     times out under load)."""
 
     failing = 0
 
-    def entries(self, *args: Any, **kwargs: Any) -> list[dict[str, Any]]:
+    def entries_of(self, *args: Any, **kwargs: Any) -> list[dict[str, Any] | None]:
         if self.failing:
             self.failing -= 1
             raise redis.TimeoutError("a read failed on purpose")
-        return super().entries(*args, **kwargs)
+        return super().entries_of(*args, **kwargs)
 
 
 def test_a_stream_ends_after_its_finished_event_though_the_feed_could_not_read_the_last_entry(

@@ -29,7 +29,7 @@ def second_lobby(redis_store: RedisStore, rules_service: Service, lobby_service:
     """Another lobby replica on the same store."""
     env = {**redis_store.env, "RULES_URL": rules_service.url, "BOT_PACE_S": "0"}
     replica = Service("lobby-2", "services.lobby.wsgi:app", env)
-    replica.start()
+    replica.start(timeout=60)  # beside the session's processes, on a loaded machine
     yield replica
     replica.stop()
 
