@@ -8,7 +8,9 @@ Keys, with P = crc32(match id) % partitions:
 
     tapete:{p<P>}:match:<id>:log       stream, entry 0-<version>: entry (JSON), kind
     tapete:{p<P>}:match:<id>:snapshot  hash: version, state and the caller's fields (JSON)
-    tapete:{p<P>}:match:<id>:actions   hash: client action id -> first answer (JSON)
+    tapete:{p<P>}:match:<id>:actions   hash, per owner O of action ids (a player, "system"):
+                                       O:id the latest action id, O:answer its first answer
+                                       (JSON), O:used a tag of every id O used (",<tag>"...)
     tapete:{p<P>}:feed                 stream: match, version, kind, event (public, JSON),
                                        and the caller's ``notification_fields`` (traceparent)
 
@@ -24,6 +26,7 @@ replicas have it too (WAIT), with ``fsync`` once it is fsynced (WAITAOF). Only t
 
 from __future__ import annotations
 
+import hashlib
 import re
 import zlib
 from collections.abc import Callable, Mapping
@@ -46,11 +49,13 @@ DEFAULT_FEED_MAXLEN = 1_000_000
 MAX_WAIT_SECONDS = 30.0
 MATCH_ID = re.compile(r"[A-Za-z0-9_.-]{1,128}")
 MAX_ACTION_ID_LENGTH = 200
+ACTION_TAG_LENGTH = 12  # hex digits (48 bits) of an action id kept to know it was used
 RESERVED_FIELD = "version"  # set by the store, never by the caller
 
 # KEYS: log, snapshot, actions, feed.
-# ARGV: expected version, action id ('' = none), answer record, feed maxlen, entry json, kind,
-#       number of snapshot fields n, n field/value pairs, then the feed's field/value pairs.
+# ARGV: expected version, action id ('' = none), its owner, its tag, answer record, feed maxlen,
+#       entry json, kind, number of snapshot fields n, n field/value pairs, then the feed's
+#       field/value pairs.
 # Redis does not roll a script back, so every check runs before the first write; the log's
 # XADD comes first among the writes, so if Redis still refuses it nothing has been written.
 APPEND_SCRIPT = """
@@ -63,10 +68,13 @@ for key, kind in pairs(wanted) do
   end
 end
 
-local action_id = ARGV[2]
+local action_id, owner = ARGV[2], ARGV[3]
+local used = ''
 if action_id ~= '' then
-  local first = redis.call('HGET', actions, action_id)
-  if first then return {'duplicate', first} end
+  local kept = redis.call('HMGET', actions, owner .. ':id', owner .. ':answer', owner .. ':used')
+  if kept[1] == action_id then return {'duplicate', kept[2]} end
+  used = kept[3] or ''
+  if string.find(used, ',' .. ARGV[4], 1, true) then return {'expired', ''} end
 end
 
 local current = tonumber(redis.call('HGET', snapshot, 'version') or '0')
@@ -79,11 +87,14 @@ if tail_id ~= '0-' .. current then
 end
 
 local version = current + 1
-redis.call('XADD', log, '0-' .. version, 'entry', ARGV[5], 'kind', ARGV[6])
-local n = tonumber(ARGV[7])
-redis.call('HSET', snapshot, 'version', version, unpack(ARGV, 8, 7 + 2 * n))
-if action_id ~= '' then redis.call('HSET', actions, action_id, ARGV[3]) end
-redis.call('XADD', feed, 'MAXLEN', '~', ARGV[4], '*', unpack(ARGV, 8 + 2 * n))
+redis.call('XADD', log, '0-' .. version, 'entry', ARGV[7], 'kind', ARGV[8])
+local n = tonumber(ARGV[9])
+redis.call('HSET', snapshot, 'version', version, unpack(ARGV, 10, 9 + 2 * n))
+if action_id ~= '' then
+  redis.call('HSET', actions, owner .. ':id', action_id, owner .. ':answer', ARGV[5],
+             owner .. ':used', used .. ',' .. ARGV[4])
+end
+redis.call('XADD', feed, 'MAXLEN', '~', ARGV[6], '*', unpack(ARGV, 10 + 2 * n))
 return {'ok', version}
 """
 
@@ -128,6 +139,14 @@ class VersionConflict(Exception):
         self.current_version = current_version
 
 
+class ActionIdExpired(Exception):
+    """The action id was used before by the same owner, but its answer is no longer kept:
+    only the owner's latest action's is (nothing written; HTTP 409)."""
+
+    def __init__(self) -> None:
+        super().__init__("this action id was answered before; its answer is no longer kept")
+
+
 class BrokenLog(RuntimeError):
     """A match's keys are not what the store wrote (wrong type, log and snapshot disagree)."""
 
@@ -141,6 +160,24 @@ class AppendResult:
     duplicate: bool
     answer: dict[str, Any] | None
     fingerprint: str | None = None  # what the action id was first used for (a duplicate's)
+
+
+@dataclass(frozen=True)
+class KeptAnswer:
+    """What the match keeps of an owner's action id: ``latest`` (its answer is kept:
+    ``version``, ``answer``, ``fingerprint``), ``older`` (used, answer no longer kept),
+    ``unknown`` (never used), or ``gone`` (the match keeps no answers at all: expired, or
+    no action id was ever sent)."""
+
+    status: str
+    version: int | None = None
+    answer: dict[str, Any] | None = None
+    fingerprint: str | None = None
+
+
+def action_tag(action_id: str) -> str:
+    """A short hash of an action id: what is kept of every id once its answer is not."""
+    return hashlib.sha256(action_id.encode()).hexdigest()[:ACTION_TAG_LENGTH]
 
 
 class MatchKeys(NamedTuple):
@@ -218,15 +255,18 @@ class MatchLog:
         action_id: str | None = None,
         answer: dict[str, Any] | None = None,
         fingerprint: str | None = None,
+        owner: str = "",
     ) -> AppendResult:
         """Append `entry` as version expected_version + 1, with its snapshot and notification.
 
         `snapshot` must hold `state`; other fields (match metadata...) are stored beside it,
         and fields left out keep their earlier value. `feed` is the public event payload.
-        With an `action_id` already recorded, nothing is written and the first answer comes
-        back (duplicate=True) with the `fingerprint` recorded beside it, so the caller can tell
-        a retry from another request under the same id. Raises VersionConflict when
-        expected_version is stale.
+        Action ids are per `owner` (who sent it), and only the owner's latest one keeps its
+        answer: the next one replaces it. With the `action_id` of the owner's latest action,
+        nothing is written and the first answer comes back (duplicate=True) with the
+        `fingerprint` recorded beside it, so the caller can tell a retry from another request
+        under the same id; with an older id of that owner, nothing is written and
+        ActionIdExpired is raised. Raises VersionConflict when expected_version is stale.
         """
         keys = self.keys(match_id)
         if type(expected_version) is not int or expected_version < 0:
@@ -255,6 +295,8 @@ class MatchLog:
         args: list[str | int | bytes] = [
             expected_version,
             action_id or "",
+            owner,
+            action_tag(action_id) if action_id else "",
             jsoncodec.dumps({"version": version, "answer": answer, "fingerprint": fingerprint}),
             self.feed_maxlen,
             jsoncodec.dumps(entry),
@@ -281,6 +323,8 @@ class MatchLog:
             )
         if status == "conflict":
             raise VersionConflict(int(value))
+        if status == "expired":
+            raise ActionIdExpired()
         raise BrokenLog(f"match {match_id}: {_text(value)}")
 
     def _durable_append(self, keys: MatchKeys, args: list) -> Any:
@@ -328,6 +372,21 @@ class MatchLog:
         decoded = {_text(key): _text(value) for key, value in fields.items()}
         version = int(decoded.pop(RESERVED_FIELD))
         return {RESERVED_FIELD: version} | {key: jsoncodec.loads(v) for key, v in decoded.items()}
+
+    def kept_answer(self, match_id: str, owner: str, action_id: str) -> KeptAnswer:
+        """What the match keeps of ``owner``'s ``action_id`` (see ``append``), in one read."""
+        fields = [f"{owner}:id", f"{owner}:answer", f"{owner}:used"]
+        keys = self.keys(match_id)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.hmget(keys.actions, fields)
+        pipe.exists(keys.actions)
+        (latest, record, used), exists = pipe.execute()
+        if latest is not None and _text(latest) == action_id:
+            first = jsoncodec.loads(record)
+            return KeptAnswer("latest", first["version"], first["answer"], first.get("fingerprint"))
+        if used is not None and f",{action_tag(action_id)}" in _text(used):
+            return KeptAnswer("older")
+        return KeptAnswer("unknown" if exists else "gone")
 
     def entries(self, match_id: str, after: int = 0, limit: int | None = None) -> list[dict]:
         """Entries with version > after, oldest first; each is the stored entry plus `version`."""
