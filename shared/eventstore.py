@@ -6,7 +6,7 @@ action-id answer and the feed notification, so readers never see one without the
 
 Keys, with P = crc32(match id) % partitions:
 
-    tapete:{p<P>}:match:<id>:log       stream, entry 0-<version>: entry (JSON), kind
+    tapete:{p<P>}:match:<id>:log       stream, entry 0-<version>: entry (``encode_entry``), kind
     tapete:{p<P>}:match:<id>:snapshot  hash: version, state and the caller's fields (JSON)
     tapete:{p<P>}:match:<id>:actions   hash, per owner O of action ids (a player, "system"):
                                        O:id the latest action id, O:answer its first answer
@@ -26,6 +26,7 @@ replicas have it too (WAIT), with ``fsync`` once it is fsynced (WAITAOF). Only t
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 import zlib
@@ -51,6 +52,41 @@ MATCH_ID = re.compile(r"[A-Za-z0-9_.-]{1,128}")
 MAX_ACTION_ID_LENGTH = 200
 ACTION_TAG_LENGTH = 12  # hex digits (48 bits) of an action id kept to know it was used
 RESERVED_FIELD = "version"  # set by the store, never by the caller
+
+# A log entry is its JSON deflated against this dictionary (the strings entries repeat most,
+# the likeliest last), in base 85 after ENTRY_CODEC: about a third of the JSON's size. The
+# dictionary is part of the stored format: never change it; a new one needs a new prefix.
+ENTRY_CODEC = "z1:"
+ENTRY_DICTIONARY = (
+    b'"result":null,"seed":null,"reason":"cards":[],"visible_to":[0]'
+    b'"type":"match_created","game":"bot.added","match.created","match.started"'
+    b',"points":0},{"type":"drew","seat":1,"card":null,"visible_to":[1]}'
+    b',{"type":"trick_won","seat":0,"cards":["'
+    b'{"time":"2026-01-01T00:00:00.000Z","action":{"type":"play","card":"'
+    b'"rules_version":"tapete-0.1.0/","state_hash":"'
+    b'"status":"running","to_act":[1],"deadline":null,"turn_deadline":null,"kind":"action",'
+    b'"actor":{"player":"bot-random","seat":0,"system":false},'
+    b'"events":[{"type":"played","seat":0,"card":"'
+    b'"}],"finished":false}'
+)
+ENTRY_WINDOW_BITS = -15  # raw deflate, no header: the prefix says what the bytes are
+
+
+def encode_entry(entry: dict[str, Any]) -> str:
+    """How a log entry is stored: deflated JSON, in base 85 (readable as text everywhere)."""
+    deflate = zlib.compressobj(6, zlib.DEFLATED, ENTRY_WINDOW_BITS, zdict=ENTRY_DICTIONARY)
+    packed = deflate.compress(jsoncodec.dumps(entry)) + deflate.flush()
+    return ENTRY_CODEC + base64.b85encode(packed).decode()
+
+
+def decode_entry(stored: str) -> dict[str, Any]:
+    """A stored log entry: deflated (``encode_entry``), or plain JSON as logs held before."""
+    if not stored.startswith(ENTRY_CODEC):
+        return jsoncodec.loads(stored)
+    inflate = zlib.decompressobj(ENTRY_WINDOW_BITS, zdict=ENTRY_DICTIONARY)
+    packed = base64.b85decode(stored[len(ENTRY_CODEC) :])
+    return jsoncodec.loads(inflate.decompress(packed) + inflate.flush())
+
 
 # KEYS: log, snapshot, actions, feed.
 # ARGV: expected version, action id ('' = none), its owner, its tag, answer record, feed maxlen,
@@ -299,7 +335,7 @@ class MatchLog:
             action_tag(action_id) if action_id else "",
             jsoncodec.dumps({"version": version, "answer": answer, "fingerprint": fingerprint}),
             self.feed_maxlen,
-            jsoncodec.dumps(entry),
+            encode_entry(entry),
             kind,
             len(snapshot),
             *_pairs({field: jsoncodec.dumps(value) for field, value in snapshot.items()}),
@@ -411,7 +447,7 @@ class MatchLog:
 def _entry(entry_id: str | bytes, fields: dict) -> dict[str, Any]:
     decoded = {_text(key): _text(value) for key, value in fields.items()}
     version = int(_text(entry_id).split("-")[1])
-    return {RESERVED_FIELD: version} | jsoncodec.loads(decoded["entry"])
+    return {RESERVED_FIELD: version} | decode_entry(decoded["entry"])
 
 
 def _pairs(fields: dict[str, Any]) -> list[Any]:

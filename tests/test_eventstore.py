@@ -6,6 +6,8 @@ directly (`raw`) to check what was, and was not, written.
 
 from __future__ import annotations
 
+import json
+
 import threading
 import time
 import zlib
@@ -27,6 +29,8 @@ from shared.eventstore import (
     MatchLog,
     NotDurable,
     VersionConflict,
+    decode_entry,
+    encode_entry,
 )
 from shared.jsoncodec import state_hash
 from shared.redis_server import EmbeddedRedis
@@ -167,6 +171,20 @@ class MatchLogContract:
         assert entry_id == "0-1"
         assert fields["kind"] == "match.created"
         assert set(fields) == {"entry", "kind"}
+        stored = entry("match.created", game="brisca")
+        assert decode_entry(fields["entry"]) == stored
+        assert len(fields["entry"]) < len(json.dumps(stored, separators=(",", ":")))
+
+    def test_entries_stored_deflated_or_as_plain_json_read_the_same(
+        self, store: MatchLog, raw: redis.Redis
+    ) -> None:
+        self.create(store)
+        raw.xadd(store.keys("m1").log, {"entry": json.dumps(entry(n=2)), "kind": "action"}, "0-2")
+
+        assert [e["version"] for e in store.entries("m1")] == [1, 2]
+        assert store.entries("m1", after=1) == [{"version": 2, **entry(n=2)}]
+        big = entry(events=[{"type": "played", "seat": 0, "card": "1O", "i": i} for i in range(99)])
+        assert decode_entry(encode_entry(big)) == big
 
     def test_feed_is_capped_but_the_log_never_is(self, make_store: MakeStore) -> None:
         store = make_store(feed_maxlen=10)
