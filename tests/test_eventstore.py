@@ -7,7 +7,6 @@ directly (`raw`) to check what was, and was not, written.
 from __future__ import annotations
 
 import json
-
 import threading
 import time
 import zlib

@@ -587,7 +587,8 @@ def test_only_a_players_latest_action_id_is_answered_an_older_one_has_expired(
     """Each player's latest answer is kept until their next action; their older ids get
     409 action_id_expired (whatever version or action they come with) and write nothing."""
     match, seated = http.seated_match()
-    sent: dict[int, list[tuple[str, dict, int, dict]]] = {0: [], 1: []}  # id, action, version, answer
+    # per seat, what it sent: (action id, action, version, answer)
+    sent: dict[int, list[tuple[str, dict, int, dict]]] = {0: [], 1: []}
     to_act, n = match["to_act"], 0
     while len(sent[0]) < 2 or len(sent[1]) < 2:
         seat = to_act[0]
