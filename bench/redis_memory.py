@@ -39,6 +39,7 @@ from shared.bots import choose  # noqa: E402
 from shared.eventstore import MatchLog  # noqa: E402
 from shared.redis_server import EmbeddedRedis  # noqa: E402
 
+TARGET_BYTES = 100_000  # a finished match, every key of it and its feed share (issue 29)
 MAX_ACTIONS = 5000  # per match: a guard against a game that never ends under random play
 
 KINDS = [  # (kind, key pattern); the first that matches names a key's kind
@@ -173,11 +174,18 @@ def main() -> int:
     print(
         f"{'INFO used_memory, after - before':40} {'':7} {after - before:11d} {(after - before) / n:10.0f}"
     )
+    feed = by_kind["feed (capped stream)"][1]
     if feed_entries:
-        feed = by_kind["feed (capped stream)"][1]
         print(
             f"\nfeed: {feed / feed_entries:.0f} bytes per notification (capped, not kept per match)"
         )
+    per_match = total / n
+    verdict = "met" if per_match <= TARGET_BYTES else "MISSES"
+    print(
+        f"\nper finished match: {per_match / 1000:.1f} KB with its feed share, "
+        f"{(total - feed) / n / 1000:.1f} KB without; target <= {TARGET_BYTES / 1000:.0f} KB "
+        f"(with the feed share): {verdict}"
+    )
     return 0
 
 

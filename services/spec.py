@@ -154,6 +154,9 @@ ERROR_CODES: dict[str, tuple[str, dict[str, Schema] | None]] = {
     "invalid_ticket": ("the stream ticket is unknown, used or expired", None),
     "ticket_mismatch": ("the stream ticket is for another match", None),
     "action_id_reused": ("this action_id was sent before with another action", None),
+    "action_id_expired": ("this action_id was answered, but its answer is no longer kept: "
+                          "only your latest action's is, until an hour after the match ends",
+                          None),
     "bad_cursor": ("the cursor is not one this server gave", None),
     "bad_filter": ("the listing's filters do not go together", None),
     "bot_token": ("a bot seat's token cannot be rotated", None),

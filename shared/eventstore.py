@@ -6,9 +6,11 @@ action-id answer and the feed notification, so readers never see one without the
 
 Keys, with P = crc32(match id) % partitions:
 
-    tapete:{p<P>}:match:<id>:log       stream, entry 0-<version>: entry (JSON), kind
+    tapete:{p<P>}:match:<id>:log       stream, entry 0-<version>: entry (``encode_entry``), kind
     tapete:{p<P>}:match:<id>:snapshot  hash: version, state and the caller's fields (JSON)
-    tapete:{p<P>}:match:<id>:actions   hash: client action id -> first answer (JSON)
+    tapete:{p<P>}:match:<id>:actions   hash, per owner O of action ids (a player, "system"):
+                                       O:id the latest action id, O:answer its first answer
+                                       (JSON), O:used a tag of every id O used (",<tag>"...)
     tapete:{p<P>}:feed                 stream: match, version, kind, event (public, JSON),
                                        and the caller's ``notification_fields`` (traceparent)
 
@@ -24,6 +26,8 @@ replicas have it too (WAIT), with ``fsync`` once it is fsynced (WAITAOF). Only t
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 import zlib
 from collections.abc import Callable, Mapping, Sequence
@@ -46,11 +50,48 @@ DEFAULT_FEED_MAXLEN = 1_000_000
 MAX_WAIT_SECONDS = 30.0
 MATCH_ID = re.compile(r"[A-Za-z0-9_.-]{1,128}")
 MAX_ACTION_ID_LENGTH = 200
+ACTION_TAG_LENGTH = 12  # hex digits (48 bits) of an action id kept to know it was used
 RESERVED_FIELD = "version"  # set by the store, never by the caller
 
+# A log entry is its JSON deflated against this dictionary (the strings entries repeat most,
+# the likeliest last), in base 85 after ENTRY_CODEC: about a third of the JSON's size. The
+# dictionary is part of the stored format: never change it; a new one needs a new prefix.
+ENTRY_CODEC = "z1:"
+ENTRY_DICTIONARY = (
+    b'"result":null,"seed":null,"reason":"cards":[],"visible_to":[0]'
+    b'"type":"match_created","game":"bot.added","match.created","match.started"'
+    b',"points":0},{"type":"drew","seat":1,"card":null,"visible_to":[1]}'
+    b',{"type":"trick_won","seat":0,"cards":["'
+    b'{"time":"2026-01-01T00:00:00.000Z","action":{"type":"play","card":"'
+    b'"rules_version":"tapete-0.1.0/","state_hash":"'
+    b'"status":"running","to_act":[1],"deadline":null,"turn_deadline":null,"kind":"action",'
+    b'"actor":{"player":"bot-random","seat":0,"system":false},'
+    b'"events":[{"type":"played","seat":0,"card":"'
+    b'"}],"finished":false}'
+)
+ENTRY_WINDOW_BITS = -15  # raw deflate, no header: the prefix says what the bytes are
+
+
+def encode_entry(entry: dict[str, Any]) -> str:
+    """How a log entry is stored: deflated JSON, in base 85 (readable as text everywhere)."""
+    deflate = zlib.compressobj(6, zlib.DEFLATED, ENTRY_WINDOW_BITS, zdict=ENTRY_DICTIONARY)
+    packed = deflate.compress(jsoncodec.dumps(entry)) + deflate.flush()
+    return ENTRY_CODEC + base64.b85encode(packed).decode()
+
+
+def decode_entry(stored: str) -> dict[str, Any]:
+    """A stored log entry: deflated (``encode_entry``), or plain JSON as logs held before."""
+    if not stored.startswith(ENTRY_CODEC):
+        return jsoncodec.loads(stored)
+    inflate = zlib.decompressobj(ENTRY_WINDOW_BITS, zdict=ENTRY_DICTIONARY)
+    packed = base64.b85decode(stored[len(ENTRY_CODEC) :])
+    return jsoncodec.loads(inflate.decompress(packed) + inflate.flush())
+
+
 # KEYS: log, snapshot, actions, feed.
-# ARGV: expected version, action id ('' = none), answer record, feed maxlen, entry json, kind,
-#       number of snapshot fields n, n field/value pairs, then the feed's field/value pairs.
+# ARGV: expected version, action id ('' = none), its owner, its tag, answer record, feed maxlen,
+#       entry json, kind, number of snapshot fields n, n field/value pairs, then the feed's
+#       field/value pairs.
 # Redis does not roll a script back, so every check runs before the first write; the log's
 # XADD comes first among the writes, so if Redis still refuses it nothing has been written.
 APPEND_SCRIPT = """
@@ -63,10 +104,13 @@ for key, kind in pairs(wanted) do
   end
 end
 
-local action_id = ARGV[2]
+local action_id, owner = ARGV[2], ARGV[3]
+local used = ''
 if action_id ~= '' then
-  local first = redis.call('HGET', actions, action_id)
-  if first then return {'duplicate', first} end
+  local kept = redis.call('HMGET', actions, owner .. ':id', owner .. ':answer', owner .. ':used')
+  if kept[1] == action_id then return {'duplicate', kept[2]} end
+  used = kept[3] or ''
+  if string.find(used, ',' .. ARGV[4], 1, true) then return {'expired', ''} end
 end
 
 local current = tonumber(redis.call('HGET', snapshot, 'version') or '0')
@@ -79,11 +123,14 @@ if tail_id ~= '0-' .. current then
 end
 
 local version = current + 1
-redis.call('XADD', log, '0-' .. version, 'entry', ARGV[5], 'kind', ARGV[6])
-local n = tonumber(ARGV[7])
-redis.call('HSET', snapshot, 'version', version, unpack(ARGV, 8, 7 + 2 * n))
-if action_id ~= '' then redis.call('HSET', actions, action_id, ARGV[3]) end
-redis.call('XADD', feed, 'MAXLEN', '~', ARGV[4], '*', unpack(ARGV, 8 + 2 * n))
+redis.call('XADD', log, '0-' .. version, 'entry', ARGV[7], 'kind', ARGV[8])
+local n = tonumber(ARGV[9])
+redis.call('HSET', snapshot, 'version', version, unpack(ARGV, 10, 9 + 2 * n))
+if action_id ~= '' then
+  redis.call('HSET', actions, owner .. ':id', action_id, owner .. ':answer', ARGV[5],
+             owner .. ':used', used .. ',' .. ARGV[4])
+end
+redis.call('XADD', feed, 'MAXLEN', '~', ARGV[6], '*', unpack(ARGV, 10 + 2 * n))
 return {'ok', version}
 """
 
@@ -128,6 +175,14 @@ class VersionConflict(Exception):
         self.current_version = current_version
 
 
+class ActionIdExpired(Exception):
+    """The action id was used before by the same owner, but its answer is no longer kept:
+    only the owner's latest action's is (nothing written; HTTP 409)."""
+
+    def __init__(self) -> None:
+        super().__init__("this action id was answered before; its answer is no longer kept")
+
+
 class BrokenLog(RuntimeError):
     """A match's keys are not what the store wrote (wrong type, log and snapshot disagree)."""
 
@@ -141,6 +196,24 @@ class AppendResult:
     duplicate: bool
     answer: dict[str, Any] | None
     fingerprint: str | None = None  # what the action id was first used for (a duplicate's)
+
+
+@dataclass(frozen=True)
+class KeptAnswer:
+    """What the match keeps of an owner's action id: ``latest`` (its answer is kept:
+    ``version``, ``answer``, ``fingerprint``), ``older`` (used, answer no longer kept),
+    ``unknown`` (never used), or ``gone`` (the match keeps no answers at all: expired, or
+    no action id was ever sent)."""
+
+    status: str
+    version: int | None = None
+    answer: dict[str, Any] | None = None
+    fingerprint: str | None = None
+
+
+def action_tag(action_id: str) -> str:
+    """A short hash of an action id: what is kept of every id once its answer is not."""
+    return hashlib.sha256(action_id.encode()).hexdigest()[:ACTION_TAG_LENGTH]
 
 
 class MatchKeys(NamedTuple):
@@ -218,15 +291,18 @@ class MatchLog:
         action_id: str | None = None,
         answer: dict[str, Any] | None = None,
         fingerprint: str | None = None,
+        owner: str = "",
     ) -> AppendResult:
         """Append `entry` as version expected_version + 1, with its snapshot and notification.
 
         `snapshot` must hold `state`; other fields (match metadata...) are stored beside it,
         and fields left out keep their earlier value. `feed` is the public event payload.
-        With an `action_id` already recorded, nothing is written and the first answer comes
-        back (duplicate=True) with the `fingerprint` recorded beside it, so the caller can tell
-        a retry from another request under the same id. Raises VersionConflict when
-        expected_version is stale.
+        Action ids are per `owner` (who sent it), and only the owner's latest one keeps its
+        answer: the next one replaces it. With the `action_id` of the owner's latest action,
+        nothing is written and the first answer comes back (duplicate=True) with the
+        `fingerprint` recorded beside it, so the caller can tell a retry from another request
+        under the same id; with an older id of that owner, nothing is written and
+        ActionIdExpired is raised. Raises VersionConflict when expected_version is stale.
         """
         keys = self.keys(match_id)
         if type(expected_version) is not int or expected_version < 0:
@@ -255,9 +331,11 @@ class MatchLog:
         args: list[str | int | bytes] = [
             expected_version,
             action_id or "",
+            owner,
+            action_tag(action_id) if action_id else "",
             jsoncodec.dumps({"version": version, "answer": answer, "fingerprint": fingerprint}),
             self.feed_maxlen,
-            jsoncodec.dumps(entry),
+            encode_entry(entry),
             kind,
             len(snapshot),
             *_pairs({field: jsoncodec.dumps(value) for field, value in snapshot.items()}),
@@ -281,6 +359,8 @@ class MatchLog:
             )
         if status == "conflict":
             raise VersionConflict(int(value))
+        if status == "expired":
+            raise ActionIdExpired()
         raise BrokenLog(f"match {match_id}: {_text(value)}")
 
     def _durable_append(self, keys: MatchKeys, args: list) -> Any:
@@ -329,6 +409,21 @@ class MatchLog:
         version = int(decoded.pop(RESERVED_FIELD))
         return {RESERVED_FIELD: version} | {key: jsoncodec.loads(v) for key, v in decoded.items()}
 
+    def kept_answer(self, match_id: str, owner: str, action_id: str) -> KeptAnswer:
+        """What the match keeps of ``owner``'s ``action_id`` (see ``append``), in one read."""
+        fields = [f"{owner}:id", f"{owner}:answer", f"{owner}:used"]
+        keys = self.keys(match_id)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.hmget(keys.actions, fields)
+        pipe.exists(keys.actions)
+        (latest, record, used), exists = pipe.execute()
+        if latest is not None and _text(latest) == action_id:
+            first = jsoncodec.loads(record)
+            return KeptAnswer("latest", first["version"], first["answer"], first.get("fingerprint"))
+        if used is not None and f",{action_tag(action_id)}" in _text(used):
+            return KeptAnswer("older")
+        return KeptAnswer("unknown" if exists else "gone")
+
     def entries(self, match_id: str, after: int = 0, limit: int | None = None) -> list[dict]:
         """Entries with version > after, oldest first; each is the stored entry plus `version`."""
         # Any: redis-py's reply types cannot tell whether the client decodes to str.
@@ -363,7 +458,7 @@ class MatchLog:
 def _entry(entry_id: str | bytes, fields: dict) -> dict[str, Any]:
     decoded = {_text(key): _text(value) for key, value in fields.items()}
     version = int(_text(entry_id).split("-")[1])
-    return {RESERVED_FIELD: version} | jsoncodec.loads(decoded["entry"])
+    return {RESERVED_FIELD: version} | decode_entry(decoded["entry"])
 
 
 def _pairs(fields: dict[str, Any]) -> list[Any]:

@@ -6,6 +6,7 @@ directly (`raw`) to check what was, and was not, written.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 import zlib
@@ -20,12 +21,15 @@ import redis
 from redis.crc import key_slot
 
 from shared.eventstore import (
+    ActionIdExpired,
     AppendResult,
     BrokenLog,
     Durability,
     MatchLog,
     NotDurable,
     VersionConflict,
+    decode_entry,
+    encode_entry,
 )
 from shared.jsoncodec import state_hash
 from shared.redis_server import EmbeddedRedis
@@ -166,6 +170,20 @@ class MatchLogContract:
         assert entry_id == "0-1"
         assert fields["kind"] == "match.created"
         assert set(fields) == {"entry", "kind"}
+        stored = entry("match.created", game="brisca")
+        assert decode_entry(fields["entry"]) == stored
+        assert len(fields["entry"]) < len(json.dumps(stored, separators=(",", ":")))
+
+    def test_entries_stored_deflated_or_as_plain_json_read_the_same(
+        self, store: MatchLog, raw: redis.Redis
+    ) -> None:
+        self.create(store)
+        raw.xadd(store.keys("m1").log, {"entry": json.dumps(entry(n=2)), "kind": "action"}, "0-2")
+
+        assert [e["version"] for e in store.entries("m1")] == [1, 2]
+        assert store.entries("m1", after=1) == [{"version": 2, **entry(n=2)}]
+        big = entry(events=[{"type": "played", "seat": 0, "card": "1O", "i": i} for i in range(99)])
+        assert decode_entry(encode_entry(big)) == big
 
     def test_feed_is_capped_but_the_log_never_is(self, make_store: MakeStore) -> None:
         store = make_store(feed_maxlen=10)
@@ -256,6 +274,31 @@ class MatchLogContract:
         assert {r.version for r in results} == {2}
         assert len({str(r.answer) for r in results}) == 1
         assert self.log_ids(raw, store) == ["0-1", "0-2"]
+
+    def test_only_an_owners_latest_answer_is_kept_an_older_id_has_expired(
+        self, store: MatchLog, raw: redis.Redis
+    ) -> None:
+        self.create(store)
+        self.append(store, 1, action_id="a-1", answer={"n": 1}, owner="ana")
+        self.append(store, 2, action_id="b-1", answer={"n": 2}, owner="bea")
+        self.append(store, 3, action_id="a-2", answer={"n": 3}, owner="ana")
+        before = dump(raw)
+
+        with pytest.raises(ActionIdExpired):  # at the current version: still not a new action
+            self.append(store, 4, action_id="a-1", answer={"n": 4}, owner="ana")
+        assert self.append(store, 4, action_id="a-2", owner="ana").answer == {"n": 3}
+        assert self.append(store, 1, action_id="b-1", owner="bea").answer == {"n": 2}
+        assert dump(raw) == before
+        kept = store.kept_answer("m1", "ana", "a-2")
+        assert (kept.status, kept.version, kept.answer) == ("latest", 4, {"n": 3})
+        assert store.kept_answer("m1", "ana", "a-1").status == "older"
+        assert store.kept_answer("m1", "ana", "b-1").status == "unknown"  # ids are per owner
+        assert store.kept_answer("m2", "ana", "a-1").status == "gone"
+        # another owner's id is theirs: a new action, and one answer per owner stays
+        assert not self.append(store, 4, action_id="a-1", owner="bea").duplicate
+        assert sorted(raw.hkeys(store.keys("m1").actions)) == sorted(
+            f"{owner}:{field}" for owner in ("ana", "bea") for field in ("id", "answer", "used")
+        )
 
     def test_action_ids_belong_to_one_match(self, store: MatchLog) -> None:
         self.create(store, "m1")

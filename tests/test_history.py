@@ -37,7 +37,7 @@ from services.lobby.players import Player
 from services.lobby.rules_client import RulesClient
 from services.openapi_dump import OPENAPI_DIR, generated_spec
 from shared.engine import State, get_game, new_match
-from shared.eventstore import MatchLog
+from shared.eventstore import MatchLog, decode_entry, encode_entry
 from shared.feedgroup import GroupSettings
 from shared.verify import main as verify_main
 from tests.corpus.logs import log_of
@@ -125,9 +125,9 @@ def tamper(client: redis.Redis, match_id: str, version: int, change: Callable[[d
     client.delete(key)
     for entry_id, fields in rows:
         if entry_id == f"0-{version}":
-            entry = json.loads(fields["entry"])
+            entry = decode_entry(fields["entry"])
             change(entry)
-            fields = {**fields, "entry": json.dumps(entry)}
+            fields = {**fields, "entry": encode_entry(entry)}
         client.xadd(key, fields, id=entry_id)
 
 

@@ -22,7 +22,7 @@ import redis
 
 from services.history.consumer import GROUP, dead_key
 from services.history.store import ReadModels, ratings_key
-from shared.eventstore import MatchLog
+from shared.eventstore import MatchLog, decode_entry, encode_entry
 from tests.history_fixtures import (
     Consumers,
     applied_version,
@@ -226,9 +226,9 @@ def test_the_log_hides_while_running_reveals_after_and_a_tampered_log_fails_veri
     version = len(rows) // 2
     for entry_id, fields in rows:
         if entry_id == f"0-{version}":
-            entry = json.loads(fields["entry"])
+            entry = decode_entry(fields["entry"])
             entry["state_hash"] = "f" * 64
-            fields = {**fields, "entry": json.dumps(entry)}
+            fields = {**fields, "entry": encode_entry(entry)}
         redis_client.xadd(key, fields, id=entry_id)
     report = history.get(f"/v1/matches/{match_id}/verify").body
     assert report["ok"] is False and report["first_divergence"] == version

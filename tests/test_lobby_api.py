@@ -28,6 +28,7 @@ from services.lobby import listing
 from services.lobby import schemas as lobby_schemas
 from services.lobby.app import create_lobby_app
 from services.lobby.application import SYSTEM, Lobby, sealed_state_hash
+from services.lobby.idempotency import ANSWERS_KEPT_AFTER_FINISH
 from services.lobby.rules_client import RulesClient
 from services.openapi_dump import OPENAPI_DIR, generated_spec
 from services.ratelimit import KEY_PREFIX as RATE_LIMIT_KEYS
@@ -578,6 +579,63 @@ def test_a_retry_of_the_move_that_ended_the_match_gets_its_first_answer(
     again = http.act(seated[last[0]], match["id"], last[1], last[2], action_id=f"m{last[2]}")
     assert (again.status, again.body) == (200, first.body)
     assert everything(redis_client) == before
+
+
+def test_only_a_players_latest_action_id_is_answered_an_older_one_has_expired(
+    http: Http, redis_client: redis.Redis
+):
+    """Each player's latest answer is kept until their next action; their older ids get
+    409 action_id_expired (whatever version or action they come with) and write nothing."""
+    match, seated = http.seated_match()
+    # per seat, what it sent: (action id, action, version, answer)
+    sent: dict[int, list[tuple[str, dict, int, dict]]] = {0: [], 1: []}
+    to_act, n = match["to_act"], 0
+    while len(sent[0]) < 2 or len(sent[1]) < 2:
+        seat = to_act[0]
+        view = http.view(seated[seat], match["id"])
+        action, version = view["view"]["legal_actions"][0], view["version"]
+        reply = http.act(seated[seat], match["id"], action, version, action_id=f"m{n}")
+        assert reply.status == 200, reply.body
+        sent[seat].append((f"m{n}", action, version, reply.body))
+        to_act, n = reply.body["view"]["to_act"], n + 1
+    current = reply.body["version"]
+    before = everything(redis_client)
+    for seat, moves in sent.items():
+        # the latest id: its first answer, as it was
+        latest_id, action, version, answer = moves[-1]
+        again = http.act(seated[seat], match["id"], action, version, action_id=latest_id)
+        assert (again.status, again.body) == (200, answer)
+        # an older one: expired, as a stale retry or at the current version with another action
+        older_id, action, version, _ = moves[0]
+        for at, what in ((version, action), (current, {"type": "play", "card": "1O"})):
+            refused = http.act(seated[seat], match["id"], what, at, action_id=older_id)
+            assert "latest action" in error_of(refused, 409, "action_id_expired")["message"]
+    assert everything(redis_client) == before
+
+
+def test_a_finished_matchs_answers_expire_then_a_retry_gets_action_id_expired(
+    http: Http, lobby: Lobby, redis_client: redis.Redis
+):
+    """A finished match keeps each player's last answer for an hour (the actions hash's
+    expiry); after that a retry is refused with 409 action_id_expired, writing nothing."""
+    match, seated = http.seated_match(game="raj", players=2, variant="dos-jugadores")
+    to_act = match["to_act"]
+    while to_act:
+        seat = to_act[0]
+        view = http.view(seated[seat], match["id"])
+        last = (seat, view["view"]["legal_actions"][0], view["version"])
+        first = http.act(seated[seat], match["id"], last[1], last[2], action_id=f"m{last[2]}")
+        assert first.status == 200, first.body
+        to_act = first.body["view"]["to_act"]
+    answers = lobby.store.log.keys(match["id"]).actions
+    assert 3500 < redis_client.ttl(answers) <= ANSWERS_KEPT_AFTER_FINISH
+    redis_client.delete(answers)  # what the expiry does, an hour later
+    before = everything(redis_client)
+    again = http.act(seated[last[0]], match["id"], last[1], last[2], action_id=f"m{last[2]}")
+    assert "finished" in error_of(again, 409, "action_id_expired")["message"]
+    assert everything(redis_client) == before
+    # without an action id it is refused as any move on a finished match
+    error_of(http.act(seated[last[0]], match["id"], last[1], last[2]), 409, "match_finished")
 
 
 def test_the_system_actor_acts_with_seat_null(http: Http, lobby: Lobby):

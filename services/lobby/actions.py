@@ -22,6 +22,7 @@ from .match import FINISHED, RUNNING
 from .matchstore import (
     SYSTEM,
     MatchStore,
+    Snapshot,
     StandIn,
     actor,
     deadline_at,
@@ -94,7 +95,7 @@ class Actions:
             # A retry of an answered action is refused here (its first try moved the match
             # on), so its stored answer is looked up only now, not on every move: a new
             # action's id is checked by the append itself.
-            first = self._first_answer(match_id, once)
+            first = self._first_answer(snap, once)
             if first is None:
                 raise
             return first
@@ -152,12 +153,13 @@ class Actions:
             store.keep_answers_a_while(match_id)
         return answer
 
-    def _first_answer(self, match_id: str, once: Idempotent | None) -> dict[str, Any] | None:
-        """The answer stored for an action id already used (409 if for another action)."""
+    def _first_answer(self, snap: Snapshot, once: Idempotent | None) -> dict[str, Any] | None:
+        """The answer stored for an action id already used (409 if for another action, or
+        if its answer is no longer kept); None for a new id."""
         if once is None:
             return None
-        raw = self.store.client.hget(self.store.log.keys(match_id).actions, once.key)
-        return once.recorded(raw)  # type: ignore[arg-type]
+        kept = self.store.log.kept_answer(snap.id, once.owner, once.action_id)
+        return once.recorded(kept, snap.match["status"] == FINISHED)
 
     def seat_view(self, match_id: str, seat: int) -> dict[str, Any]:
         """``{"version", "view"}``: what ``seat`` sees now, for a turn timer choosing its move.

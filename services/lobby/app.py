@@ -373,7 +373,9 @@ class Actions(MethodView):
     @matches.response(200, schemas.ActionResult)
     @refusals("submitAction", 400, 403, 404, 409, 415, 422, 429,
               e409="stale expected_version (details: the current version), the match has not "
-              "started or is finished, or an action_id reused for another action")  # fmt: skip
+              "started or is finished, an action_id reused for another action, or one whose "
+              "answer is no longer kept (action_id_expired: not your latest action, or the "
+              "match ended over an hour ago)")  # fmt: skip
     def post(self, body: dict, match_id: str, lang: str | None = None):
         """Act for your seat at expected_version: the new version, your events and view.
 

@@ -21,19 +21,18 @@ from typing import Any, Final
 import redis
 
 from services.errors import Conflict, NotFound
-from shared.eventstore import MATCH_ID, MatchLog, VersionConflict
+from shared.eventstore import MATCH_ID, ActionIdExpired, MatchLog, VersionConflict
 from shared.jsoncodec import state_hash
 
 from . import listing
 from . import match as rules_of
-from .idempotency import Duplicate, Idempotent
+from .idempotency import ANSWERS_KEPT_AFTER_FINISH, OLDER, Duplicate, Idempotent, expired
 from .match import FINISHED, OPEN, RUNNING, Match
 from .players import Player, Players
 from .quotas import OpenMatches
 from .rules_client import RulesClient, rules_errors
 from .undo import may_undo
 
-ANSWERS_KEPT_AFTER_FINISH = 3600  # seconds; the stored answers are most of a match's memory
 SYSTEM: Final = None  # submit_action's player when the server itself acts (a timer): seat null
 COMMAND_ATTEMPTS = 5  # a seat change without an expected version re-decides on a conflict
 RECENT_SNAPSHOTS = 256  # matches per process whose latest snapshot is kept (~10 KB each)
@@ -234,7 +233,8 @@ class MatchStore:
         ``entry`` holds its kind, actor, events and kind-specific fields (and the state hash
         when the rules service sent it); the rest (time, rules version, state hash, status,
         to_act, deadline) is filled in here. ``once``: the action id and answer of an
-        idempotent action (``Duplicate`` when that id was answered before: then nothing was
+        idempotent action (``Duplicate`` when that id is the player's latest, answered
+        before; 409 ``action_id_expired`` for an older id of theirs: either way nothing was
         written). ``undo``: a solitaire's new undo stack (None: as it was). Raises
         VersionConflict when another change came first: then nothing was written.
         """
@@ -263,11 +263,14 @@ class MatchStore:
         snapshot: dict[str, Any] = {"state": state, "match": match, "seed": seed}
         if undo is not None:  # left out, the snapshot's field keeps its value
             snapshot["undo"] = undo
-        key, answer, fingerprint = once.stored() if once else (None, None, None)
-        result = self.log.append(
-            match["id"], before.version if before else 0, entry, snapshot, notification,
-            key, answer, fingerprint,
-        )  # fmt: skip
+        try:
+            result = self.log.append(
+                match["id"], before.version if before else 0, entry, snapshot, notification,
+                once.action_id if once else None, once.answer if once else None,
+                once.fingerprint if once else None, once.owner if once else "",
+            )  # fmt: skip
+        except ActionIdExpired as exc:
+            raise expired(OLDER) from exc
         if result.duplicate:
             raise Duplicate(result.answer or {}, result.fingerprint)
         listing.refile(self.client, before.match if before else None, match, self.listing_shards)
@@ -291,6 +294,6 @@ class MatchStore:
         raise Conflict("the match kept changing under this request; try again", code="busy")
 
     def keep_answers_a_while(self, match_id: str) -> None:
-        """A finished match's stored answers expire: retries of its last moves still get
-        their answer, for ``ANSWERS_KEPT_AFTER_FINISH`` seconds."""
+        """A finished match's stored answers expire: retries of each player's last move still
+        get their answer, for ``ANSWERS_KEPT_AFTER_FINISH`` seconds."""
         self.client.expire(self.log.keys(match_id).actions, ANSWERS_KEPT_AFTER_FINISH)

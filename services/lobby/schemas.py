@@ -176,7 +176,11 @@ class NewAction(Strict):
     action_id = fields.String(
         load_default=optional(None),
         validate=validate.Length(min=1, max=MAX_ACTION_ID_LENGTH),
-        metadata={"description": "your id for this action: a retry returns the first answer"},
+        metadata={
+            "description": "your id for this action, unique in the match: a retry returns the "
+            "first answer while it is your latest action (until an hour after the match ends); "
+            "an older id gets 409 action_id_expired"
+        },
     )
 
 
