@@ -591,7 +591,7 @@ class Presidente(Game):
         """The candidates are sets of the hand already: only the pile's top is left to meet."""
         top = PresidenteData.of(state).top
         if top is None:
-            return self._plays(state, seat)
+            return list(self._plays(state, seat))
         # Only the sets of the top's size can follow: those of ``_plays``, in its order,
         # made without the sets of every other size.
         count = top["count"]
