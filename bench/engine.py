@@ -88,6 +88,9 @@ def main() -> int:
         "--cpu", action="store_true", help="per second of this process's CPU time, not the wall's"
     )
     args = parser.parse_args()
+    ids = [game.id for game in all_games()]
+    if args.game and args.game not in ids:
+        parser.error(f"unknown game {args.game!r}; the games: {', '.join(ids)}")
     if args.cpu:
         global clock
         clock = time.process_time

@@ -151,9 +151,19 @@ class ActionType:
             # The commonest fields, a card, a list of cards or a string of fixed choices, are
             # accepted here without the general check (this runs for every action applied).
             if spec.choices is None:
-                if spec.kind == "card" and is_card(value):
+                kind = spec.kind
+                if kind == "card" and is_card(value):
                     continue
-                if spec.kind == "cards" and type(value) is list and are_cards(value):
+                if kind == "cards" and type(value) is list and are_cards(value):
+                    continue
+                if kind == "seat" and type(value) is int and 0 <= value < players:
+                    continue
+                if (
+                    kind == "int"
+                    and type(value) is int
+                    and (spec.minimum is None or value >= spec.minimum)
+                    and (spec.maximum is None or value <= spec.maximum)
+                ):
                     continue
             elif spec.kind == "str" and isinstance(value, str) and value in spec.choices:
                 continue

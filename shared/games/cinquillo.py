@@ -85,16 +85,22 @@ def row(suit_letter: str) -> str:
     return f"row:{suit_letter}"
 
 
+#: Each suit's row zone, by suit.
+ROWS = {s: row(s) for s in SPANISH_SUITS}
+#: Each row's suit, by the suit that names it in ``rows_of``.
+ROW_SUITS = {s: s for s in SPANISH_SUITS}
+
+
 def rows_of(state: State) -> dict[str, list[str]]:
-    return {s: state.cards(row(s)) for s in SPANISH_SUITS}
+    zones = state.zones
+    return {s: zones[name].cards for s, name in ROWS.items()}
 
 
 def playable(state: State, cards: list[str]) -> list[str]:
     """The cards of ``cards`` that may be placed now (only the 5 de oros before it is down)."""
-    if not state.cards(row("O")):
+    if not state.cards(ROWS["O"]):
         return [c for c in cards if c == OPENING_CARD]
-    rows = rows_of(state)
-    return RULE.playable(cards, rows, {s: s for s in rows})
+    return RULE.playable(cards, rows_of(state), ROW_SUITS)
 
 
 @dataclass
@@ -433,6 +439,16 @@ class Cinquillo(Game):
                 return events + [self.plays_again(seat=seat)]
             events.append(self.extra_play_lost(seat=seat))
         return events + self._next_turn(state, seat)
+
+    @pass_.enumerate
+    def _passes(self, state: State, seat: int) -> list[Action]:
+        """The refusal's rule without its message (listing it would word the cards to place
+        on every turn a seat can place one)."""
+        if CinquilloData.of(state).extra_play:
+            allowed = state.options["extra_play_optional"]
+        else:
+            allowed = not playable(state, state.cards(hand(seat)))
+        return [{"type": "pass"}] if allowed else []
 
     @pass_.refusal
     def _pass_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:

@@ -102,6 +102,20 @@ def down(seat: int) -> str:
     return seat_zone("down", seat)
 
 
+def strength(card: str, ace_high: bool) -> int:
+    """J = Q = K = 10, the ace high (14) or low (1); the other cards their rank."""
+    r = rank(card)
+    if r == 1:
+        return 14 if ace_high else 1
+    return min(r, 10)
+
+
+#: Whether the ace is high -> each card's strength.
+_STRENGTHS = {
+    high: {card: strength(card, high) for card in english_deck(jokers=1)} for high in (True, False)
+}
+
+
 @dataclass
 class PalacioData(GameData):
     dealer: int = 0
@@ -307,10 +321,11 @@ class Palacio(Game):
     @staticmethod
     def value(state: State, card: str) -> int:
         """The strength for "equal or higher": J = Q = K = 10, the ace high (14) or low (1)."""
-        r = rank(card)
-        if r == 1:
-            return 14 if state.options["ace"] == "high" else 1
-        return min(r, 10)
+        ace_high = state.options["ace"] == "high"
+        try:  # looked up: listing a hand's sets asks it of every card, every turn
+            return _STRENGTHS[ace_high][card]
+        except KeyError:  # a card of no English deck, in a refused action
+            return strength(card, ace_high)
 
     # -- setup -----------------------------------------------------------------------
     def deck(self, state: State) -> list[str]:

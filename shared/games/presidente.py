@@ -53,7 +53,7 @@ HAND_SIZE = 13
 REVOLUTION_RUN = 4
 
 
-def value(card: str) -> int:
+def strength(card: str) -> int:
     """The strength of a card in the normal order: 3 = 3 … K = 13, A = 14, 2 = 15, joker 16."""
     if card == JOKER:
         return JOKER_VALUE
@@ -61,9 +61,27 @@ def value(card: str) -> int:
     return {1: 14, 2: 15}.get(r, r)
 
 
-def keep_key(card: str) -> tuple[int, int, str]:
+#: Each card's strength, made once: listing a hand's sets asks it of every card, every turn.
+_STRENGTH = {card: strength(card) for card in english_deck(jokers=1)}
+
+
+def value(card: str) -> int:
+    """``strength``, looked up."""
+    try:
+        return _STRENGTH[card]
+    except KeyError:  # a card of no English deck, in a refused action
+        return strength(card)
+
+
+def keep_key(card: str) -> tuple[int, bool, str]:
     """Weakest first; the 3 of clubs counts above the other 3s (it is the one worth keeping)."""
-    return (value(card), card == CLUBS_THREE, card)
+    try:
+        return _KEEP[card]
+    except KeyError:
+        return (value(card), card == CLUBS_THREE, card)
+
+
+_KEEP = {card: (value(card), card == CLUBS_THREE, card) for card in english_deck(jokers=1)}
 
 
 def label(v: int) -> str:
@@ -571,11 +589,28 @@ class Presidente(Game):
     @play.enumerate
     def _legal_plays(self, state: State, seat: int) -> list[Action]:
         """The candidates are sets of the hand already: only the pile's top is left to meet."""
-        plays = self._plays(state, seat)
         top = PresidenteData.of(state).top
         if top is None:
-            return list(plays)
-        return [a for a in plays if self._may_follow(state, a["cards"], top)]
+            return list(self._plays(state, seat))
+        # Only the sets of the top's size can follow: those of ``_plays``, in its order,
+        # made without the sets of every other size.
+        count = top["count"]
+        held = state.cards(hand(seat))
+        plays = []
+        for group in climbing.sets_by_value(held, value).values():
+            if len(group) >= count:
+                cards = sorted(group, key=keep_key)[:count]
+                if self._may_follow(state, cards, top):
+                    plays.append({"type": "play", "cards": cards})
+        lone_three = [CLUBS_THREE]
+        if (
+            count == 1
+            and CLUBS_THREE in held
+            and self._may_follow(state, lone_three, top)
+            and not any(a["cards"] == lone_three for a in plays)
+        ):
+            plays.append({"type": "play", "cards": lone_three})
+        return plays
 
     def _may_follow(self, state: State, cards: list[str], top: dict) -> bool:
         """Whether a set goes on the pile's ``top``: as many cards, of a value that meets it."""
@@ -628,14 +663,16 @@ class Presidente(Game):
     def _active(self, state: State) -> list[int]:
         """Seats still playing this round: cards in hand and not deposed."""
         blocked = PresidenteData.of(state).blocked
-        return [s for s in range(state.players) if state.cards(hand(s)) and s not in blocked]
+        zones = state.zones
+        return [s for s in range(state.players) if zones[hand(s)].cards and s not in blocked]
 
     def _next_turn(self, state: State, seat: int) -> list[Event]:
         """The next seat that has not passed; when everyone else has passed, the pile clears."""
         data = PresidenteData.of(state)
         assert data.top is not None
-        contest = [s for s in self._active(state) if s not in data.passed]
-        if not [s for s in contest if s != data.top["seat"]]:
+        passed, leader = data.passed, data.top["seat"]
+        contest = [s for s in self._active(state) if s not in passed]
+        if all(s == leader for s in contest):
             return self._clear(state, data.top["seat"], "all_passed")
         nxt = next_seat(state, seat, skip=[s for s in range(state.players) if s not in contest])
         state.to_act = [nxt]

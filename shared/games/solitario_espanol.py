@@ -44,6 +44,7 @@ from shared.engine.kit.solitaire import solitaire_finished
 from shared.engine.kit.tables import SPANISH_SEQUENCE_40, SPANISH_SEQUENCE_48
 from shared.engine.kit.zones import hand, not_in_hand
 from shared.engine.language import SPANISH_DECK, Message, Say, Words
+from shared.engine.state import Zone
 
 ROWS = 4
 HAND = hand(0)
@@ -117,6 +118,16 @@ _COLUMNS = {
     for size in (40, 48)
     for rey in (True, False)
 }
+
+
+#: Each card's suit, looked up without a call: the chain asks it for every card it carries.
+_SUIT = {card: suit(card) for card in spanish_deck(48)}
+
+
+def _column_table_of(state: State) -> dict[str, int | None]:
+    """Each card's column in this match's grid."""
+    options = state.options
+    return _COLUMNS[options["deck_size"], options["mode"] == TOKENS]
 
 
 @dataclass
@@ -381,8 +392,9 @@ class SolitarioEspanol(Game):
             raise BadSetup(f"the {mode} mode is played with the 48-card deck")
         cards = self.deck(state)
         state.shuffle(cards)
-        for r, c in self.cells(state):
-            state.zone(cell(r, c), None, HIDDEN).cards = [cards.pop()]
+        zones = state.zones
+        for _, _, name in _GRIDS[self.columns(state)]:
+            zones[name] = Zone([cards.pop()], None, HIDDEN)
         state.zone(HAND, 0, PUBLIC)
         if mode == LOST_KINGS:
             state.zone(STARTERS, None, HIDDEN).cards = cards
@@ -416,7 +428,12 @@ class SolitarioEspanol(Game):
 
     @flip.candidates
     def _flips(self, state: State, seat: int) -> list[Action]:
-        return [{"type": "flip", "row": r, "column": c} for r, c in self._face_down_cells(state)]
+        zones = state.zones
+        return [
+            {"type": "flip", "row": r, "column": c}
+            for r, c, name in _GRIDS[self.columns(state)]
+            if (zone := zones.get(name)) is not None and zone.cards and zone.visibility == HIDDEN
+        ]
 
     # The candidates are the face-down cells themselves: each one is legal.
     flip.enumerate(_flips)
@@ -477,7 +494,7 @@ class SolitarioEspanol(Game):
 
     @place.handler
     def _place(self, state: State, seat: int, action: Action) -> list[Event]:
-        events = self._put(state, action["card"], action["row"])
+        events = [self._put(state, action["card"], action["row"])]
         if state.options["mode"] == OPEN_EXCHANGE:
             return events + self._turn_over(state)
         return events + self._chain(state, checked=True)
@@ -487,9 +504,11 @@ class SolitarioEspanol(Game):
         """Carry the card in hand to its place, for free, until the chain ends or a choice
         of row is the player's. ``checked``: this action already checked the whole grid."""
         events: list[Event] = []
-        while state.cards(HAND):
-            card = state.cards(HAND)[0]
-            if self.column_of(state, card) is None:  # a Rey, with no column on this grid
+        in_hand = state.zones[HAND].cards
+        column = _column_table_of(state)
+        while in_hand:
+            card = in_hand[0]
+            if column[card] is None:  # a Rey, with no column on this grid
                 state.move(card, HAND, KINGS)
                 events.append(self.rey_out(card=card, reyes=len(state.cards(KINGS))))
                 break
@@ -497,43 +516,60 @@ class SolitarioEspanol(Game):
             if len(rows) > 1:
                 state.phase = "place"
                 return events
-            events += self._put(state, card, rows[0], checked)
+            events.append(self._put(state, card, rows[0], checked))
             checked = True
         return events + self._turn_over(state)
 
-    def _put(self, state: State, card: str, r: int, checked: bool = False) -> list[Event]:
+    def _put(self, state: State, card: str, r: int, checked: bool = False) -> Event:
         """Lay ``card`` in its cell of row ``r``; the face-down card there comes to hand."""
-        data = SolitarioData.of(state)
-        c = self.column_of(state, card)
+        c = _column_table_of(state)[card]
         assert c is not None
-        target = state.cards(cell(r, c))
+        zones = state.zones
+        zone = zones[_CELL_NAMES[r, c]]
+        target = zone.cards
         took = target.pop() if target else None
-        state.move(card, HAND, cell(r, c))
-        self._lay(state, card, r, c, checked)
+        in_hand = zones[HAND].cards
+        in_hand.remove(card)
+        target.append(card)
+        self._lay_in(state, zone, card, r, c, checked)
         if took is None:
-            data.start = None
-            return [self.placed(card=card, row=r, column=c, chain_over=True)]
-        state.cards(HAND).append(took)
-        return [self.placed(card=card, row=r, column=c, took=took)]
+            state.data.start = None
+            return self.placed(card=card, row=r, column=c, chain_over=True)
+        in_hand.append(took)
+        return self.placed(card=card, row=r, column=c, took=took)
 
-    def _lay(self, state: State, card: str, r: int, c: int, checked: bool = False) -> None:
-        """``card`` lies face up in its place; the first card of a row gives it its suit.
+    def _lay(self, state: State, card: str, r: int, c: int) -> None:
+        """``card``, in its cell, lies face up in its place (the grid checked whole)."""
+        self._lay_in(state, state.zones[_CELL_NAMES[r, c]], card, r, c, False)
+
+    def _lay_in(self, state: State, zone: Zone, card: str, r: int, c: int, checked: bool) -> None:
+        """``card`` lies face up in its place, ``zone``; the first card of a row gives it its suit.
 
         The first card an action lays checks the whole grid (a state may come from anywhere);
         once it passed, a later lay of the same action can only break it in its own cell (a
-        row's suit is only ever set on a row without face-up cards), so only that is checked."""
-        rows = SolitarioData.of(state).rows
-        state.zones[cell(r, c)].visibility = PUBLIC
+        row's suit is only ever set on a row without face-up cards), so only that is checked:
+        the suit it gives a row, and the card in the cell."""
+        rows = state.data.rows
+        zone.visibility = PUBLIC
         if rows[r - 1] is None:
-            rows[r - 1] = suit(card)
-        self.check_rows(state, (r, c) if checked else None)
+            rows[r - 1] = _SUIT[card]
+            if checked and rows.count(rows[r - 1]) > 1:
+                raise InvalidState(
+                    f"rows and suits no longer match up: a suit has two rows ({rows})"
+                )
+        if not checked:
+            self.check_rows(state)
+        elif rows[r - 1] != _SUIT[laid := zone.cards[0]] or _column_table_of(state)[laid] != c:
+            raise InvalidState(
+                f"rows and suits no longer match up: {laid} lies in row {r}, column {c}"
+            )
 
     # -- the end -------------------------------------------------------------------------
     def _turn_over(self, state: State) -> list[Event]:
         """After a flip, a chain or a placement: won, lost, or the next move."""
         mode = state.options["mode"]
         state.phase = {TOKENS: "flip", LOST_KINGS: "reveal", OPEN_EXCHANGE: "place"}[mode]
-        if not self._face_down_cells(state):
+        if not self._any_face_down(state):
             return self._end(state, True, WON_ALL)
         if mode == TOKENS and SolitarioData.of(state).tokens == 0:
             return self._decide(state, NO_TOKENS)
@@ -577,6 +613,14 @@ class SolitarioEspanol(Game):
         zone = state.zones.get(cell(r, c))
         return zone is not None and bool(zone.cards) and zone.visibility == HIDDEN
 
+    def _any_face_down(self, state: State) -> bool:
+        zones = state.zones
+        for _, _, name in _GRIDS[self.columns(state)]:
+            zone = zones.get(name)
+            if zone is not None and zone.cards and zone.visibility == HIDDEN:
+                return True
+        return False
+
     def _face_down_cells(self, state: State) -> list[tuple[int, int]]:
         zones = state.zones
         return [
@@ -588,21 +632,22 @@ class SolitarioEspanol(Game):
     def _fits(self, state: State, card: str, r: int, c: int) -> bool:
         """A turned card stays where it is: its column, and its row's suit (or a row
         without suit while no other row has taken the card's suit)."""
-        return self.column_of(state, card) == c and r in self.rows_for(state, card)
+        return _column_table_of(state)[card] == c and r in self.rows_for(state, card)
 
     def rows_for(self, state: State, card: str) -> list[int]:
         """The rows ``card`` may go in: its suit's row, or else every row with no suit yet."""
         rows = SolitarioData.of(state).rows
-        own = [i + 1 for i, s in enumerate(rows) if s == suit(card)]
-        if own:
-            return own
-        free = [i + 1 for i, s in enumerate(rows) if s is None]
-        if not free:
+        own = _SUIT[card]
+        if own in rows:  # its suit's row (two only in a forged state, which the lay refuses)
+            if rows.count(own) == 1:
+                return [rows.index(own) + 1]
+            return [i + 1 for i, s in enumerate(rows) if s == own]
+        if None not in rows:
             raise InvalidState(
                 f"rows and suits no longer match up: {suit(card)} has no row "
                 f"and every row has a suit ({rows})"
             )
-        return free
+        return [i + 1 for i, s in enumerate(rows) if s is None]
 
     def check_rows(self, state: State, laid: tuple[int, int] | None = None) -> None:
         """Four rows, four suits: no suit has two rows and every face-up card lies in the row
@@ -613,13 +658,13 @@ class SolitarioEspanol(Game):
         if len(named) != len(set(named)):
             raise InvalidState(f"rows and suits no longer match up: a suit has two rows ({rows})")
         zones = state.zones
-        column = _COLUMNS[state.options["deck_size"], state.options["mode"] == TOKENS]
+        column = _column_table_of(state)
         cells = _GRIDS[self.columns(state)] if laid is None else ((*laid, cell(*laid)),)
         for r, c, name in cells:
             zone = zones[name]
             if zone.visibility == PUBLIC and zone.cards:
                 card = zone.cards[0]
-                if rows[r - 1] != suit(card) or column[card] != c:
+                if rows[r - 1] != _SUIT[card] or column[card] != c:
                     raise InvalidState(
                         f"rows and suits no longer match up: {card} lies in row {r}, column {c}"
                     )

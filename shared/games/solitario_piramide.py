@@ -270,6 +270,15 @@ class SolitarioPiramide(Game):
         removed = self.removed(seat=0, cards=list(action["cards"]), turned=turned)
         return [removed, *self._settle(state)]
 
+    @draw_card.enumerate
+    def _draws(self, state: State, seat: int) -> list[Action]:
+        """The refusal's rule without its message (listing it would word the removal still
+        possible on every turn one is)."""
+        allowed = bool(state.cards(STOCK)) and (
+            state.options["draw_any_time"] or not self._layout_removal(state)
+        )
+        return [{"type": "draw"}] if allowed else []
+
     @draw_card.refusal
     def _draw_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         if not state.cards(STOCK):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..cards import rank, suit
+from ..cards import english_deck, rank, spanish_deck, suit
 from .tables import ENGLISH_ACE_HIGH, ENGLISH_ACE_LOW, SPANISH_SEQUENCE_40, SPANISH_SEQUENCE_48
 
 
@@ -54,6 +54,10 @@ class RowRule:
     suits: str = SAME
     #: rank -> its place in ``sequence`` (made once: rows are asked on every listing).
     _places: dict[int, int] = field(init=False, repr=False, compare=False)
+    #: card -> its place, or None outside the sequence (``position`` without parsing a rank).
+    _card_places: dict[str, int | None] = field(init=False, repr=False, compare=False)
+    #: card -> its place, 0 outside the sequence (how ``ends`` orders a row's cards).
+    _card_order: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.start is not None and self.start not in self.sequence:
@@ -62,10 +66,16 @@ class RowRule:
             raise ValueError(f"suits must be {SAME!r}, {DIFFERENT!r} or {ANY!r}")
         places = {r: i for i, r in reversed(list(enumerate(self.sequence)))}  # the first wins
         object.__setattr__(self, "_places", places)
+        cards = {c: places.get(rank(c)) for c in spanish_deck(48) + english_deck(jokers=1)}
+        object.__setattr__(self, "_card_places", cards)
+        object.__setattr__(self, "_card_order", {c: p or 0 for c, p in cards.items()})
 
     def position(self, card: str) -> int | None:
         """The card's place in the sequence (None for a rank outside it, e.g. an 8 in a 40-card row)."""
-        return self._places.get(rank(card))
+        try:
+            return self._card_places[card]
+        except KeyError:  # no card of either deck: rank() says so
+            return self._places.get(rank(card))
 
     def ends(self, row: list[str]) -> tuple[str, str] | None:
         """The row's lowest and highest cards (None while it is empty); of cards in the same
@@ -74,11 +84,7 @@ class RowRule:
             return None
         if len(row) == 1:
             return row[0], row[0]
-        places = self._places
-
-        def place(card: str) -> int:
-            return places.get(rank(card)) or 0
-
+        place = self._card_order.__getitem__
         return min(row, key=place), max(reversed(row), key=place)
 
     def span(self, row: list[str]) -> tuple[int, int] | None:
@@ -117,9 +123,10 @@ class RowRule:
         if ends is None:
             return self.start is None or rank(card) == self.start
         low, high = ends
-        if self.down and position == (self.position(low) or 0) - 1:
+        order = self._card_order
+        if self.down and position == order[low] - 1:
             return self._suit_fits(card, low)
-        if self.up and position == (self.position(high) or 0) + 1:
+        if self.up and position == order[high] + 1:
             return self._suit_fits(card, high)
         return False
 
@@ -139,12 +146,15 @@ class RowRule:
         """Every (card, row name) where one of ``cards`` may be placed now, in the given orders."""
         suits = row_suits or {}
         ends = [(name, suits.get(name), self.ends(row)) for name, row in rows.items()]  # once
-        return [
-            (card, name)
-            for card in cards
-            for name, row_suit, row_ends in ends
-            if (row_suit is None or suit(card) == row_suit) and self._fits_ends(card, row_ends)
-        ]
+        suited = any(row_suit is not None for _, row_suit, _ in ends)
+        fits = self._fits_ends
+        found = []
+        for card in cards:
+            card_suit = suit(card) if suited else None  # once per card, not per row
+            for name, row_suit, row_ends in ends:
+                if (row_suit is None or card_suit == row_suit) and fits(card, row_ends):
+                    found.append((card, name))
+        return found
 
     def playable(
         self,
