@@ -102,4 +102,5 @@ def test_typescript_client_generated_by_openapi_typescript_plays_brisca(platform
     run(["npm", "run", "build"], cwd=TS_CLIENT)  # tsc, strict
     played = run(["npm", "run", "--silent", "play", "--", platform.url], cwd=TS_CLIENT,
                  timeout=PLAY_TIMEOUT)  # fmt: skip
-    finished(platform, played.stdout)
+    match = finished(platform, played.stdout)
+    assert len(match["seats"][0]["seed"]) == 32  # its player's own seed: randomBytes(16), hex

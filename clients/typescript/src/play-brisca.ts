@@ -3,13 +3,16 @@
 //
 //   npm ci && npm run generate && npm run build && npm run play -- http://127.0.0.1:8000
 //
-// It registers a player, creates a two-seat match, sits at seat 0, seats a bot at seat 1 (the
+// It registers a player, creates a two-seat match, sits at seat 0 with a seed of its own (its
+// share of the deal, docs/match-log.md "Seeds"), seats a bot at seat 1 (the
 // match deals itself once full), then plays the first of its legal actions whenever its seat is
 // to act, long-polling the match's events in between. Then it reads the match's entries in
 // Spanish, from the long-poll and from the stream (each Server-Sent Event typed as the spec's
 // StreamEvent), and a Raj and a Truco table's own view fields (the prize, the call awaiting an
 // answer) and facts. It prints what it read, then the result, and exits 0. Every payload is
 // typed by the spec: no casts.
+import { randomBytes } from "node:crypto";
+
 import createClient from "openapi-fetch";
 
 import type { components, paths } from "./generated/lobby.js";
@@ -33,13 +36,18 @@ async function register(baseUrl: string): Promise<{ client: Client; token: strin
   return { client: createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${token}` } }), token };
 }
 
+/** This player's own share of a deal's seed: 16 random bytes, in hex. */
+function playerSeed(): string {
+  return randomBytes(16).toString("hex");
+}
+
 async function play(client: Client): Promise<MatchOut> {
   const created = await client.POST("/v1/matches", { body: { game: "brisca", players: 2 } });
   if (!created.data) throw refused("create", created.error);
   const path = { match_id: created.data.id };
   const joined = await client.POST("/v1/matches/{match_id}/join", {
     params: { path },
-    body: { seat: 0 },
+    body: { seat: 0, seed: playerSeed() },
   });
   if (!joined.data) throw refused("join", joined.error);
   const withBot = await client.POST("/v1/matches/{match_id}/bots", {
@@ -80,7 +88,7 @@ async function againstBots(client: Client, game: "raj" | "truco", players: numbe
   const created = await client.POST("/v1/matches", { body: { game, players } });
   if (!created.data) throw refused("create", created.error);
   const path = { match_id: created.data.id };
-  const joined = await client.POST("/v1/matches/{match_id}/join", { params: { path }, body: { seat: 0 } });
+  const joined = await client.POST("/v1/matches/{match_id}/join", { params: { path }, body: { seat: 0, seed: playerSeed() } });
   if (!joined.data) throw refused("join", joined.error);
   let match: MatchOut = joined.data;
   for (let seat = 1; seat < players; seat++) {
