@@ -105,7 +105,7 @@ def run(url: str, store: Any, args: argparse.Namespace, rng: random.Random) -> i
     def settle(pair: tuple[dict[str, Any], dict[str, Any]]) -> dict[str, Any]:
         player, request = pair
         headers = {"Authorization": f"Bearer {player['token']}"}
-        while request["status"] == "waiting":
+        while request["status"] in ("waiting", "opening"):
             reply = http.get(f"{url}/v1/quick/{request['id']}?wait=5", headers=headers, timeout=30)
             request = reply.json()
         return request

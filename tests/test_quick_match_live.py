@@ -11,8 +11,12 @@ from typing import Any
 
 import pytest
 
+from services.errors import Unavailable
 from services.history.store import ratings_key
+from services.lobby import quick
+from services.lobby.application import Lobby
 from services.lobby.ratings import NEW_PLAYER, HistoryRatings
+from services.lobby.rules_client import RulesClient
 from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import Http, Service, error_of, session
 
@@ -43,7 +47,7 @@ def ask(http: Http, player: dict[str, Any], **body: Any) -> dict[str, Any]:
 def settled(http: Http, player: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
     """The request once it has left the queue (long-polls of a few seconds)."""
     deadline = time.monotonic() + 30
-    while request["status"] == "waiting":
+    while request["status"] in ("waiting", "opening"):
         assert time.monotonic() < deadline, f"still waiting: {request}"
         reply = http.get(f"/v1/quick/{request['id']}?wait=5", player["token"])
         assert reply.status == 200, reply.body
@@ -169,3 +173,32 @@ def test_the_lobby_reads_ratings_from_the_history_service(
     shown = session().get(f"{history_service.url}/v1/players/p-rated/ratings/brisca").json()
     assert shown["rating"] == pytest.approx(24.0) and shown["matches"] == 9
     assert HistoryRatings("http://127.0.0.1:9")("p-rated", "brisca") == NEW_PLAYER  # down
+
+
+@pytest.mark.one_node("the recovery path, in process; the Lua steps run on the cluster above")
+def test_a_table_whose_opener_stopped_shows_opening_and_the_next_poll_opens_it(
+    redis_store: RedisStore, redis_client: Any, rules_service: Service
+):
+    lobby = Lobby(redis_client, RulesClient(rules_service.url), redis_store.log(redis_client))
+    (ana, _), (beto, _) = lobby.register("Ana"), lobby.register("Beto")
+    joins = lobby.seats.join
+
+    def stops(*args: Any, **kwargs: Any) -> Any:  # the opener dies after creating the match
+        raise Unavailable("the lobby stopped here")
+
+    lobby.seats.join = stops  # type: ignore[method-assign]
+    first = lobby.ask_quick_match(ana, "brisca", "base", 2, {}, None, None)
+    with pytest.raises(Unavailable):  # seats the table, then dies opening it: at once, or
+        second = lobby.ask_quick_match(beto, "brisca", "base", 2, {}, None, None)
+        time.sleep(quick.ROUND_EVERY_MS / 1000 + 0.05)  # at the next pairing round
+        lobby.poll_quick_match(beto, second["id"], 0)
+    lobby.seats.join = joins  # type: ignore[method-assign]
+    opening = lobby.poll_quick_match(ana, first["id"], 0)
+    assert opening["status"] == "opening" and opening["match"]  # its opener holds the lock
+    [lock] = redis_client.keys(quick.OPENING_KEY.format(match="*"))
+    redis_client.delete(lock)  # the lock expires (30 s)
+    seated = lobby.poll_quick_match(ana, first["id"], 0)
+    assert seated["status"] == "seated" and seated["match"] == opening["match"]
+    match = lobby.load(seated["match"]).match
+    assert sorted(s["player"] for s in match["seats"]) == sorted([ana.id, beto.id])
+    assert match["status"] == "running"

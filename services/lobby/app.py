@@ -257,7 +257,7 @@ class QuickMatchDetail(MethodView):
         finally:
             if may_wait:
                 waiting.release()
-        if wait > 0 and not may_wait and found["status"] == "waiting":
+        if wait > 0 and not may_wait and found["status"] in ("waiting", "opening"):
             return found, 200, {"Retry-After": "1"}
         return found
 

@@ -50,6 +50,7 @@ ROUND_KEY = QUICK + ":round:{kind}"  # held while a kind's pairing round is rece
 WAITING, SEATED, CANCELLED, ABANDONED, FAILED = (
     "waiting", "seated", "cancelled", "abandoned", "failed",
 )  # fmt: skip
+OPENING = "opening"  # seated at a table whose match is still being opened (as shown only)
 WAITING_PER_PLAYER = 1  # so nobody is seated twice: one request waits per player
 ABANDONED_AFTER_S = 90.0  # a waiting request nobody polled for this long leaves the queue
 KEPT_AFTER_S = 3600  # a request's record after it left the queue (its owner may still ask)
@@ -212,7 +213,10 @@ class QuickMatch:
                 self._seen(keys=[STATE_KEY.format(id=request_id)], args=[self.clock()])
                 self.pair(as_request(record))
                 record = self._owned(player, request_id)
-            if record["status"] != WAITING or self.clock() >= deadline:
+            elif record["status"] == OPENING:  # its opener may have stopped: take over
+                self.open_pending()
+                record = self._owned(player, request_id)
+            if record["status"] not in (WAITING, OPENING) or self.clock() >= deadline:
                 return public(record, self.clock())
             self.sleep(POLL_INTERVAL_S)
             record = self._owned(player, request_id)
@@ -222,7 +226,7 @@ class QuickMatch:
         record = self._owned(player, request_id)
         self._leave(keys=self._leave_keys(record), args=self._leave_args(record, CANCELLED, ""))
         record = self._owned(player, request_id)
-        if record["status"] == SEATED:
+        if record["status"] in (SEATED, OPENING):
             raise Conflict(
                 "this request was already seated; play or leave its match",
                 code="already_seated", details={"match": record["match"]},
@@ -324,7 +328,10 @@ class QuickMatch:
         found = self._records([request_id]) if valid else []
         if not found or found[0]["player"] != player.id:
             raise NotFound(f"no quick-match request {request_id!r}")
-        return found[0]
+        record = found[0]
+        if record["status"] == SEATED and self.client.hexists(TABLES_KEY, record["match"]):
+            record["status"] = OPENING  # its match does not exist yet, or lacks a seat
+        return record
 
 
 def table_doc(table: Table, records: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -237,7 +237,7 @@ class StreamQuery(Language):
 
 
 # -- responses ---------------------------------------------------------------------------
-QUICK_STATUSES = ("waiting", "seated", "cancelled", "abandoned", "failed")
+QUICK_STATUSES = ("waiting", "opening", "seated", "cancelled", "abandoned", "failed")
 
 
 class NewQuickMatch(Strict):
@@ -300,8 +300,9 @@ class QuickMatchOut(ma.Schema):
         required=True,
         validate=validate.OneOf(QUICK_STATUSES),
         metadata={
-            "description": "waiting; seated (`match` is yours: its seats are taken and it "
-            "deals itself); cancelled; abandoned (not polled for 90 s); failed (`reason`)"
+            "description": "waiting; opening (seated at a table whose match is being "
+            "opened: poll again); seated (`match` is yours: its seats are taken and it deals "
+            "itself); cancelled; abandoned (not polled for 90 s); failed (`reason`)"
         },
     )
     match = fields.String(required=True, allow_none=True)

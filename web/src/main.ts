@@ -270,7 +270,7 @@ class QuickWait {
 
   /** Draw the request; false once it has left the queue without a match. */
   private show(data: { status: string; waited_s: number; game: string; reason?: string | null }, status: HTMLElement, waited: HTMLElement, cancel: HTMLElement): boolean {
-    if (data.status === "waiting") { mount(waited, t("quick_waited", { s: Math.round(data.waited_s) })); return true; }
+    if (data.status === "waiting" || data.status === "opening") { mount(waited, t("quick_waited", { s: Math.round(data.waited_s) })); return true; }
     this.closed = true;
     const ended = data.status === "cancelled" ? t("quick_cancelled") : data.status === "abandoned" ? t("quick_abandoned") : t("quick_failed", { reason: data.reason ?? "" });
     mount(status, ended);
