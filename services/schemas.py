@@ -244,3 +244,140 @@ class LogEntry(ma.Schema):
     )
     reason = fields.String(metadata={"description": "match.ended: resigned or abandoned"})
     rematch = fields.String(metadata={"description": "rematch.offered: the new match"})
+
+
+# -- a game's catalog entry: the rules service's catalog, and a match's export ------------
+class VariantEntry(ma.Schema):
+    id = fields.String(required=True)
+    description = fields.String(required=True)
+    players = fields.Nested(Players, required=True)
+    options = fields.Dict(
+        keys=fields.String(),
+        required=True,
+        metadata={"description": "the variant's option values"},
+    )
+
+
+class OptionEntry(ma.Schema):
+    default = fields.Raw(required=True, metadata={"description": "a boolean, number or string"})
+    description = fields.String(required=True)
+    choices = fields.List(fields.Raw(), metadata={"description": "the allowed values, if listed"})
+    minimum = fields.Float()
+    maximum = fields.Float()
+
+
+def json_schemas(description: str, name: str | None = None) -> fields.Dict:
+    """A catalog entry's fields by name, each as JSON Schema (``name``: its key, where the
+    attribute cannot be called so)."""
+    return fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(keys=fields.String()),
+        required=True,
+        metadata={"description": description},
+        attribute=name,
+        data_key=name,
+    )
+
+
+class EventTypeEntry(ma.Schema):
+    type = fields.String(required=True, metadata={"description": "the event's `type` field"})
+    description = fields.String(required=True)
+    visibility = fields.String(
+        required=True,
+        validate=validate.OneOf(("public", "private", "maybe-private")),
+        metadata={
+            "description": "public: seen whole by everyone; private: carries `visible_to`, and "
+            "its `card`/`cards` are null for everyone else; maybe-private: private when it "
+            "carries `visible_to`"
+        },
+    )
+    fields_ = json_schemas("each field of the event (besides `type`) as JSON Schema", "fields")
+    required = fields.List(
+        fields.String(), required=True, metadata={"description": "the fields it always has"}
+    )
+
+
+class ViewFieldsEntry(ma.Schema):
+    public = json_schemas("the game's view fields every reader sees, as JSON Schema")
+    private = json_schemas("the ones only the seat itself sees (null for a spectator)")
+
+
+class FactTypeEntry(ma.Schema):
+    id = fields.String(required=True, metadata={"description": "the fact's stable `id`"})
+    description = fields.String(required=True)
+    per_seat = fields.Boolean(
+        required=True, metadata={"description": "about a seat (else about the table: seat null)"}
+    )
+    value = fields.Dict(
+        keys=fields.String(), required=True, metadata={"description": "its value, as JSON Schema"}
+    )
+    label = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "its label in each language"},
+    )
+
+
+class ActionTypeEntry(ma.Schema):
+    type = fields.String(
+        required=True, metadata={"description": "the action's type, its `type` field"}
+    )
+    description = fields.String(required=True)
+    phases = fields.List(
+        fields.String(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "the phases in which it exists; null: every phase of play"},
+    )
+    fields_ = json_schemas("each field of the action (besides `type`) as JSON Schema", "fields")
+    required = fields.List(
+        fields.String(), required=True, metadata={"description": "the fields it must have"}
+    )
+
+
+class GameEntry(ma.Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    rules_version = fields.Integer(
+        required=True,
+        metadata={"description": "the version of the game's rules; a match records it at setup"},
+    )
+    players = fields.Nested(Players, required=True)
+    variants = fields.List(fields.Nested(VariantEntry), required=True)
+    options = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(OptionEntry),
+        required=True,
+        metadata={"description": "every option: default, description, choices or bounds"},
+    )
+    actions = fields.List(
+        fields.Nested(ActionTypeEntry),
+        required=True,
+        metadata={"description": "the game's action types with their fields (its action table)"},
+    )
+    events = fields.List(
+        fields.Nested(EventTypeEntry),
+        required=True,
+        metadata={"description": "every event type the game emits, with its fields"},
+    )
+    view = fields.Nested(
+        ViewFieldsEntry,
+        required=True,
+        allow_none=True,
+        metadata={"description": "the game's own view fields (null: not typed yet)"},
+    )
+    facts = fields.List(
+        fields.Nested(FactTypeEntry),
+        required=True,
+        metadata={"description": "the kinds of fact its views show"},
+    )
+    deck = fields.String(
+        required=True,
+        metadata={"description": "whose names its cards have: spanish or english"},
+    )
+    strategies = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "the bot strategies that play this game (for a lobby's bots)"},
+    )

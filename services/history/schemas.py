@@ -8,6 +8,7 @@ from marshmallow import fields, validate
 from services.schemas import (
     MAX_PLAYERS,
     AsIs,
+    GameEntry,
     Language,
     LogEntry,
     Seat,
@@ -155,8 +156,10 @@ class ExportSeeds(ma.Schema):
 class Export(ma.Schema):
     format = fields.String(required=True, metadata={"description": "tapete-match/1"})
     match = fields.String(required=True)
-    game = fields.Dict(
-        required=True, metadata={"description": "the game's catalog entry (rules: GET /v1/games)"}
+    game = AsIs(
+        GameEntry,
+        required=True,
+        metadata={"description": "the game's catalog entry, as the rules service's GET /v1/games"},
     )
     rules_version = fields.Integer(
         required=True, metadata={"description": "the game's rules version the match was played by"}
