@@ -743,39 +743,57 @@ class Canasta(Game):
         if CanastaData.of(state).opened[seat]:
             return found
         need = threshold(self.side_score(state, seat))
-        total = sum(map(card_value, cards))
+        worths = [sum(map(VALUES.__getitem__, g)) for g in singles]
+        pairs = self._pairs_reaching(cards, singles, worths, need)
+        return found + [{"type": "meld", "groups": [a, b]} for a, b in pairs]
+
+    @meld.enumerate
+    def _legal_melds(self, state: State, seat: int) -> list[Action]:
+        """The candidates are built from the hand as legal groups: only the minimum and the
+        card kept to discard are left to check (faster than the refusal's full check)."""
+        cards = state.cards(hand(seat))
+        size, singles = len(cards), self._single_groups(cards)
+        if CanastaData.of(state).opened[seat]:
+            return [{"type": "meld", "groups": [g]} for g in singles if len(g) < size]
+        need = threshold(self.side_score(state, seat))
+        worths = [sum(map(VALUES.__getitem__, g)) for g in singles]
+        found: list[Action] = [
+            {"type": "meld", "groups": [g]}
+            for g, worth in zip(singles, worths, strict=True)
+            if len(g) < size and worth >= need
+        ]
+        for a, b in self._pairs_reaching(cards, singles, worths, need):
+            if len(a) + len(b) < size:
+                found.append({"type": "meld", "groups": [a, b]})
+        return found
+
+    @staticmethod
+    def _pairs_reaching(
+        cards: list[str], singles: list[list[str]], worths: list[int], need: int
+    ) -> list[tuple[list[str], list[str]]]:
+        """Two single groups of the hand, of different numbers in ``_order``, that reach
+        ``need`` together when neither does alone (``worths``: the singles' points)."""
+        found: list[tuple[list[str], list[str]]] = []
+        if sum(map(VALUES.__getitem__, cards)) < need:
+            return found  # the whole hand does not reach it
         # The second group comes from the rest of the hand (in Counter order: each code's
         # copies together), and only from a later number than the first's: each number's
         # groups depend on its naturals and the wilds left, so only those are worked out.
         ranks, wilds = _by_number(list(Counter(cards).elements()))
-        for a in singles:
-            worth_a, order_a = sum(map(card_value, a)), _order(a)
-            if worth_a >= need or total < need or order_a == 99:  # alone enough, or no pair
+        for a, worth_a in zip(singles, worths, strict=True):
+            order_a = _order(a)
+            if worth_a >= need or order_a == 99:  # alone enough, or no later number
                 continue
             left = list(wilds)
             for c in a:
                 if c in WILDS:
                     left.remove(c)
             later = {r: naturals for r, naturals in ranks.items() if r > order_a}
-            for b in self._groups_from(later, left):
-                worth_b = sum(map(card_value, b))
+            for b in Canasta._groups_from(later, left):
+                worth_b = sum(map(VALUES.__getitem__, b))
                 if worth_b < need <= worth_a + worth_b:
-                    found.append({"type": "meld", "groups": [a, b]})
+                    found.append((a, b))
         return found
-
-    @meld.enumerate
-    def _legal_melds(self, state: State, seat: int) -> list[Action]:
-        """The candidates are built from the hand as legal groups: only the minimum and the
-        card kept to discard are left to check (faster than the refusal's full check)."""
-        size = len(state.cards(hand(seat)))
-        opened = CanastaData.of(state).opened[seat]
-        need = threshold(self.side_score(state, seat))
-        return [
-            a
-            for a in self._melds(state, seat)
-            if sum(map(len, a["groups"])) < size
-            and (opened or sum(card_value(c) for g in a["groups"] for c in g) >= need)
-        ]
 
     @meld.refusal
     def _meld_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
