@@ -16,6 +16,7 @@ every decision where the text is silent or ambiguous, in docs/games/canasta.md.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -213,13 +214,19 @@ def group_problem(cards: list[str]) -> Message | None:
 
 
 @lru_cache(maxsize=8192)
-def is_group(cards: tuple[str, ...]) -> bool:
-    """Whether ``cards`` are one legal group, remembered: a listing asks it again of every
-    group on the table with each fitting card of the hand, turn after turn."""
-    return group_problem(list(cards)) is None
+def fitting(group: tuple[str, ...]) -> frozenset[str]:
+    """The cards that may be added to ``group``, found once per group: a listing asks it of
+    every group on the table, turn after turn. Only a wild, a natural of the group's number,
+    or a black 3 on a group of wilds can fit; the group's rule decides."""
+    number = group_rank(group)
+    if number is None:
+        tried = WILDS | BLACK_THREES
+    else:
+        tried = WILDS | {c for c, n in NUMBERS.items() if n == number}
+    return frozenset(c for c in tried if group_problem([*group, c]) is None)
 
 
-def group_rank(cards: list[str]) -> int | None:
+def group_rank(cards: Sequence[str]) -> int | None:
     """The number of a group (None for a group of wilds only)."""
     for c in cards:
         if c not in WILDS:
@@ -824,32 +831,21 @@ class Canasta(Game):
 
     @add.enumerate
     def _legal_adds(self, state: State, seat: int) -> list[Action]:
-        """Faster than checking every card against every group: only a wild, a natural of
-        the group's number, or a black 3 on a group of wilds can fit."""
+        """Faster than checking every card against every group: the cards that fit a group
+        are found once for that group (``fitting``)."""
         data = CanastaData.of(state)
         held = state.cards(hand(seat))
         if not data.opened[seat] or len(held) < 2:
             return []
         side = state.team_of(seat)
-        wilds: list[tuple[int, str]] = []  # (place in the hand, card): listed in hand order
-        by_number: dict[int, list[tuple[int, str]]] = {}
-        for place, c in enumerate(dict.fromkeys(held)):
-            n = NUMBERS[c]
-            if n is None:
-                wilds.append((place, c))
-            else:
-                by_number.setdefault(n, []).append((place, c))
-        black_threes = [pc for pc in by_number.get(3, ()) if pc[1] in BLACK_THREES]
-        found = []
+        cards = list(dict.fromkeys(held))
+        found: list[Action] = []
         for i, g in enumerate(data.groups):
             group = g["cards"]
             if g["seat"] not in side or len(group) >= CANASTA:
                 continue
-            number = group_rank(group)
-            naturals = black_threes if number is None else by_number.get(number, [])
-            for _, c in sorted(wilds + naturals) if wilds and naturals else wilds or naturals:
-                if is_group((*group, c)):
-                    found.append({"type": "add", "card": c, "group": i})
+            fit = fitting(tuple(group))
+            found.extend({"type": "add", "card": c, "group": i} for c in cards if c in fit)
         return found
 
     @add.refusal
