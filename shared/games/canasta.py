@@ -197,10 +197,10 @@ def group_problem(cards: list[str]) -> Message | None:
         return GROUP_SIZE(most=CANASTA, count=len(cards))
     naturals = [c for c in cards if c not in WILDS]
     wilds = len(cards) - len(naturals)
-    if any(c in RED_THREES for c in naturals):
+    if not RED_THREES.isdisjoint(naturals):
         return RED_THREE_ALONE()
     # GROUPS.is_set, without its general walk: the naturals (never a joker) share a number.
-    if len({rank(c) for c in naturals}) > 1:
+    if len(set(map(rank, naturals))) > 1:
         return ONE_NUMBER(cards=cards, codes=str(cards))
     if not naturals:
         return None  # a group of wilds, the way to a canasta comodín
