@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from shared.engine import (
@@ -124,6 +125,11 @@ class PalacioData(GameData):
     burned_by: int | None = None  # the last burn, for views
     idle_turns: int = 0  # turns in a row without progress (see the option stalemate_turns)
 
+
+
+def _any_card(card: str) -> bool:
+    """Any card goes (an empty pile, a 2 on top, or a card that must be followed)."""
+    return True
 
 class Palacio(Game):
     id = "palacio"
@@ -416,7 +422,8 @@ class Palacio(Game):
     @play.enumerate
     def _legal_plays(self, state: State, seat: int) -> list[Action]:
         """The candidates are sets from where the seat plays: only the pile is left to meet."""
-        return [a for a in self._plays(state, seat) if self._playable(state, a["cards"][0])]
+        playable = self._playable_test(state)
+        return [a for a in self._plays(state, seat) if playable(a["cards"][0])]
 
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
@@ -475,7 +482,7 @@ class Palacio(Game):
         if source == "down":
             return BLIND_FIRST
         if PalacioData.of(state).must_follow or any(
-            self._playable(state, c) for c in state.cards(source)
+            map(self._playable_test(state), state.cards(source))
         ):
             return CAN_PLAY
         return None
@@ -572,13 +579,23 @@ class Palacio(Game):
     def _playable(self, state: State, card: str) -> bool:
         """A 2 goes on anything; on an empty pile, a 2, or after a 2 anything goes; otherwise
         equal or higher (a 10 too, unless ``ten_on_anything``)."""
+        return self._playable_test(state)(card)
+
+    def _playable_test(self, state: State) -> Callable[[str], bool]:
+        """``_playable`` for many cards of one turn: the pile and the options looked at once."""
         pile = state.cards("pile")
-        r = rank(card)
-        if r == WILD or not pile or rank(pile[-1]) == WILD or PalacioData.of(state).must_follow:
-            return True
-        if r == BURNER and state.options["ten_on_anything"]:
-            return True
-        return climbing.equal_or_beat(self.value(state, card), self.value(state, pile[-1]))
+        if not pile or rank(pile[-1]) == WILD or PalacioData.of(state).must_follow:
+            return _any_card
+        top = self.value(state, pile[-1])
+        ten = state.options["ten_on_anything"]
+
+        def playable(card: str) -> bool:
+            r = rank(card)
+            if r == WILD or (r == BURNER and ten):
+                return True
+            return climbing.equal_or_beat(self.value(state, card), top)
+
+        return playable
 
     @staticmethod
     def _cleared(state: State, seat: int) -> bool:
