@@ -126,10 +126,10 @@ class PalacioData(GameData):
     idle_turns: int = 0  # turns in a row without progress (see the option stalemate_turns)
 
 
-
 def _any_card(card: str) -> bool:
     """Any card goes (an empty pile, a 2 on top, or a card that must be followed)."""
     return True
+
 
 class Palacio(Game):
     id = "palacio"
