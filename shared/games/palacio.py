@@ -12,6 +12,7 @@ Every decision where the text is silent, and each option, is in docs/games/palac
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Callable
@@ -124,6 +125,22 @@ class PalacioData(GameData):
     arranged: list[int] | None = None  # seats that have set their face-up cards
     burned_by: int | None = None  # the last burn, for views
     idle_turns: int = 0  # turns in a row without progress (see the option stalemate_turns)
+
+
+def _plays_on(card: str, ace_high: bool, ten_on_anything: bool, top: int) -> bool:
+    """Whether ``card`` goes on a pile topped by strength ``top`` (not a 2, nothing to follow)."""
+    r = rank(card)
+    if r == WILD or (r == BURNER and ten_on_anything):
+        return True
+    return climbing.equal_or_beat(strength(card, ace_high), top)
+
+
+@functools.lru_cache(maxsize=64)
+def _playable_on(ace_high: bool, ten_on_anything: bool, top: int) -> frozenset[str]:
+    """The English cards that go on a pile topped by strength ``top``, found once per pile."""
+    return frozenset(
+        c for c in _STRENGTHS[ace_high] if _plays_on(c, ace_high, ten_on_anything, top)
+    )
 
 
 def _any_card(card: str) -> bool:
@@ -586,14 +603,14 @@ class Palacio(Game):
         pile = state.cards("pile")
         if not pile or rank(pile[-1]) == WILD or PalacioData.of(state).must_follow:
             return _any_card
+        ace_high, ten = state.options["ace"] == "high", state.options["ten_on_anything"]
         top = self.value(state, pile[-1])
-        ten = state.options["ten_on_anything"]
+        allowed, known = _playable_on(ace_high, ten, top), _STRENGTHS[ace_high]
 
         def playable(card: str) -> bool:
-            r = rank(card)
-            if r == WILD or (r == BURNER and ten):
-                return True
-            return climbing.equal_or_beat(self.value(state, card), top)
+            if card in known:
+                return card in allowed
+            return _plays_on(card, ace_high, ten, top)  # a card of no English deck
 
         return playable
 
