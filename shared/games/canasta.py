@@ -16,7 +16,9 @@ every decision where the text is silent or ambiguous, in docs/games/canasta.md.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from shared.engine import (
     HIDDEN,
@@ -158,8 +160,7 @@ FIRST_MELD_WORTH = Say(
 )
 
 
-def card_value(card: str) -> int:
-    """Points of a card (the first meld's value, and what a card left in hand costs)."""
+def _card_value(card: str) -> int:
     if card == JOKER:
         return 50
     r = rank(card)
@@ -168,6 +169,18 @@ def card_value(card: str) -> int:
     if r == 3:
         return 100
     return 5 if r <= 7 else 10
+
+
+#: Per card code: its points, and its number (None for a wild), looked up in the hot loops
+#: rather than worked out from the code on every call.
+VALUES = {c: _card_value(c) for c in english_deck(jokers=1)}
+NUMBERS = {c: None if c in WILDS else rank(c) for c in english_deck(jokers=1)}
+
+
+def card_value(card: str) -> int:
+    """Points of a card (the first meld's value, and what a card left in hand costs)."""
+    value = VALUES.get(card)
+    return _card_value(card) if value is None else value
 
 
 def is_wild(card: str) -> bool:
@@ -182,11 +195,12 @@ def group_problem(cards: list[str]) -> Message | None:
     """
     if not 3 <= len(cards) <= CANASTA:
         return GROUP_SIZE(most=CANASTA, count=len(cards))
-    naturals = GROUPS.naturals(cards)
+    naturals = [c for c in cards if c not in WILDS]
     wilds = len(cards) - len(naturals)
-    if any(c in RED_THREES for c in naturals):
+    if not RED_THREES.isdisjoint(naturals):
         return RED_THREE_ALONE()
-    if not GROUPS.is_set(cards):
+    # GROUPS.is_set, without its general walk: the naturals (never a joker) share a number.
+    if len(set(map(rank, naturals))) > 1:
         return ONE_NUMBER(cards=cards, codes=str(cards))
     if not naturals:
         return None  # a group of wilds, the way to a canasta comodín
@@ -199,10 +213,25 @@ def group_problem(cards: list[str]) -> Message | None:
     return None
 
 
-def group_rank(cards: list[str]) -> int | None:
+@lru_cache(maxsize=8192)
+def fitting(group: tuple[str, ...]) -> frozenset[str]:
+    """The cards that may be added to ``group``, found once per group: a listing asks it of
+    every group on the table, turn after turn. Only a wild, a natural of the group's number,
+    or a black 3 on a group of wilds can fit; the group's rule decides."""
+    number = group_rank(group)
+    if number is None:
+        tried = WILDS | BLACK_THREES
+    else:
+        tried = WILDS | {c for c, n in NUMBERS.items() if n == number}
+    return frozenset(c for c in tried if group_problem([*group, c]) is None)
+
+
+def group_rank(cards: Sequence[str]) -> int | None:
     """The number of a group (None for a group of wilds only)."""
-    naturals = GROUPS.naturals(cards)
-    return rank(naturals[0]) if naturals else None
+    for c in cards:
+        if c not in WILDS:
+            return rank(c)
+    return None
 
 
 def canasta_kind(group: dict) -> str | None:
@@ -229,6 +258,21 @@ def round_points(
     canastas = sum(BONUS[k] for k in kinds if k)
     threes = ALL_RED_THREES if red_threes == 4 else RED_THREE * red_threes
     return canastas + threes + (GOING_OUT if went_out else 0) - sum(map(card_value, in_hand))
+
+
+def _by_number(cards: list[str]) -> tuple[dict[int, list[str]], list[str]]:
+    """The naturals of ``cards`` per number (numbers and cards in the order met), and their
+    wilds, cheapest first."""
+    by_rank: dict[int, list[str]] = {}
+    wilds = []
+    for c in cards:
+        number = NUMBERS[c]
+        if number is None:
+            wilds.append(c)
+        else:
+            by_rank.setdefault(number, []).append(c)
+    wilds.sort(key=VALUES.__getitem__)
+    return by_rank, wilds
 
 
 def _order(group: list[str]) -> int:
@@ -632,6 +676,31 @@ class Canasta(Game):
             {"type": "take", "groups": [g]} for g in self._single_groups(cards)
         ]
 
+    @take.enumerate
+    def _legal_takes(self, state: State, seat: int) -> list[Action]:
+        """The candidates' groups are built from the hand: only the minimum and the card kept
+        to discard are left to check (faster than the refusal's full check of each)."""
+        if self._pile_problem(state, seat):
+            return []
+        held, pile = state.cards(hand(seat)), state.cards("discard")
+        kept = len(held) - 2 + len(pile) - 1  # in hand after taking, before any other group
+        if CanastaData.of(state).opened[seat]:
+            return [{"type": "take"}] if kept else []
+        pair, cards = self._pile_pair(state, seat), list(held)
+        for c in pair:
+            cards.remove(c)
+        need = threshold(self.side_score(state, seat))
+        worth = sum(map(card_value, [pile[-1], *pair]))
+        found: list[Action] = [{"type": "take"}] if kept and worth >= need else []
+        for g in self._single_groups(cards):
+            if (
+                kept > len(g)
+                and worth + sum(map(card_value, g)) >= need
+                and group_problem(g) is None
+            ):
+                found.append({"type": "take", "groups": [g]})
+        return found
+
     @take.refusal
     def _take_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         problem = self._pile_problem(state, seat)
@@ -681,30 +750,57 @@ class Canasta(Game):
         if CanastaData.of(state).opened[seat]:
             return found
         need = threshold(self.side_score(state, seat))
-        for a in singles:
-            worth_a = sum(map(card_value, a))
-            if worth_a >= need:
-                continue
-            rest = list((Counter(cards) - Counter(a)).elements())
-            for b in self._single_groups(rest):
-                worth_b = sum(map(card_value, b))
-                if worth_b < need <= worth_a + worth_b and _order(a) < _order(b):
-                    found.append({"type": "meld", "groups": [a, b]})
-        return found
+        worths = [sum(map(VALUES.__getitem__, g)) for g in singles]
+        pairs = self._pairs_reaching(cards, singles, worths, need)
+        return found + [{"type": "meld", "groups": [a, b]} for a, b in pairs]
 
     @meld.enumerate
     def _legal_melds(self, state: State, seat: int) -> list[Action]:
         """The candidates are built from the hand as legal groups: only the minimum and the
         card kept to discard are left to check (faster than the refusal's full check)."""
-        size = len(state.cards(hand(seat)))
-        opened = CanastaData.of(state).opened[seat]
+        cards = state.cards(hand(seat))
+        size, singles = len(cards), self._single_groups(cards)
+        if CanastaData.of(state).opened[seat]:
+            return [{"type": "meld", "groups": [g]} for g in singles if len(g) < size]
         need = threshold(self.side_score(state, seat))
-        return [
-            a
-            for a in self._melds(state, seat)
-            if sum(map(len, a["groups"])) < size
-            and (opened or sum(card_value(c) for g in a["groups"] for c in g) >= need)
+        worths = [sum(map(VALUES.__getitem__, g)) for g in singles]
+        found: list[Action] = [
+            {"type": "meld", "groups": [g]}
+            for g, worth in zip(singles, worths, strict=True)
+            if len(g) < size and worth >= need
         ]
+        for a, b in self._pairs_reaching(cards, singles, worths, need):
+            if len(a) + len(b) < size:
+                found.append({"type": "meld", "groups": [a, b]})
+        return found
+
+    @staticmethod
+    def _pairs_reaching(
+        cards: list[str], singles: list[list[str]], worths: list[int], need: int
+    ) -> list[tuple[list[str], list[str]]]:
+        """Two single groups of the hand, of different numbers in ``_order``, that reach
+        ``need`` together when neither does alone (``worths``: the singles' points)."""
+        found: list[tuple[list[str], list[str]]] = []
+        if sum(map(VALUES.__getitem__, cards)) < need:
+            return found  # the whole hand does not reach it
+        # The second group comes from the rest of the hand (in Counter order: each code's
+        # copies together), and only from a later number than the first's: each number's
+        # groups depend on its naturals and the wilds left, so only those are worked out.
+        ranks, wilds = _by_number(list(Counter(cards).elements()))
+        for a, worth_a in zip(singles, worths, strict=True):
+            order_a = _order(a)
+            if worth_a >= need or order_a == 99:  # alone enough, or no later number
+                continue
+            left = list(wilds)
+            for c in a:
+                if c in WILDS:
+                    left.remove(c)
+            later = {r: naturals for r, naturals in ranks.items() if r > order_a}
+            for b in Canasta._groups_from(later, left):
+                worth_b = sum(map(VALUES.__getitem__, b))
+                if worth_b < need <= worth_a + worth_b:
+                    found.append((a, b))
+        return found
 
     @meld.refusal
     def _meld_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
@@ -735,23 +831,21 @@ class Canasta(Game):
 
     @add.enumerate
     def _legal_adds(self, state: State, seat: int) -> list[Action]:
-        """Faster than checking every card against every group: only a wild, a natural of
-        the group's number, or a black 3 on a group of wilds can fit."""
+        """Faster than checking every card against every group: the cards that fit a group
+        are found once for that group (``fitting``)."""
         data = CanastaData.of(state)
         held = state.cards(hand(seat))
         if not data.opened[seat] or len(held) < 2:
             return []
         side = state.team_of(seat)
         cards = list(dict.fromkeys(held))
-        found = []
+        found: list[Action] = []
         for i, g in enumerate(data.groups):
-            if g["seat"] not in side or len(g["cards"]) >= CANASTA:
+            group = g["cards"]
+            if g["seat"] not in side or len(group) >= CANASTA:
                 continue
-            number = group_rank(g["cards"])
-            for c in cards:
-                fits = is_wild(c) or rank(c) == number or (number is None and c in BLACK_THREES)
-                if fits and group_problem(g["cards"] + [c]) is None:
-                    found.append({"type": "add", "card": c, "group": i})
+            fit = fitting(tuple(group))
+            found.extend({"type": "add", "card": c, "group": i} for c in cards if c in fit)
         return found
 
     @add.refusal
@@ -840,7 +934,7 @@ class Canasta(Game):
     def _pile_pair(state: State, seat: int) -> list[str]:
         """Two natural cards of the hand equal in number to the top of the pile (or fewer)."""
         top = rank(state.cards("discard")[-1])
-        return [c for c in state.cards(hand(seat)) if not is_wild(c) and rank(c) == top][:2]
+        return [c for c in state.cards(hand(seat)) if NUMBERS[c] == top][:2]  # no wild
 
     def _groups_problem(
         self,
@@ -887,11 +981,11 @@ class Canasta(Game):
         """Bounded candidates for a new group: per number, all its naturals (at most 7) with
         0 to as many wilds as allowed, cheapest wilds first; black 3s with two wilds or more;
         every wild together."""
-        wilds = sorted((c for c in cards if is_wild(c)), key=card_value)
-        by_rank: dict[int, list[str]] = {}
-        for c in cards:
-            if not is_wild(c):
-                by_rank.setdefault(rank(c), []).append(c)
+        return Canasta._groups_from(*_by_number(cards))
+
+    @staticmethod
+    def _groups_from(by_rank: dict[int, list[str]], wilds: list[str]) -> list[list[str]]:
+        """``_single_groups`` of cards already sorted out by ``_by_number``."""
         found = []
         for r, naturals in by_rank.items():
             naturals = naturals[:CANASTA]

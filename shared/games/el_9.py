@@ -118,6 +118,15 @@ def is_figure(card: str) -> bool:
     return rank(card) in FIGURE_ROW
 
 
+CELL_ROWS = {cell: row_of(cell) for cell in CELLS}
+
+
+def fits(card: str, cell: str) -> bool:
+    """Whether ``card`` may go into the empty ``cell``: a figure only in its own row."""
+    row = FIGURE_ROW.get(rank(card))
+    return row is None or CELL_ROWS[cell] == row
+
+
 @functools.cache
 def _pair_rule(deck: int, pairing: str) -> PairRule:
     """The pairing of a deck (made once per options: it is asked on every listing)."""
@@ -390,6 +399,12 @@ class El9(Game):
     def _places(self, state: State, seat: int) -> list[Action]:
         return [{"type": "place", "to": cell} for cell in self._empty(state)]
 
+    @place.enumerate
+    def _legal_places(self, state: State, seat: int) -> list[Action]:
+        """The empty cells the card fits (the refusal's rule, without wording each refusal)."""
+        card = state.cards(DRAWN)[-1]
+        return [{"type": "place", "to": cell} for cell in self._empty(state) if fits(card, cell)]
+
     @place.refusal
     def _place_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         card = state.cards(DRAWN)[-1]
@@ -410,6 +425,14 @@ class El9(Game):
             drawn = state.cards(DRAWN)[-1]
             return [{"type": "pair", "cards": [drawn, c]} for c in rule.partners(drawn, table)]
         return [{"type": "pair", "cards": [a, b]} for a, b in rule.pairs(table)]
+
+    @pair.enumerate
+    def _legal_pairs(self, state: State, seat: int) -> list[Action]:
+        """The candidates are pairs of the table (or the card revealed with one): all legal,
+        but in ``place`` with an empty cell left, when the card must be placed first."""
+        if state.phase == "place" and self._empty(state):
+            return []
+        return list(self._pairs(state, seat))
 
     @pair.refusal
     def _pair_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
@@ -449,6 +472,16 @@ class El9(Game):
         empty = self._empty(state)
         return [
             {"type": "move", "card": c, "to": cell} for c in self._table(state) for cell in empty
+        ]
+
+    @move.enumerate
+    def _legal_moves(self, state: State, seat: int) -> list[Action]:
+        empty = self._empty(state)
+        return [
+            {"type": "move", "card": c, "to": cell}
+            for c in self._table(state)
+            for cell in empty
+            if fits(c, cell)
         ]
 
     @move.refusal
@@ -494,7 +527,7 @@ class El9(Game):
         if taken := state.zones[cell].cards:
             return CELL_TAKEN(row=row_of(cell), column=column_of(cell), cell=cell,
                               card=taken[0], code=taken[0])  # fmt: skip
-        if is_figure(card) and row_of(cell) != FIGURE_ROW[rank(card)]:
+        if not fits(card, cell):
             return ROW_SAID[rank(card)]
         return None
 

@@ -12,8 +12,10 @@ Every decision where the text is silent, and each option, is in docs/games/palac
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from shared.engine import (
@@ -123,6 +125,27 @@ class PalacioData(GameData):
     arranged: list[int] | None = None  # seats that have set their face-up cards
     burned_by: int | None = None  # the last burn, for views
     idle_turns: int = 0  # turns in a row without progress (see the option stalemate_turns)
+
+
+def _plays_on(card: str, ace_high: bool, ten_on_anything: bool, top: int) -> bool:
+    """Whether ``card`` goes on a pile topped by strength ``top`` (not a 2, nothing to follow)."""
+    r = rank(card)
+    if r == WILD or (r == BURNER and ten_on_anything):
+        return True
+    return climbing.equal_or_beat(strength(card, ace_high), top)
+
+
+@functools.lru_cache(maxsize=64)
+def _playable_on(ace_high: bool, ten_on_anything: bool, top: int) -> frozenset[str]:
+    """The English cards that go on a pile topped by strength ``top``, found once per pile."""
+    return frozenset(
+        c for c in _STRENGTHS[ace_high] if _plays_on(c, ace_high, ten_on_anything, top)
+    )
+
+
+def _any_card(card: str) -> bool:
+    """Any card goes (an empty pile, a 2 on top, or a card that must be followed)."""
+    return True
 
 
 class Palacio(Game):
@@ -416,7 +439,8 @@ class Palacio(Game):
     @play.enumerate
     def _legal_plays(self, state: State, seat: int) -> list[Action]:
         """The candidates are sets from where the seat plays: only the pile is left to meet."""
-        return [a for a in self._plays(state, seat) if self._playable(state, a["cards"][0])]
+        playable = self._playable_test(state)
+        return [a for a in self._plays(state, seat) if playable(a["cards"][0])]
 
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
@@ -475,7 +499,7 @@ class Palacio(Game):
         if source == "down":
             return BLIND_FIRST
         if PalacioData.of(state).must_follow or any(
-            self._playable(state, c) for c in state.cards(source)
+            map(self._playable_test(state), state.cards(source))
         ):
             return CAN_PLAY
         return None
@@ -572,13 +596,23 @@ class Palacio(Game):
     def _playable(self, state: State, card: str) -> bool:
         """A 2 goes on anything; on an empty pile, a 2, or after a 2 anything goes; otherwise
         equal or higher (a 10 too, unless ``ten_on_anything``)."""
+        return self._playable_test(state)(card)
+
+    def _playable_test(self, state: State) -> Callable[[str], bool]:
+        """``_playable`` for many cards of one turn: the pile and the options looked at once."""
         pile = state.cards("pile")
-        r = rank(card)
-        if r == WILD or not pile or rank(pile[-1]) == WILD or PalacioData.of(state).must_follow:
-            return True
-        if r == BURNER and state.options["ten_on_anything"]:
-            return True
-        return climbing.equal_or_beat(self.value(state, card), self.value(state, pile[-1]))
+        if not pile or rank(pile[-1]) == WILD or PalacioData.of(state).must_follow:
+            return _any_card
+        ace_high, ten = state.options["ace"] == "high", state.options["ten_on_anything"]
+        top = self.value(state, pile[-1])
+        allowed, known = _playable_on(ace_high, ten, top), _STRENGTHS[ace_high]
+
+        def playable(card: str) -> bool:
+            if card in known:
+                return card in allowed
+            return _plays_on(card, ace_high, ten, top)  # a card of no English deck
+
+        return playable
 
     @staticmethod
     def _cleared(state: State, seat: int) -> bool:

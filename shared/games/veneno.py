@@ -59,6 +59,7 @@ PILE_WORDS = Words(
         2: ("el tercer montón", "the third pile"),
     }
 )
+PILE_ZONES = tuple(f"pile:{i}" for i in PILES)  # the zone of each pile, named once
 PILE = Field("int", "which pile: 0, 1 or 2", choices=PILES, words=PILE_WORDS)
 
 # -- what the rules say to a player, in both languages -------------------------------------
@@ -81,7 +82,7 @@ ROUND_EACH = Say(
 
 
 def pile(index: int) -> str:
-    return f"pile:{index}"
+    return PILE_ZONES[index] if 0 <= index < len(PILE_ZONES) else f"pile:{index}"
 
 
 def taken(seat: int) -> str:
@@ -341,12 +342,15 @@ class Veneno(Game):
         pile of its suit, else on an open pile), in the candidates' order."""
         homes: dict[str, list[int]] = {COPAS: list(PILES)}
         plays: list[Action] = []
+        on_piles = self._suits_on_piles(state)
         for c in state.cards(hand(seat)):
             letter = suit(c)
             piles = homes.get(letter)
             if piles is None:
-                home = self._pile_of_suit(state, letter)
-                piles = homes[letter] = [home] if home is not None else self._open_piles(state)
+                home = self._pile_of_suit(state, letter, on_piles)
+                piles = homes[letter] = (
+                    [home] if home is not None else self._open_piles(state, on_piles)
+                )
             plays.extend({"type": "play", "card": c, "pile": i} for i in piles)
         return plays
 
@@ -357,12 +361,13 @@ class Veneno(Game):
             return missing
         if suit(card) == COPAS:
             return None
-        home = self._pile_of_suit(state, suit(card))
+        on_piles = self._suits_on_piles(state)
+        home = self._pile_of_suit(state, suit(card), on_piles)
         if home is not None:
             if home == index:
                 return None
             return HOME_PILE(card=card, pile=PILE_WORDS[home], suit=suit(card))
-        if index in self._open_piles(state):
+        if index in self._open_piles(state, on_piles):
             return None
         empty = [PILE_WORDS[i] for i in PILES if not state.cards(pile(i))]
         if empty:
@@ -427,23 +432,28 @@ class Veneno(Game):
         return sum(card_value(c, figure) for c in state.cards(pile(index)))
 
     @staticmethod
-    def _pile_of_suit(state: State, letter: str) -> int | None:
+    def _suits_on_piles(state: State) -> list[set[str]]:
+        """The suits on each pile (none: the pile is empty), found once for a listing."""
+        return [{suit(c) for c in state.zones[z].cards} for z in PILE_ZONES]
+
+    @staticmethod
+    def _pile_of_suit(
+        state: State, letter: str, on_piles: list[set[str]] | None = None
+    ) -> int | None:
         """The pile that holds cards of a suit other than copas (at most one pile does)."""
-        for i in PILES:
-            if any(suit(c) == letter for c in state.cards(pile(i))):
+        for i, suits in enumerate(Veneno._suits_on_piles(state) if on_piles is None else on_piles):
+            if letter in suits:
                 return i
         return None
 
     @staticmethod
-    def _open_piles(state: State) -> list[int]:
+    def _open_piles(state: State, on_piles: list[set[str]] | None = None) -> list[int]:
         """Piles that may take the first card of a suit no pile holds: the empty ones, and
         the piles of copas only when no pile is empty (or always, by option)."""
-        empty = [i for i in PILES if not state.cards(pile(i))]
-        only_copas = [
-            i
-            for i in PILES
-            if state.cards(pile(i)) and all(suit(c) == COPAS for c in state.cards(pile(i)))
-        ]
+        if on_piles is None:
+            on_piles = Veneno._suits_on_piles(state)
+        empty = [i for i, suits in enumerate(on_piles) if not suits]
+        only_copas = [i for i, suits in enumerate(on_piles) if suits == {COPAS}]
         if state.options["copas_pile"] == "always":
             return sorted(empty + only_copas)
         return empty or only_copas
