@@ -37,7 +37,7 @@ def history() -> History:
 
 @matches.route("/<match_id>/log")
 class MatchLogView(MethodView):
-    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
+    @matches.arguments(schemas.Language(), location="query", as_kwargs=True)
     @matches.response(200, schemas.Log)
     @matches.doc(operationId="getLog")
     @matches.alt_response(400, schema=ErrorSchema, description="a language not spoken here")
@@ -52,7 +52,7 @@ class MatchLogView(MethodView):
 
 @matches.route("/<match_id>/replay")
 class Replay(MethodView):
-    @matches.arguments(schemas.ReplayQuery, location="query")
+    @matches.arguments(schemas.ReplayQuery(), location="query")
     @matches.response(200, schemas.Replay)
     @matches.doc(operationId="replayMatch")
     @matches.alt_response(400, schema=ErrorSchema, description="version or seat out of range")
@@ -103,7 +103,7 @@ class Scores(MethodView):
 
 @players.route("/<player_id>/matches")
 class PlayerMatches(MethodView):
-    @players.arguments(schemas.PlayerMatchesQuery, location="query")
+    @players.arguments(schemas.PlayerMatchesQuery(), location="query")
     @players.response(200, schemas.PlayerMatches)
     @players.doc(operationId="listPlayerMatches")
     @players.alt_response(404, schema=ErrorSchema, description="not a player id")
@@ -125,7 +125,7 @@ class PlayerRatingView(MethodView):
 
 @leaderboards.route("/<game>")
 class LeaderboardView(MethodView):
-    @leaderboards.arguments(schemas.PageQuery, location="query")
+    @leaderboards.arguments(schemas.PageQuery(), location="query")
     @leaderboards.response(200, schemas.Leaderboard)
     @leaderboards.doc(operationId="getLeaderboard")
     @leaderboards.alt_response(404, schema=ErrorSchema, description="no such game")

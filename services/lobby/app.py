@@ -245,7 +245,7 @@ class QuickMatches(MethodView):
 
 @quick.route("/<request_id>")
 class QuickMatchDetail(MethodView):
-    @quick.arguments(schemas.QuickMatchQuery, location="query")
+    @quick.arguments(schemas.QuickMatchQuery(), location="query")
     @quick.response(200, schemas.QuickMatchOut, headers=POLL_AGAIN)
     @refusals("getQuickMatch", 400, 404, blueprint=quick, e404="no such request of yours")
     def get(self, query: dict, request_id: str):
@@ -271,7 +271,7 @@ class QuickMatchDetail(MethodView):
 
 @matches.route("/<match_id>")
 class MatchDetail(MethodView):
-    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
+    @matches.arguments(schemas.Language(), location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
     @refusals("getMatch", 400, 404)
     def get(self, match_id: str, lang: str | None = None):
@@ -285,7 +285,7 @@ class MatchDetail(MethodView):
 @matches.route("/<match_id>/join")
 class Join(MethodView):
     @matches.arguments(schemas.Join(), required=False)
-    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
+    @matches.arguments(schemas.Language(), location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
     @refusals("joinMatch", 400, 404, 409, 415,
               e400="malformed request, or no such seat in this match",
@@ -300,7 +300,7 @@ class Join(MethodView):
 
 @matches.route("/<match_id>/leave")
 class Leave(MethodView):
-    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
+    @matches.arguments(schemas.Language(), location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
     @refusals("leaveMatch", 400, 404, 409, e409="you have no seat here, or the match has started")
     def post(self, match_id: str, lang: str | None = None):
@@ -311,7 +311,7 @@ class Leave(MethodView):
 @matches.route("/<match_id>/bots")
 class Bots(MethodView):
     @matches.arguments(schemas.NewBot())
-    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
+    @matches.arguments(schemas.Language(), location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
     @refusals("addBot", 400, 403, 404, 409, 415,
               e400="malformed request, no such seat, or a strategy the game does not have",
@@ -327,7 +327,7 @@ class Bots(MethodView):
 
 @matches.route("/<match_id>/start")
 class Start(MethodView):
-    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
+    @matches.arguments(schemas.Language(), location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
     @refusals("startMatch", 400, 403, 404, 409,
               e403="only the match's creator or a seated player may start it",
@@ -339,7 +339,7 @@ class Start(MethodView):
 
 @matches.route("/<match_id>/resign")
 class Resign(MethodView):
-    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
+    @matches.arguments(schemas.Language(), location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
     @refusals("resignMatch", 400, 403, 404, 409, e403="you have no seat in this match",
               e409="the match is not running")  # fmt: skip
@@ -350,7 +350,7 @@ class Resign(MethodView):
 
 @matches.route("/<match_id>/rematch")
 class Rematch(MethodView):
-    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
+    @matches.arguments(schemas.Language(), location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
     @refusals("offerRematch", 400, 403, 404, 409, 429, e403="you did not play in this match",
               e409="the match is not finished, or you hold the most open matches allowed")  # fmt: skip
@@ -369,7 +369,7 @@ class Rematch(MethodView):
 @matches.route("/<match_id>/actions")
 class Actions(MethodView):
     @matches.arguments(schemas.NewAction())
-    @matches.arguments(schemas.Language, location="query", as_kwargs=True)
+    @matches.arguments(schemas.Language(), location="query", as_kwargs=True)
     @matches.response(200, schemas.ActionResult)
     @refusals("submitAction", 400, 403, 404, 409, 415, 422, 429,
               e409="stale expected_version (details: the current version), the match has not "

@@ -84,7 +84,7 @@ class GameDetail(MethodView):
 @blp.route("/<game_id>/setup")
 class Setup(MethodView):
     @blp.arguments(schemas.SetupRequest(), required=False)  # every field has a default
-    @blp.arguments(schemas.Language, location="query", as_kwargs=True)
+    @blp.arguments(schemas.Language(), location="query", as_kwargs=True)
     @blp.response(200, schemas.SetupResponse)
     @blp.alt_response(404, schema=ErrorSchema, description="no such game")
     @blp.doc(operationId="setupMatch")
@@ -112,7 +112,7 @@ class Setup(MethodView):
 @blp.route("/<game_id>/legal-actions")
 class LegalActions(MethodView):
     @blp.arguments(schemas.StateSeatRequest())
-    @blp.arguments(schemas.Language, location="query", as_kwargs=True)
+    @blp.arguments(schemas.Language(), location="query", as_kwargs=True)
     @blp.response(200, schemas.ActionsResponse)
     @blp.alt_response(404, schema=ErrorSchema, description="no such game")
     @blp.doc(operationId="listLegalActions")
@@ -128,7 +128,7 @@ class LegalActions(MethodView):
 @blp.route("/<game_id>/apply")
 class Apply(MethodView):
     @blp.arguments(schemas.ApplyRequest())
-    @blp.arguments(schemas.Language, location="query", as_kwargs=True)
+    @blp.arguments(schemas.Language(), location="query", as_kwargs=True)
     @blp.response(200, schemas.ApplyResponse)
     @blp.alt_response(
         422, schema=ErrorSchema, description="illegal action: reason and legal actions"
@@ -161,7 +161,7 @@ class Apply(MethodView):
 @blp.route("/<game_id>/view")
 class View(MethodView):
     @blp.arguments(schemas.StateSeatRequest())
-    @blp.arguments(schemas.Language, location="query", as_kwargs=True)
+    @blp.arguments(schemas.Language(), location="query", as_kwargs=True)
     @blp.response(200, schemas.View)
     @blp.alt_response(404, schema=ErrorSchema, description="no such game")
     @blp.doc(operationId="viewMatch")
