@@ -54,9 +54,12 @@ ACTION_TAG_LENGTH = 12  # hex digits (48 bits) of an action id kept to know it w
 RESERVED_FIELD = "version"  # set by the store, never by the caller
 
 # A log entry is its JSON deflated against this dictionary (the strings entries repeat most,
-# the likeliest last), in base 85 after ENTRY_CODEC: about a third of the JSON's size. The
+# the likeliest last), in base 64 after ENTRY_CODEC: about a third of the JSON's size. The
 # dictionary is part of the stored format: never change it; a new one needs a new prefix.
-ENTRY_CODEC = "z1:"
+# "z1:" (the same, in base 85) is still read: base 85 is Python code in the standard library,
+# some 40 times slower than base 64's C for a 6% smaller entry.
+ENTRY_CODEC = "z2:"
+BASE85_CODEC = "z1:"
 ENTRY_DICTIONARY = (
     b'"result":null,"seed":null,"reason":"cards":[],"visible_to":[0]'
     b'"type":"match_created","game":"bot.added","match.created","match.started"'
@@ -73,18 +76,22 @@ ENTRY_WINDOW_BITS = -15  # raw deflate, no header: the prefix says what the byte
 
 
 def encode_entry(entry: dict[str, Any]) -> str:
-    """How a log entry is stored: deflated JSON, in base 85 (readable as text everywhere)."""
+    """How a log entry is stored: deflated JSON, in base 64 (readable as text everywhere)."""
     deflate = zlib.compressobj(6, zlib.DEFLATED, ENTRY_WINDOW_BITS, zdict=ENTRY_DICTIONARY)
     packed = deflate.compress(jsoncodec.dumps(entry)) + deflate.flush()
-    return ENTRY_CODEC + base64.b85encode(packed).decode()
+    return ENTRY_CODEC + base64.b64encode(packed).decode()
 
 
 def decode_entry(stored: str) -> dict[str, Any]:
-    """A stored log entry: deflated (``encode_entry``), or plain JSON as logs held before."""
-    if not stored.startswith(ENTRY_CODEC):
+    """A stored log entry: deflated (``encode_entry``; base 85 as "z1:"), or plain JSON as
+    logs held before either."""
+    if stored.startswith(ENTRY_CODEC):
+        packed = base64.b64decode(stored[len(ENTRY_CODEC) :])
+    elif stored.startswith(BASE85_CODEC):
+        packed = base64.b85decode(stored[len(BASE85_CODEC) :])
+    else:
         return jsoncodec.loads(stored)
     inflate = zlib.decompressobj(ENTRY_WINDOW_BITS, zdict=ENTRY_DICTIONARY)
-    packed = base64.b85decode(stored[len(ENTRY_CODEC) :])
     return jsoncodec.loads(inflate.decompress(packed) + inflate.flush())
 
 

@@ -6,6 +6,7 @@ directly (`raw`) to check what was, and was not, written.
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 import time
@@ -21,6 +22,7 @@ import redis
 from redis.crc import key_slot
 
 from shared.eventstore import (
+    ENTRY_DICTIONARY,
     ActionIdExpired,
     AppendResult,
     BrokenLog,
@@ -184,6 +186,9 @@ class MatchLogContract:
         assert store.entries("m1", after=1) == [{"version": 2, **entry(n=2)}]
         big = entry(events=[{"type": "played", "seat": 0, "card": "1O", "i": i} for i in range(99)])
         assert decode_entry(encode_entry(big)) == big
+        base85 = zlib.compressobj(6, zlib.DEFLATED, -15, zdict=ENTRY_DICTIONARY)  # as "z1:"
+        packed = base85.compress(json.dumps(big).encode()) + base85.flush()
+        assert decode_entry("z1:" + base64.b85encode(packed).decode()) == big
 
     def test_feed_is_capped_but_the_log_never_is(self, make_store: MakeStore) -> None:
         store = make_store(feed_maxlen=10)
