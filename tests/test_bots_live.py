@@ -403,7 +403,9 @@ def test_the_timer_closes_rajs_sealed_bids(lobby: Http, workers: Workers):
     kinds = [e["type"] for e in closed["events"]]
     assert kinds.count("bid_committed") == 3 and "bids_revealed" in kinds
     assert all(e["timeout"] for e in closed["events"] if e["type"] == "bid_committed")
-    assert 0.9 <= seconds_between(log[-2], closed) < 10
+    # not before the 1 s deadline; after it, a timer rather than a stall (a CI machine under
+    # both test sets has taken 15 s on the cluster)
+    assert 0.9 <= seconds_between(log[-2], closed) < 30
 
 
 NERVIOSO_OPTIONS = {"reaction_seconds": 0.5}
