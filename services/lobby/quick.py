@@ -35,7 +35,6 @@ from services.errors import BadRequest, Conflict, Forbidden, NotFound
 from . import match as rules_of
 from .pairing import Request, Table, tables
 from .players import Player
-from .rules_client import rules_errors
 from .seats import Seats
 
 QUICK = "tapete:{{quick}}"  # a template: formatted, the hash tag {quick}
@@ -177,11 +176,7 @@ class QuickMatch:
         """Queue a request (checked as a new match would be) and try to pair it at once."""
         if player.bot:
             raise Forbidden("a bot seat's token cannot queue for a match")
-        with rules_errors():
-            catalog = self.seats.store.rules.catalog()
-        if game not in catalog:
-            raise BadRequest(f"no game {game!r}; games: {sorted(catalog)}", code="unknown_game")
-        count = rules_of.check_setup(catalog[game], variant, players, options)
+        count = self.seats.checked_setup(game, variant, players, options)
         level = bot_level or DEFAULT_BOT_LEVEL
         rules_of.check_bot_strategy({"game": game}, level)
         self.seats.check_room_for_a_match(player)

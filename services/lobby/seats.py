@@ -65,11 +65,7 @@ class Seats:
         match has it already. None: a new one.
         """
         store = self.store
-        with rules_errors():
-            catalog = store.rules.catalog()
-        if game not in catalog:
-            raise BadRequest(f"no game {game!r}; games: {sorted(catalog)}", code="unknown_game")
-        count = rules_of.check_setup(catalog[game], variant, players, options)
+        count = self.checked_setup(game, variant, players, options)
         self.check_room_for_a_match(player)
         match_id = match_id or secrets.token_hex(8)
         now = store.clock()
@@ -85,6 +81,17 @@ class Seats:
         created = store.append(None, match, entry, seed=seed, now=now)
         store.open_matches.created(player.id, match_id)
         return store.presented(created, player)
+
+    def checked_setup(
+        self, game: str, variant: str, players: int | None, options: dict[str, Any]
+    ) -> int:
+        """The player count of a setup the rules catalog allows (400 otherwise): a new match's,
+        or a quick-match request's."""
+        with rules_errors():
+            catalog = self.store.rules.catalog()
+        if game not in catalog:
+            raise BadRequest(f"no game {game!r}; games: {sorted(catalog)}", code="unknown_game")
+        return rules_of.check_setup(catalog[game], variant, players, options)
 
     def committed(self, match: dict[str, Any]) -> tuple[dict[str, Any], str]:
         """A new match with its server seed drawn and its SHA-256 published at once, before
