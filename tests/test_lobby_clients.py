@@ -260,8 +260,11 @@ def test_a_tampered_resignation_does_not_verify(http: Http, lobby: Lobby):
     assert not report["ok"] and report["divergences"][0]["check"] == "result"
 
 
-def test_a_seat_that_misses_its_turns_in_a_row_abandons_the_match(http: Http, lobby: Lobby):
-    match, seated = http.seated_match(game="brisca", players=2, turn_timeout=5)
+def test_a_seat_that_misses_its_turns_in_a_row_abandons_a_match_with_no_sit_in(
+    http: Http, lobby: Lobby
+):
+    # (with a sit_in, a bot plays the seat instead: tests/test_sitin_live.py)
+    match, seated = http.seated_match(game="brisca", players=2, turn_timeout=5, sit_in=None)
     assert match["turn_deadline"] and match["view"]["turn_deadline"] == match["turn_deadline"]
     seat = match["to_act"][0]
     for _ in range(MISSED_TURNS_LIMIT * 2):
