@@ -256,9 +256,7 @@ class LogEntry(ma.Schema):
     )
     seat = fields.Integer(metadata={"description": "seat and bot entries: the seat"})
     player = AsIs(PlayerRef, metadata={"description": "seat and bot entries: who"})
-    strategy = fields.String(
-        metadata={"description": "bot.added, seat.sat_in: the bot's strategy"}
-    )
+    strategy = fields.String(metadata={"description": "bot.added, seat.sat_in: the bot's strategy"})
     strategy_version = fields.String(
         metadata={"description": "seat.sat_in: which code of that strategy sits in"}
     )

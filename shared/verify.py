@@ -22,8 +22,16 @@ from shared.endings import ended_result
 from shared.engine import EngineError, State, UnknownRulesVersion, apply, new_match, seeds
 from shared.engine.undo import Undo, is_undo
 from shared.entry_kinds import (
-    ACTION, BOT_ADDED, CREATED, ENDED, JOINED, LEFT, RETURNED, SAT_IN, STARTED,
-)  # fmt: skip
+    ACTION,
+    BOT_ADDED,
+    CREATED,
+    ENDED,
+    JOINED,
+    LEFT,
+    RETURNED,
+    SAT_IN,
+    STARTED,
+)
 from shared.jsoncodec import state_hash
 
 Entry = dict[str, Any]

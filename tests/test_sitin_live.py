@@ -21,7 +21,7 @@ from shared.eventstore import MatchLog
 from tests.bots_fixtures import BotProcess, BotProcesses
 from tests.history_fixtures import Consumers, wait_applied
 from tests.service_fixtures import Http, Service, error_of, session
-from tests.test_bots_live import Workers, check_log, follow
+from tests.test_bots_live import check_log, follow
 
 Entry = dict[str, Any]
 SAT_IN, RETURNED = "seat.sat_in", "seat.returned"
@@ -35,10 +35,12 @@ def dispatcher(bot_processes: BotProcesses) -> BotProcess:
 
 
 @pytest.fixture
-def workers(bot_processes: BotProcesses, dispatcher: BotProcess) -> Iterator[Workers]:
-    running = Workers(bot_processes)
-    yield running
-    running.stop_all()
+def worker(bot_processes: BotProcesses, dispatcher: BotProcess) -> Iterator[BotProcess]:
+    """One rq worker for the test (started after the store is emptied, where a test asks)."""
+    process = bot_processes.worker(f"sitin-worker-{time.monotonic_ns()}")
+    process.wait_for_log("working on")
+    yield process
+    process.stop()
 
 
 @pytest.fixture
@@ -78,7 +80,9 @@ def play(
         view = lobby.view(players[mine[0]], match_id)
         if view["version"] != now["version"]:
             continue
-        move = lobby.act(players[mine[0]], match_id, view["view"]["legal_actions"][0], view["version"])
+        move = lobby.act(
+            players[mine[0]], match_id, view["view"]["legal_actions"][0], view["version"]
+        )
         assert move.status in (200, 409), move.body  # 409: the match moved on meanwhile
     raise AssertionError(f"match {match_id}: not there in {timeout}s")
 
@@ -94,9 +98,8 @@ def moves_of(log: list[Entry], seat: int) -> list[Entry]:
 
 
 def test_a_person_who_leaves_is_replaced_by_a_bot_returns_and_the_match_is_rated_theirs(
-    lobby: Http, history: Http, workers: Workers, consumers: Consumers, store_log: MatchLog
+    store_log: MatchLog, lobby: Http, history: Http, consumers: Consumers, worker: BotProcess
 ):
-    workers.start(1)
     consumer = consumers.start("sitin")
     match, (ana, ben) = two_people(lobby, sit_in="easy")
     match_id = match["id"]
@@ -140,14 +143,18 @@ def test_a_person_who_leaves_is_replaced_by_a_bot_returns_and_the_match_is_rated
     returned = entries(lobby, ana, match_id, back.body["version"] - 1)[0]
     assert returned["kind"] == RETURNED and returned["actor"]["player"] == ana["id"]
     assert returned["sentences"] == ["Ana takes their seat back"]
-    waiting = play(lobby, match_id, {1: ben}, lambda m: 0 in m["to_act"] or m["status"] != "running")
+    waiting = play(
+        lobby, match_id, {1: ben}, lambda m: 0 in m["to_act"] or m["status"] != "running"
+    )
     time.sleep(1.5)  # a bot would have played at once (no pace in the tests' lobby)
     hers = lobby.view(ana, match_id)
     assert hers["version"] == waiting["version"] and 0 in hers["to_act"]
     own = lobby.act(ana, match_id, hers["view"]["legal_actions"][0], hers["version"])
     assert own.status == 200, own.body
     mine = moves_of(entries(lobby, ana, match_id, back.body["version"]), 0)
-    assert mine and all(m["actor"] == {"player": ana["id"], "seat": 0, "system": False} for m in mine)
+    assert mine and all(
+        m["actor"] == {"player": ana["id"], "seat": 0, "system": False} for m in mine
+    )
 
     # Left again, the bot plays her seat to the end; the match verifies and counts for her.
     assert lobby.post(f"/v1/matches/{match_id}/leave", ana["token"]).status == 200
@@ -170,9 +177,8 @@ def test_a_person_who_leaves_is_replaced_by_a_bot_returns_and_the_match_is_rated
 
 
 def test_repeated_timeouts_seat_a_bot_instead_of_abandoning_the_match(
-    lobby: Http, history: Http, workers: Workers
+    lobby: Http, history: Http, worker: BotProcess
 ):
-    workers.start(1)
     match, (ana, ben) = two_people(lobby, turn_timeout=1.0, sit_in="random")
     # Nobody plays: each seat's third timed-out turn in a row seats a bot for it, and the
     # bots play the match to its end.

@@ -434,7 +434,9 @@ export class MatchScreen {
   }
 
   private drawPlay(names: string[]): HTMLElement {
-    const view = this.view!;
+    // While a bot plays this seat for its person, the page shows their cards but no moves.
+    const sitting = this.view!.seat !== null && this.match?.seats?.some((s) => s.seat === this.view!.seat && s.sat_in);
+    const view = sitting ? { ...this.view!, legal_actions: [] } : this.view!;
     const deck = this.deck;
     const mine = view.seat !== null && view.to_act.includes(view.seat);
     const waiting = listOf(view.to_act.map((s) => names[s]));
