@@ -299,9 +299,8 @@ def sit_in(match: Match, seat: int, reason: str) -> Match:
     changed["seats"][seat]["sat_in"] = {
         "strategy": strategy, "strategy_version": strategy_version(strategy), "reason": reason,
     }  # fmt: skip
-    missed = {k: n for k, n in (match.get("missed_turns") or {}).items() if k != str(seat)}
-    if "missed_turns" in match:
-        changed["missed_turns"] = missed
+    if match.get("missed_turns"):
+        changed["missed_turns"] = {k: n for k, n in match["missed_turns"].items() if k != str(seat)}
     return changed
 
 
