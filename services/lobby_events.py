@@ -1,5 +1,5 @@
 """The lobby's own events, declared once for the lobby and the history service: seats taken
-and left, bots, the start, an end the lobby decides (a resignation, an abandonment) and a
+and left, bots, the start, a bot sitting in for a person and the person's return, an end the lobby decides (a resignation, an abandonment) and a
 rematch offered; and how a served entry reads. The entry kinds: ``shared.entry_kinds``.
 
 The lobby's events are the first event of the log entries that change a match outside its
@@ -82,6 +82,24 @@ match_ended = EventType(
     seat=SEAT.or_null("the seat that resigned or abandoned"),
     winners=SEATS,
 )
+# Why a bot sits in for a person: they left the running match, or kept missing their turns.
+LEFT_THE_TABLE, MISSED_TURNS = SITTING_IN = ("left", "timeouts")
+seat_sat_in = EventType(
+    "seat_sat_in",
+    "a bot of the match's sit_in level plays a running match's seat for its person, who "
+    "left or kept missing turns; the seat stays theirs (they may take it back)",
+    seat=SEAT,
+    player=PLAYER,
+    strategy=Field("str", "the strategy of the bot that plays the seat", words=LEVELS),
+    reason=choice(*SITTING_IN),
+)
+seat_returned = EventType(
+    "seat_returned",
+    "a person takes back the seat a bot sat in for them",
+    seat=SEAT,
+    player=PLAYER,
+    says=Say(es="{seat} vuelve a su asiento", en="{seat} takes their seat back"),
+)
 rematch_offered = EventType(
     "rematch_offered",
     "a rematch of a finished match is offered to its players",
@@ -98,9 +116,22 @@ def _ended_said(game: Any, event: Event) -> Say:
     return Say(es="{seat} {reason}: fin de la partida", en="{seat} {reason}: the match is over")
 
 
+@seat_sat_in.sentence
+def _sat_in_said(game: Any, event: Event) -> Say:
+    if event["reason"] == "timeouts":
+        return Say(
+            es="{seat} no juega a tiempo: un bot ({strategy}) juega por su asiento",
+            en="{seat} keeps missing turns: a bot ({strategy}) plays their seat",
+        )
+    return Say(
+        es="{seat} deja la mesa: un bot ({strategy}) juega por su asiento",
+        en="{seat} leaves the table: a bot ({strategy}) plays their seat",
+    )
+
+
 LOBBY_EVENTS: tuple[EventType, ...] = (
-    match_created, seat_joined, seat_left, bot_added, match_started, match_ended,
-    rematch_offered,
+    match_created, seat_joined, seat_left, bot_added, match_started, seat_sat_in,
+    seat_returned, match_ended, rematch_offered,
 )  # fmt: skip
 LOBBY_EVENT_TABLE = {kind.type: kind for kind in LOBBY_EVENTS}
 

@@ -14,6 +14,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from services.lobby.match import STATUSES
+from services.lobby_events import SITTING_IN
 from services.spec import Ref
 from shared.engine import all_games
 from shared.engine.language import DEFAULT_LANGUAGE, LANGUAGES
@@ -77,6 +78,21 @@ def game_id(metadata: dict | None = None, **kwargs: Any) -> fields.String:
     return fields.String(metadata={"enum": list(GAME_IDS), **(metadata or {})}, **kwargs)
 
 
+class SatIn(ma.Schema):
+    """The bot sitting in for a seat's person: the seat, its player and rating stay theirs."""
+
+    strategy = fields.String(required=True, metadata={"description": "the bot's strategy"})
+    strategy_version = fields.String(
+        required=True, metadata={"description": "which code of that strategy plays"}
+    )
+    reason = fields.String(
+        required=True,
+        validate=validate.OneOf(SITTING_IN),
+        metadata={"description": "left: the person left the match; timeouts: they kept "
+                  "missing turns"},
+    )  # fmt: skip
+
+
 class Seat(ma.Schema):
     seat = fields.Integer(required=True)
     player = fields.String(required=True, allow_none=True, metadata={"description": "null: free"})
@@ -92,6 +108,13 @@ class Seat(ma.Schema):
     seed = fields.String(
         metadata={"description": "the seed its player gave when joining, for the deal (public)"}
     )
+    sat_in = AsIs(
+        SatIn,
+        metadata={
+            "description": "a running match's seat a bot plays for its person (who left, or "
+            "kept missing turns) until they take it back (POST .../return); absent: they play"
+        },
+    )
 
 
 #: A window the server's timer closes: a component of ``services/spec.py`` (``Deadline``).
@@ -105,6 +128,13 @@ class Actor(ma.Schema):
     seat = fields.Integer(required=True, allow_none=True)
     system = fields.Boolean(
         required=True, metadata={"description": "the server acted (a timer, an autostart)"}
+    )
+    strategy = fields.String(
+        metadata={"description": "an action by a bot sitting in for the seat's person: its "
+                  "strategy"}
+    )  # fmt: skip
+    strategy_version = fields.String(
+        metadata={"description": "an action by a bot sitting in: which code of its strategy"}
     )
 
 
@@ -180,6 +210,14 @@ class MatchDocument(ma.Schema):
         metadata={"description": "a finished match's rematch: the new match offered its players"}
     )
     rematch_of = fields.String(metadata={"description": "the match this one is a rematch of"})
+    sit_in = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "the strategy of the bot that plays a person's seat once they leave "
+            "the running match or keep missing turns (their seat's sat_in); null (or absent, "
+            "in matches older than the setting): none, and such a match is abandoned"
+        },
+    )
     missed_turns = fields.Dict(
         keys=fields.String(),
         values=fields.Integer(),
@@ -218,7 +256,10 @@ class LogEntry(ma.Schema):
     )
     seat = fields.Integer(metadata={"description": "seat and bot entries: the seat"})
     player = AsIs(PlayerRef, metadata={"description": "seat and bot entries: who"})
-    strategy = fields.String(metadata={"description": "bot.added: the bot's strategy"})
+    strategy = fields.String(metadata={"description": "bot.added, seat.sat_in: the bot's strategy"})
+    strategy_version = fields.String(
+        metadata={"description": "seat.sat_in: which code of that strategy sits in"}
+    )
     match = AsIs(MatchDocument, metadata={"description": "match.created: the match as created"})
     seed_sha256 = fields.String(metadata={"description": "match.started: the seed's SHA-256"})
     seed_scheme = fields.Integer(
@@ -242,7 +283,11 @@ class LogEntry(ma.Schema):
         allow_none=True,
         metadata={"description": "when the turn timer plays for the persons to act"},
     )
-    reason = fields.String(metadata={"description": "match.ended: resigned or abandoned"})
+    reason = fields.String(
+        metadata={
+            "description": "match.ended: resigned or abandoned; seat.sat_in: left or timeouts"
+        }
+    )
     rematch = fields.String(metadata={"description": "rematch.offered: the new match"})
 
 

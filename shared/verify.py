@@ -21,7 +21,17 @@ from typing import Any, cast
 from shared.endings import ended_result
 from shared.engine import EngineError, State, UnknownRulesVersion, apply, new_match, seeds
 from shared.engine.undo import Undo, is_undo
-from shared.entry_kinds import ACTION, BOT_ADDED, CREATED, ENDED, JOINED, LEFT, STARTED
+from shared.entry_kinds import (
+    ACTION,
+    BOT_ADDED,
+    CREATED,
+    ENDED,
+    JOINED,
+    LEFT,
+    RETURNED,
+    SAT_IN,
+    STARTED,
+)
 from shared.jsoncodec import state_hash
 
 Entry = dict[str, Any]
@@ -282,6 +292,9 @@ def _replay(entries: list[Entry], start: Entry, seed: str, found: list[Divergenc
                 ended = entry
                 checked += 1
                 diverged = _ended(entry, state, found)
+            if entry.get("kind") in (SAT_IN, RETURNED) and ended is None:
+                checked += 1  # a bot sitting in, or its person back: the state stays as it was
+                diverged = _same_state(entry, state, found, "a seat's sit-in changed the state")
             if entry.get("kind") != ACTION:
                 continue
             if ended is not None:
@@ -326,10 +339,15 @@ def _ended(entry: Entry, state: State, found: list[Divergence]) -> bool:
                 version, ENDED, "result", "another result", recorded=recorded, replayed=replayed
             )
         )
+    return _same_state(entry, state, found, "the state at the end differs")
+
+
+def _same_state(entry: Entry, state: State, found: list[Divergence], message: str) -> bool:
+    """An entry the rules did not make records the replayed state's hash; True if diverged."""
     replayed_hash = engine_state_hash(state)
     if entry.get("state_hash") != replayed_hash:
         found.append(
-            Divergence(version, ENDED, "state_hash", "the state at the end differs",
+            Divergence(entry["version"], entry.get("kind"), "state_hash", message,
                        recorded=entry.get("state_hash"), replayed=replayed_hash)
         )  # fmt: skip
         return True

@@ -28,6 +28,7 @@ from services.bots.jobs import LobbyError, _refused_in_process
 from services.bots.tasks import BOT, IDLE, QUEUE, START, TURN, WINDOW, Task
 from services.bots.timers import window_closes_at
 from services.errors import Conflict, Forbidden, NotFound, Rejected, Unavailable
+from services.lobby.match import bot_seats
 from services.settings import DispatcherSettings, Settings
 from shared.bots.reflexes import Reflexes
 from shared.eventstore import MatchLog
@@ -91,6 +92,26 @@ def test_a_paced_bot_move_is_scheduled_no_sooner_than_its_pace(
     at_version(redis_client, 8)
     assert dispatcher.dispatch(late, 8, None) == "dispatched"
     assert dispatcher.queue.job_ids == [Task(BOT, MATCH, 8, 1).job_id]
+
+
+def test_a_seat_a_bot_sits_in_for_is_played_like_a_bot_seat_with_no_turn_timer():
+    """The lobby lists a seat a bot sits in for among the notification's bots: the dispatcher
+    plays it with a bot job, and its person's turn timer stops until they take it back."""
+    sitting = {"strategy": "hard", "strategy_version": "tapete-x/bots/hard", "reason": "left"}
+    match = {
+        "seats": [
+            {"seat": 0, "player": "ana", "name": "Ana", "bot": None, "sat_in": sitting},
+            {"seat": 1, "player": "ben", "name": "Ben", "bot": None},
+        ]
+    }
+    bots = bot_seats(match)
+    assert bots == [{"seat": 0, "strategy": "hard", "player": "bot-hard", "sat_in": True}]
+    assert bot_seats(match, sat_in=False) == []  # a rematch seats no bot for a person
+    assert plan(notice(to_act=[0], bots=bots), 30.0) == [(Task(BOT, MATCH, 7, 0), None)]
+    del match["seats"][0]["sat_in"]  # taken back
+    assert plan(notice(to_act=[0], bots=bot_seats(match)), 30.0) == [
+        (Task(TURN, MATCH, 7, 0), pytest.approx(NOTIFIED + 30.0))
+    ]
 
 
 def test_a_finished_match_asks_for_nothing():

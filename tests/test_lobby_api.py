@@ -328,9 +328,11 @@ def test_join_refusals_write_nothing(http: Http, redis_client: redis.Redis):
     error_of(http.post(path, cris["token"], json={}), 409, "match_not_open")
 
 
-def test_leave_frees_the_seat_before_the_start_only(http: Http, lobby: Lobby):
+def test_leave_frees_the_seat_before_the_start_and_seats_a_bot_for_the_person_after(
+    http: Http, lobby: Lobby
+):
     ana, beto = http.player("Ana"), http.player("Beto")
-    match = http.match(ana)
+    match = http.match(ana, sit_in=None)
     http.join(ana, match["id"])
     leave = f"/v1/matches/{match['id']}/leave"
     error_of(http.post(leave, beto["token"]), 409, "not_seated")
@@ -339,7 +341,17 @@ def test_leave_frees_the_seat_before_the_start_only(http: Http, lobby: Lobby):
     assert entries(lobby, match["id"])[-1]["kind"] == "seat.left"
     http.join(ana, match["id"])
     http.join(beto, match["id"])  # full: starts itself
-    error_of(http.post(leave, ana["token"]), 409, "match_not_open")
+    error_of(http.post(leave, ana["token"]), 409, "sit_in_off")  # no bot to sit in for her
+    # with a sit_in (medium by default), a bot plays the seat, which stays hers
+    other = http.match(ana)
+    http.join(ana, other["id"])
+    http.join(beto, other["id"])
+    left = http.post(f"/v1/matches/{other['id']}/leave", ana["token"])
+    assert left.status == 200, left.body
+    seat = left.body["seats"][0]
+    assert seat["player"] == ana["id"] and seat["sat_in"]["strategy"] == "medium"
+    assert entries(lobby, other["id"])[-1]["kind"] == "seat.sat_in"
+    assert lobby.bot_token(other["id"], 0) is not None  # the bot workers play it
 
 
 def test_a_bot_gets_a_seat_and_a_token_no_client_ever_sees(

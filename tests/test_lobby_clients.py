@@ -260,8 +260,11 @@ def test_a_tampered_resignation_does_not_verify(http: Http, lobby: Lobby):
     assert not report["ok"] and report["divergences"][0]["check"] == "result"
 
 
-def test_a_seat_that_misses_its_turns_in_a_row_abandons_the_match(http: Http, lobby: Lobby):
-    match, seated = http.seated_match(game="brisca", players=2, turn_timeout=5)
+def test_a_seat_that_misses_its_turns_in_a_row_abandons_a_match_with_no_sit_in(
+    http: Http, lobby: Lobby
+):
+    # (with a sit_in, a bot plays the seat instead: tests/test_sitin_live.py)
+    match, seated = http.seated_match(game="brisca", players=2, turn_timeout=5, sit_in=None)
     assert match["turn_deadline"] and match["view"]["turn_deadline"] == match["turn_deadline"]
     seat = match["to_act"][0]
     for _ in range(MISSED_TURNS_LIMIT * 2):
@@ -282,6 +285,53 @@ def test_a_seat_that_misses_its_turns_in_a_row_abandons_the_match(http: Http, lo
     timed_out = [e for e in lobby.log.entries(match["id"]) if (e["actor"] or {}).get("system")]
     assert len([e for e in timed_out if e["kind"] == "action"]) == MISSED_TURNS_LIMIT - 1
     assert verify(lobby.log.entries(match["id"]))["ok"]
+
+
+def test_a_seat_that_misses_its_turns_in_a_row_gets_a_bot_with_a_sit_in(http: Http, lobby: Lobby):
+    match, seated = http.seated_match(game="brisca", players=2, turn_timeout=5, sit_in="hard")
+    seat = match["to_act"][0]
+    while not lobby.load(match["id"]).match["seats"][seat].get("sat_in"):
+        snap = lobby.load(match["id"])
+        to_act = snap.match["to_act"][0]
+        if to_act == seat:  # the absent seat: the turn timer plays for it
+            view = lobby.seat_view(match["id"], seat)["view"]
+            lobby.submit_for_seat(match["id"], seat, view["legal_actions"][0], snap.version)
+        else:
+            legal = http.view(seated[to_act], match["id"])["view"]["legal_actions"]
+            assert http.act(seated[to_act], match["id"], legal[0], snap.version).status == 200
+    snap = lobby.load(match["id"])
+    assert snap.match["status"] == "running" and seat in snap.match["to_act"]
+    assert snap.match["seats"][seat]["player"] == seated[seat]["id"]
+    assert snap.match["seats"][seat]["sat_in"]["reason"] == "timeouts"
+    assert not snap.match.get("missed_turns") and snap.match["turn_deadline"] is None
+    sat = lobby.log.entries(match["id"])[-1]
+    assert sat["kind"] == "seat.sat_in" and sat["strategy"] == "hard"
+    assert sat["actor"] == {"player": seated[seat]["id"], "seat": seat, "system": True}
+    assert sat["state_hash"] == lobby.log.entries(match["id"])[-2]["state_hash"]
+    # the seat's own person may not play it now, the sitting-in bot's token may
+    legal = http.view(seated[seat], match["id"])["view"]["legal_actions"]
+    refused = http.act(seated[seat], match["id"], legal[0], snap.version)
+    error_of(refused, 409, "seat_sat_in")
+    token = lobby.bot_token(match["id"], seat)
+    assert token is not None
+    reply = http.post(
+        f"/v1/matches/{match['id']}/actions", token,
+        json={"action": legal[0], "expected_version": snap.version},
+    )  # fmt: skip
+    assert reply.status == 200, reply.body
+    moved = lobby.log.entries(match["id"])[-1]["actor"]
+    assert moved["player"] == "bot-hard" and moved["strategy"] == "hard"
+    # taken back, the bot's token no longer acts for the seat
+    assert http.post(f"/v1/matches/{match['id']}/return", seated[seat]["token"]).status == 200
+    assert lobby.bot_token(match["id"], seat) is None
+    assert http.get(f"/v1/matches/{match['id']}", token).status == 401
+    resign(http, seated[1 - seat], match["id"])
+    report = verify(lobby.log.entries(match["id"]))  # the sit-in and the return replay too
+    assert report["ok"], report["divergences"]
+    log = lobby.log.entries(match["id"])
+    next(e for e in log if e["kind"] == "seat.sat_in")["state_hash"] = "0" * 64
+    tampered = verify(log)  # a sit-in that claims another state does not verify
+    assert not tampered["ok"] and tampered["divergences"][0]["check"] == "state_hash"
 
 
 def test_a_move_of_its_own_resets_the_missed_turns(http: Http, lobby: Lobby):

@@ -128,6 +128,7 @@ def test_after_the_bot_wait_the_free_seats_take_bots_of_the_level_asked(http: Ht
     assert match["status"] == "running" and request["waited_s"] >= 0.5
     bots = [seat["bot"] for seat in match["seats"] if seat["player"] != ana["id"]]
     assert len(bots) == 3 and all(bot == "easy" for bot in bots), match["seats"]
+    assert match["sit_in"] == "easy"  # should she leave, a bot of that level plays for her
 
 
 def test_one_request_waits_per_player_and_only_its_owner_sees_it(http: Http):

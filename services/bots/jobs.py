@@ -31,6 +31,7 @@ from urllib3.util.retry import Retry
 
 from services.errors import Conflict, DomainError, Forbidden, NotFound
 from services.lobby.application import SYSTEM, Lobby
+from services.lobby.match import strategy_at
 from services.settings import Settings
 from shared.bots.reflexes import choose_at_table
 
@@ -87,7 +88,7 @@ class Context:
     http: requests.Session
     lobby_url: str
     pauses: dict[str, float] = field(default_factory=dict)  # fault injection: variable -> s
-    tokens: dict[tuple[str, int], str | None] = field(default_factory=dict)
+    tokens: dict[tuple[str, int], str] = field(default_factory=dict)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Context:
@@ -109,13 +110,18 @@ class Context:
         return int(raw) if raw is not None else None  # type: ignore[arg-type]
 
     def bot_token(self, match_id: str, seat: int) -> str | None:
-        """The bot seat's token (None: not a bot's seat), remembered: a seat's token never
-        changes (it is derived from the match and seat; the lobby revokes it at the end)."""
+        """The bot seat's token (None: no bot plays that seat now), remembered: a seat's token
+        never changes (it is derived from the match and seat; the lobby revokes it at the
+        end, or when a person takes back the seat a bot sat in for them). A None is not
+        remembered: a bot may sit in for that seat's person later."""
         key = (match_id, seat)
         if key not in self.tokens:
+            token = self.lobby.bot_token(match_id, seat)
+            if token is None:
+                return None
             if len(self.tokens) >= TOKEN_CACHE_SIZE:
                 self.tokens.clear()
-            self.tokens[key] = self.lobby.bot_token(match_id, seat)
+            self.tokens[key] = token
         return self.tokens[key]
 
 
@@ -220,7 +226,7 @@ def _play_bot(ctx: Context, task: Task) -> str:
         return STALE
     if task.seat not in view["to_act"] or not view["legal_actions"]:
         return DROPPED
-    action = choose_at_table(view, match["seats"][task.seat]["bot"] or "random", rng)
+    action = choose_at_table(view, strategy_at(match["seats"][task.seat]) or "random", rng)
     if action is None:
         return WAITED
     _pause(ctx, PAUSE_BEFORE_SUBMIT, task)

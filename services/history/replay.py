@@ -26,6 +26,7 @@ RUNNING_FIELDS = (
     "version", "time", "kind", "actor", "status", "to_act", "deadline", "seat", "player",
     "strategy", "match", "seed_sha256", "setup", "finished", "result", "rules_version",
     "state_hash", "turn_deadline", "reason", "rematch", "player_seed", "seed_scheme", "player_seeds",
+    "strategy_version",
 )  # fmt: skip
 
 

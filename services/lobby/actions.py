@@ -32,6 +32,7 @@ from .matchstore import (
 )
 from .players import Player
 from .rules_client import rules_errors
+from .sitin import SitIns
 
 MOVES = Counter(
     "tapete_moves_applied_total", "actions appended to match logs", ["game"], registry=REGISTRY
@@ -42,9 +43,10 @@ MISSED_TURNS_LIMIT = 3  # a person's turns timed out in a row before the match i
 class Actions:
     """Actions on running matches, by their seats or by the server."""
 
-    def __init__(self, store: MatchStore, endings: Endings) -> None:
+    def __init__(self, store: MatchStore, endings: Endings, sit_ins: SitIns) -> None:
         self.store = store
-        self.endings = endings  # a seat that kept missing its turns abandons the match
+        self.endings = endings  # a seat that kept missing its turns abandons the match,
+        self.sit_ins = sit_ins  # or a bot sits in for it
 
     def submit_action(
         self,
@@ -74,7 +76,7 @@ class Actions:
                 raise stale(snap.version)
             seat = None if player is SYSTEM else rules_of.seat_for(match, player)
             if player is not SYSTEM:
-                rules_of.check_may_act(match, seat)
+                rules_of.check_may_act(match, seat, person=not player.bot)
             assert snap.state is not None  # a running match has a state
             names = rules_of.seat_names(match)
             person = None if isinstance(player, StandIn) else player  # a timer is the server
@@ -113,9 +115,12 @@ class Actions:
             changed["missed_turns"] = {k: n for k, n in missed.items() if n}
         elif isinstance(player, StandIn) and seat is not None:
             changed["missed_turns"] = {str(seat): 1}
+        by = actor(player, seat)
+        if person is not None and person.bot and seat is not None:  # a bot sitting in says so
+            by.update(rules_of.sitting_in(match, seat))
         entry = {
             "kind": ACTION,
-            "actor": actor(player, seat),
+            "actor": by,
             "action": action,
             "events": outcome.events,
             "finished": outcome.finished,
@@ -186,7 +191,9 @@ class Actions:
     ) -> dict[str, Any]:
         """``submit_action`` by the server for ``seat`` (a turn timer playing for an absent
         player): the entry's actor is ``{"player": <the seat's player>, "seat": seat,
-        "system": true}``, and the same version, turn and legality checks apply."""
+        "system": true}``, and the same version, turn and legality checks apply. The
+        ``MISSED_TURNS_LIMIT``-th turn in a row it misses ends the match as abandoned, or,
+        with the match's ``sit_in``, seats a bot for it (``seat.sat_in``) instead."""
         snap = self.store.load(match_id)
         seats = snap.match["seats"]
         if not 0 <= seat < len(seats) or seats[seat]["player"] is None:
@@ -194,6 +201,10 @@ class Actions:
         stand_in = StandIn(seats[seat]["player"], seats[seat]["name"] or "")
         missed = (snap.match.get("missed_turns") or {}).get(str(seat), 0)
         if missed + 1 >= MISSED_TURNS_LIMIT and seat in snap.match["to_act"]:
+            if snap.match.get("sit_in"):  # a bot plays the seat instead of the match ending
+                by = actor(stand_in, seat)
+                sat = self.sit_ins.after_missed_turns(snap, expected_version, seat, by)
+                return {"version": sat.version, "sat_in": True}
             ended = self.endings.abandon(match_id, expected_version, seat, actor(stand_in, seat))
             return {"version": ended.version, "abandoned": True}
         return self.submit_action(match_id, stand_in, action, expected_version, action_id)

@@ -215,7 +215,7 @@ class MatchCollection(MethodView):
         rate_limit("new_matches", caller().id)
         return lobby().create_match(
             caller(), body["game"], body["variant"], body["players"], body["options"],
-            body["autostart"], body["turn_timeout"], body["bot_pace"],
+            body["autostart"], body["turn_timeout"], body["bot_pace"], sit_in=body["sit_in"],
         )  # fmt: skip
 
 
@@ -302,10 +302,27 @@ class Join(MethodView):
 class Leave(MethodView):
     @matches.arguments(schemas.Language(), location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
-    @refusals("leaveMatch", 400, 404, 409, e409="you have no seat here, or the match has started")
+    @refusals("leaveMatch", 400, 404, 409,
+              e409="you have no seat here (not_seated), the match is finished, a bot already "
+              "plays your seat (already_sat_in), or no bot sits in in this match (sit_in_off)")  # fmt: skip
     def post(self, match_id: str, lang: str | None = None):
-        """Give up your seat, before the match starts."""
+        """Give up your seat: before the start, the seat is free again; in a running match, a
+        bot of the match's `sit_in` strategy plays it for you (`seat.sat_in`), until you
+        take it back (`POST .../return`). The seat stays yours: the match counts for you."""
         return lobby().leave(caller(), match_id)
+
+
+@matches.route("/<match_id>/return")
+class Return(MethodView):
+    @matches.arguments(schemas.Language(), location="query", as_kwargs=True)
+    @matches.response(200, schemas.MatchOut)
+    @refusals("returnToSeat", 400, 404, 409,
+              e409="no bot sits in for you (not_sat_in), you have no seat here (not_seated), "
+              "or the match is not running")  # fmt: skip
+    def post(self, match_id: str, lang: str | None = None):
+        """Take back the seat a bot has played for you since you left (or kept missing turns):
+        you play it again from the next move (`seat.returned`)."""
+        return lobby().take_seat_back(caller(), match_id)
 
 
 @matches.route("/<match_id>/bots")

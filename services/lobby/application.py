@@ -11,6 +11,7 @@ changes it):
     seats.py      creating a match, seats and bots, the deal
     actions.py    moves, by a seat or by the server (idempotency.py: the action ids)
     endings.py    resigning, abandoning, the rematch
+    sitin.py      a bot sitting in for a person who left, and the person's return
     quick.py      quick match: the queue, its pairing (pairing.py) and its tables
 
 ``Lobby`` builds them and offers their use cases as its own methods.
@@ -41,6 +42,7 @@ from .ratings import NEW_PLAYER, HistoryRatings
 from .reading import Reading
 from .rules_client import RulesClient
 from .seats import Seats
+from .sitin import SitIns
 from .tickets import Tickets
 
 __all__ = [
@@ -135,9 +137,10 @@ class Lobby:
             listing_shards,
         )  # fmt: skip
         self.reading = Reading(self.store, self.tickets, self.hub, feed_heartbeat)
-        self.seats = Seats(self.store, quotas, new_seed, bot_pace_s)
+        self.sit_ins = SitIns(self.store)
+        self.seats = Seats(self.store, quotas, new_seed, bot_pace_s, self.sit_ins)
         self.endings = Endings(self.store, self.seats)
-        self.actions = Actions(self.store, self.endings)
+        self.actions = Actions(self.store, self.endings, self.sit_ins)
         self.quick = QuickMatch(client, self.seats, rating, clock)
 
         # The use cases, each its concern's own (the HTTP views, the bot workers and the
@@ -162,6 +165,7 @@ class Lobby:
         self.submit_action = self.actions.submit_action
         self.seat_view = self.actions.seat_view
         self.submit_for_seat = self.actions.submit_for_seat
+        self.take_seat_back = self.sit_ins.take_back
         self.resign = self.endings.resign
         self.abandon = self.endings.abandon
         self.rematch = self.endings.rematch

@@ -114,6 +114,6 @@ class Endings:
             store.command(match_id, offer)
         except Conflict:
             return store.presented(store.load(store.load(match_id).match["rematch"]), player)
-        for bot in rules_of.bot_seats(old.match):
+        for bot in rules_of.bot_seats(old.match, sat_in=False):  # a person's seat stays theirs
             self.seats.add_bot(player, new_id, bot["seat"], bot["strategy"])
         return self.seats.join(player, snap.id, rules_of.seat_of(old.match, player.id))

@@ -13,21 +13,22 @@ from typing import Any
 
 from services.errors import BadRequest, Conflict, Forbidden
 from services.lobby_events import entry_sentences
-from shared.bots import all_strategies, strategies
+from shared.bots import all_strategies, strategies, strategy_version
 from shared.engine import DEFAULT_LANGUAGE, BadSetup, UnknownGame, get_game, redact, resolve_options
 
-from .players import Player
+from .players import Player, bot_player
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 STATUSES = (OPEN, RUNNING, FINISHED)
 BOT_STRATEGIES = tuple(all_strategies())  # each game has some of them: check_bot_strategy
 MAX_BOT_PACE_S = 10.0  # a bot waiting longer than this after each move stalls its table
+DEFAULT_SIT_IN = "medium"  # the level of the bot that sits in for a person, unless told
 
 # What a caller sees of a log entry besides its redacted events (see public_entry).
 PUBLIC_ENTRY_FIELDS = (
     "version", "time", "kind", "actor", "status", "to_act", "deadline", "turn_deadline",
     "seat", "player", "strategy", "match", "seed_sha256", "setup", "finished", "result", "seed",
-    "reason", "rematch", "player_seed", "seed_scheme", "player_seeds",
+    "reason", "rematch", "player_seed", "seed_scheme", "player_seeds", "strategy_version",
 )  # fmt: skip
 
 Match = dict[str, Any]
@@ -78,8 +79,29 @@ def seat_for(match: Match, player: Player) -> int | None:
     if player.seat is not None:
         seats = match["seats"]
         ok = player.match == match["id"] and 0 <= player.seat < len(seats)
-        return player.seat if ok and seats[player.seat]["player"] == player.id else None
+        return player.seat if ok and bot_of(seats[player.seat]) == player.id else None
     return seat_of(match, player.id)
+
+
+def bot_of(seat: dict[str, Any]) -> str | None:
+    """The bot player who plays a seat: the bot seated there, or the one sitting in for the
+    seat's person (None: a person plays it, or nobody)."""
+    if seat["bot"] is not None:
+        return str(seat["player"])
+    sitting = seat.get("sat_in")
+    return bot_player(sitting["strategy"]).id if sitting else None
+
+
+def sitting_in(match: Match, seat: int) -> dict[str, Any]:
+    """What a move's actor says of the bot sitting in at ``seat``: its strategy and version
+    (nothing where no bot sits in)."""
+    sitting = match["seats"][seat].get("sat_in") or {}
+    return {k: sitting[k] for k in ("strategy", "strategy_version") if k in sitting}
+
+
+def strategy_at(seat: dict[str, Any]) -> str | None:
+    """The strategy that plays a seat: its bot's, or the one sitting in for its person."""
+    return seat["bot"] or (seat.get("sat_in") or {}).get("strategy")
 
 
 def people(match: Match) -> list[str]:
@@ -116,12 +138,15 @@ def deals_itself(match: Match) -> bool:
     return match["status"] == OPEN and bool(match["autostart"]) and is_full(match)
 
 
-def bot_seats(match: Match) -> list[dict[str, Any]]:
-    """The seats a bot plays, for the bot dispatcher: seat, strategy and the bot's player id."""
+def bot_seats(match: Match, sat_in: bool = True) -> list[dict[str, Any]]:
+    """The seats a bot plays, for the bot dispatcher: seat, strategy and the bot's player id;
+    with ``sat_in``, the seats a bot sits in for their person too (``sat_in``: true)."""
     return [
         {"seat": s["seat"], "strategy": s["bot"], "player": s["player"]}
-        for s in match["seats"]
         if s["bot"] is not None
+        else {"seat": s["seat"], "strategy": strategy_at(s), "player": bot_of(s), "sat_in": True}
+        for s in match["seats"]
+        if s["bot"] is not None or (sat_in and s.get("sat_in"))
     ]
 
 
@@ -207,10 +232,16 @@ def check_startable(match: Match) -> None:
         )
 
 
-def check_may_act(match: Match, seat: int | None) -> None:
-    """A player acts only from their own seat, and only while it is to act."""
+def check_may_act(match: Match, seat: int | None, person: bool = True) -> None:
+    """A player acts only from their own seat, and only while it is to act; a ``person`` not
+    while a bot sits in for them (they take the seat back first)."""
     if seat is None:
         raise Forbidden("you have no seat in this match", code="not_seated")
+    if person and match["seats"][seat].get("sat_in"):
+        raise Conflict(
+            f"a bot plays seat {seat} for you; take it back first (POST .../return)",
+            code="seat_sat_in",
+        )
     if seat not in match["to_act"]:
         raise Forbidden(
             f"seat {seat} is not to act now; to act: {match['to_act']}", code="not_your_turn"
@@ -230,6 +261,7 @@ def rematch_of(match: Match, new_id: str, creator: Player, now: str) -> Match:
     )  # fmt: skip
     again["turn_timeout"] = match.get("turn_timeout")
     again["bot_pace"] = match.get("bot_pace")
+    again["sit_in"] = match.get("sit_in")
     again["rematch_of"] = match["id"]
     for old in match["seats"]:
         if old["bot"] is None:
@@ -244,6 +276,51 @@ def check_running(match: Match) -> None:
         raise Conflict(
             "the match is finished", code="match_finished", details={"result": match["result"]}
         )
+
+
+def sit_in(match: Match, seat: int, reason: str) -> Match:
+    """The match with a bot of its ``sit_in`` level playing ``seat`` for its person, who keeps
+    the seat (``sat_in`` on it: the strategy and its version, why); the seat's missed turns
+    are forgotten. Refused for a seat nobody holds, a bot's, one sat in already, and in a
+    match that is not running or has no ``sit_in``."""
+    check_running(match)
+    strategy = match.get("sit_in")
+    if not strategy:
+        raise Conflict(
+            "no bot sits in for a person in this match (sit_in is null): resign instead",
+            code="sit_in_off",
+        )
+    held = match["seats"][seat]
+    if held["player"] is None or held["bot"] is not None:
+        raise Conflict(f"no person holds seat {seat}", code="not_seated")
+    if held.get("sat_in"):
+        raise Conflict(f"a bot already plays seat {seat}", code="already_sat_in")
+    changed = copy.deepcopy(match)
+    changed["seats"][seat]["sat_in"] = {
+        "strategy": strategy, "strategy_version": strategy_version(strategy), "reason": reason,
+    }  # fmt: skip
+    if match.get("missed_turns"):
+        changed["missed_turns"] = {k: n for k, n in match["missed_turns"].items() if k != str(seat)}
+    return changed
+
+
+def take_seat_back(match: Match, player: Player) -> tuple[Match, int]:
+    """The person takes back the seat a bot sat in for them: the match and the seat."""
+    check_running(match)
+    seat = seat_of(match, player.id)
+    if seat is None or player.seat is not None:
+        raise Conflict("you have no seat in this match", code="not_seated")
+    if not match["seats"][seat].get("sat_in"):
+        raise Conflict(f"no bot sits in for you at seat {seat}", code="not_sat_in")
+    changed = copy.deepcopy(match)
+    del changed["seats"][seat]["sat_in"]
+    return changed, seat
+
+
+def check_sit_in(match: Match, strategy: str | None) -> None:
+    """Refuse a ``sit_in`` level the match's game has no bot for (None: no bot sits in)."""
+    if strategy is not None:
+        check_bot_strategy(match, strategy)
 
 
 def _expect_open(match: Match, message: str) -> None:

@@ -15,7 +15,6 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from importlib import metadata
 from typing import Any, Final
 
 import redis
@@ -23,6 +22,7 @@ import redis
 from services.errors import Conflict, NotFound
 from shared.eventstore import MATCH_ID, ActionIdExpired, MatchLog, VersionConflict
 from shared.jsoncodec import state_hash
+from shared.version import TAPETE_VERSION
 
 from . import listing
 from . import match as rules_of
@@ -37,16 +37,6 @@ SYSTEM: Final = None  # submit_action's player when the server itself acts (a ti
 COMMAND_ATTEMPTS = 5  # a seat change without an expected version re-decides on a conflict
 RECENT_SNAPSHOTS = 256  # matches per process whose latest snapshot is kept (~10 KB each)
 SEAL_FIELD = "sig"  # the rules service's seal (services/rules/seal.py), left out of state hashes
-
-
-def _package_version() -> str:
-    try:
-        return metadata.version("tapete")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
-TAPETE_VERSION = _package_version()
 
 
 def rules_version(game: str) -> str:

@@ -276,7 +276,7 @@ class QuickMatch:
             if not store.exists(match_id):
                 self.seats.create_match(
                     people[0], table["game"], table["variant"], table["players"],
-                    table["options"], match_id=match_id,
+                    table["options"], match_id=match_id, sit_in=table["bot_level"],
                 )  # fmt: skip
             for person in people:
                 if rules_of.seat_of(store.load(match_id).match, person.id) is None:

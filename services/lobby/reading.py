@@ -127,8 +127,9 @@ class Reading:
 
     def bot_token(self, match_id: str, seat: int) -> str | None:
         """The token a bot worker uses to act for a bot seat (never shown to clients), or
-        None if no bot holds that seat. Derived, never stored (players.py)."""
+        None if no bot plays that seat (seated, or sitting in for its person). Derived, never
+        stored (players.py)."""
         seats = self.store.load(match_id).match["seats"]
-        if not 0 <= seat < len(seats) or seats[seat]["bot"] is None:
+        if not 0 <= seat < len(seats) or rules_of.bot_of(seats[seat]) is None:
             return None
         return self.store.players.bot_seat_token(match_id, seat)

@@ -22,7 +22,7 @@ from services.spec import Ref
 from shared.engine.seeds import PLAYER_SEED_RULE
 from shared.eventstore import MAX_ACTION_ID_LENGTH, MAX_WAIT_SECONDS
 
-from .match import BOT_STRATEGIES, MAX_BOT_PACE_S
+from .match import BOT_STRATEGIES, DEFAULT_SIT_IN, MAX_BOT_PACE_S
 
 # A player's name: printable characters (Python's ``str.isprintable``: no control, format,
 # surrogate, private-use or unassigned character, no separator but the space), not all spaces.
@@ -123,6 +123,17 @@ class NewMatch(Strict):
             "person sits in the match, so people can follow the bots' moves (a bot in a "
             "reaction window waits a person's reaction time instead; a match of bots only "
             "never waits); 0: at once (default: the server's BOT_PACE_S, 1 s)"
+        },
+    )
+    sit_in = fields.String(
+        load_default=optional(DEFAULT_SIT_IN),
+        allow_none=True,
+        validate=validate.OneOf(BOT_STRATEGIES),
+        metadata={
+            "description": "the strategy (one of the game's) of the bot that plays a person's "
+            "seat once they leave the running match or miss their turn "
+            "MISSED_TURNS_LIMIT (3) times in a row; they may take the seat back; null: no bot "
+            "sits in, and such a match is abandoned (default: medium)"
         },
     )
 

@@ -18,11 +18,12 @@ from shared.entry_kinds import BOT_ADDED, CREATED, JOINED, LEFT, STARTED
 from shared.eventstore import VersionConflict
 
 from . import match as rules_of
-from .match import FINISHED, RUNNING
+from .match import FINISHED, OPEN, RUNNING
 from .matchstore import SYSTEM, MatchStore, Snapshot, actor, deadline_at, iso_time, stale
 from .players import Player, bot_player
 from .quotas import Quotas, check_memory
 from .rules_client import rules_errors
+from .sitin import SitIns
 
 
 class Seats:
@@ -34,14 +35,17 @@ class Seats:
         quotas: Quotas,
         new_seed: Callable[[], str],
         bot_pace_s: float,
+        sit_ins: SitIns,
     ) -> None:
         """``new_seed`` draws each match's secret server seed at its creation (tests may rig a
         deal);
-        ``bot_pace_s`` is a new match's bot pace when its creator names none."""
+        ``bot_pace_s`` is a new match's bot pace when its creator names none;
+        ``sit_ins`` seats a bot for a person who leaves a running match."""
         self.store = store
         self.quotas = quotas
         self.new_seed = new_seed
         self.bot_pace_s = bot_pace_s
+        self.sit_ins = sit_ins
 
     def create_match(
         self,
@@ -54,6 +58,7 @@ class Seats:
         turn_timeout: float | None = None,
         bot_pace: float | None = None,
         match_id: str | None = None,
+        sit_in: str | None = rules_of.DEFAULT_SIT_IN,
     ) -> dict[str, Any]:
         """An open match, checked against the rules catalog. Its creator is not seated.
 
@@ -66,6 +71,7 @@ class Seats:
         """
         store = self.store
         count = self.checked_setup(game, variant, players, options)
+        rules_of.check_sit_in({"game": game}, sit_in)
         self.check_room_for_a_match(player)
         match_id = match_id or secrets.token_hex(8)
         now = store.clock()
@@ -74,6 +80,7 @@ class Seats:
         )
         match["turn_timeout"] = turn_timeout
         match["bot_pace"] = self.bot_pace_s if bot_pace is None else bot_pace
+        match["sit_in"] = sit_in
         match, seed = self.committed(match)
         event = {"type": "match_created", "game": game, "variant": variant, "players": count}
         by = actor(player, None)
@@ -120,9 +127,12 @@ class Seats:
         return self.store.presented(joined, player)
 
     def leave(self, player: Player, match_id: str) -> dict[str, Any]:
-        """Give up one's seat before the match starts."""
+        """Give up one's seat before the match starts; once it runs, a bot sits in for them
+        (sitin.py)."""
 
         def change(snap: Snapshot) -> Snapshot:
+            if snap.match["status"] != OPEN:
+                return self.sit_ins.leave(snap, player)
             match, seat = rules_of.leave_seat(snap.match, player)
             who = {"id": player.id, "name": player.name}
             event = {"type": "seat_left", "seat": seat, "player": player.id}

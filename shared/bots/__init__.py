@@ -21,9 +21,10 @@ from .registry import (
     register,
     strategies,
     strategy,
+    strategy_version,
 )
 
 __all__ = [
     "ANY_GAME", "Strategy", "UnknownStrategy", "all_strategies", "catalog_entry", "choose", "register",
-    "strategies", "strategy",
+    "strategies", "strategy", "strategy_version",
 ]  # fmt: skip

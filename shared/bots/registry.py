@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from shared.engine import Action, Game, get_game
 from shared.engine.sampling import game_of
+from shared.version import TAPETE_VERSION
 
 #: A strategy: the seat's own view (which lists at least one legal action) and a generator.
 Strategy = Callable[[dict, random.Random], Action]
@@ -62,6 +63,12 @@ def strategy(game_id: str, name: str) -> Strategy:
             f"game {game_id} has no bot strategy {name!r}; strategies: {strategies(game_id)}"
         )
     return fn
+
+
+def strategy_version(name: str) -> str:
+    """Which code a strategy's moves came from (the package's version and the strategy), for
+    the log of a seat a bot sits in for: a replay tells which bot played each move."""
+    return f"tapete-{TAPETE_VERSION}/bots/{name}"
 
 
 def choose(view: dict, name: str, rng: random.Random) -> Action:

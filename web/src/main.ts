@@ -177,7 +177,9 @@ function newMatchForm(game: CatalogGame): HTMLFormElement {
       event.preventDefault();
       if (!me()) return mount(error, nameForm(() => form.requestSubmit()));
       const seats = parseInt(players.value, 10);
-      const body = { game: lobbyGameId(game), variant: variant.id!, players: seats, options: readOptions(form, defaults), autostart: true, turn_timeout: null, bot_pace: Number(pace.value) };
+      const body = { game: lobbyGameId(game), variant: variant.id!, players: seats, options: readOptions(form, defaults), autostart: true, turn_timeout: null, bot_pace: Number(pace.value),
+        // a person who leaves is played for by a bot of the level the other seats have
+        ...(others.value ? { sit_in: botStrategy(others.value) } : {}) };
       const created = await lobby.POST("/v1/matches", { body });
       if (created.error || !created.data) return mount(error, notice(reason(created.error), "error"));
       const match_id = created.data.id!;

@@ -23,6 +23,8 @@ export interface Seat {
   name?: string | null;
   bot?: string | null;
   reserved_for?: string | null;
+  /** A bot plays this person's seat for them (they left, or kept missing turns). */
+  sat_in?: { strategy: string; strategy_version: string; reason: string } | null;
 }
 
 interface MatchOut {
@@ -39,6 +41,7 @@ interface MatchOut {
   deadline?: Record<string, unknown> | null;
   turn_deadline?: string | null;
   bot_pace?: number | null;
+  sit_in?: string | null;
   rematch?: string | null;
   result?: Record<string, unknown> | null;
   view?: Record<string, unknown> | null;
@@ -62,7 +65,8 @@ export function seatNames(seats: Seat[] | undefined, players: number): string[] 
   return [...Array(players).keys()].map((i) => {
     const seat = seats?.find((s) => s.seat === i);
     if (!seat?.name && !seat?.bot) return t("seat_free", { n: i + 1 });
-    const name = seat.bot ? t("bot_named", { name: seat.name ?? t("bot"), level: strategyLabel(seat.bot) }) : (seat.name ?? t("seat_n", { n: i + 1 }));
+    const own = seat.bot ? t("bot_named", { name: seat.name ?? t("bot"), level: strategyLabel(seat.bot) }) : (seat.name ?? t("seat_n", { n: i + 1 }));
+    const name = seat.sat_in ? t("sat_in_named", { name: own, level: strategyLabel(seat.sat_in.strategy) }) : own;
     return seat.player && seat.player === player?.id && !seat.bot ? t("you_named", { name }) : name;
   });
 }
@@ -301,14 +305,16 @@ export class MatchScreen {
     return found?.type ?? this.game?.actions.find((a) => a.fields && "card" in a.fields)?.type ?? null;
   }
 
-  private async seatCall(path: "join" | "start" | "leave", body?: { seat: number | null }): Promise<void> {
+  private async seatCall(path: "join" | "start" | "leave" | "return", body?: { seat: number | null }): Promise<void> {
     const match_id = this.id;
     const { data, error } =
       path === "join"
         ? await lobby.POST("/v1/matches/{match_id}/join", { params: { path: { match_id } }, body: { seat: body?.seat ?? null, seed: playerSeed() } })
         : path === "start"
           ? await lobby.POST("/v1/matches/{match_id}/start", { params: { path: { match_id } } })
-          : await lobby.POST("/v1/matches/{match_id}/leave", { params: { path: { match_id } } });
+          : path === "return"
+            ? await lobby.POST("/v1/matches/{match_id}/return", { params: { path: { match_id } } })
+            : await lobby.POST("/v1/matches/{match_id}/leave", { params: { path: { match_id } } });
     if (error || !data) return this.say(reason(error), "error");
     this.message = null;
     await this.refresh();
@@ -428,7 +434,9 @@ export class MatchScreen {
   }
 
   private drawPlay(names: string[]): HTMLElement {
-    const view = this.view!;
+    // While a bot plays this seat for its person, the page shows their cards but no moves.
+    const sitting = this.view!.seat !== null && this.match?.seats?.some((s) => s.seat === this.view!.seat && s.sat_in);
+    const view = sitting ? { ...this.view!, legal_actions: [] } : this.view!;
     const deck = this.deck;
     const mine = view.seat !== null && view.to_act.includes(view.seat);
     const waiting = listOf(view.to_act.map((s) => names[s]));
@@ -455,6 +463,7 @@ export class MatchScreen {
       !view.finished && view.seat !== null && this.match?.status === "running"
         ? h("p", { class: "resign" },
             view.players === 1 ? this.undoButton(view) : null,
+            this.sitInButton(view.seat),
             h("button", { type: "button", class: "resign", on: { click: () => void this.resign() } }, this.confirmResign ? t("resign_really") : t("resign")))
         : null,
       view.legal_actions.length
@@ -466,6 +475,20 @@ export class MatchScreen {
           )
         : null,
     );
+  }
+
+  /** Leave a running match to a bot of its `sit_in` level, or take the seat back from it;
+   * none in a match where no bot sits in. */
+  private sitInButton(seat: number): HTMLElement | null {
+    const match = this.match;
+    const sitting = match?.seats?.find((s) => s.seat === seat)?.sat_in;
+    if (sitting) {
+      return h("span", { class: "sat-in" },
+        h("span", { class: "muted", role: "status" }, t("sat_in_note", { level: strategyLabel(sitting.strategy) })), " ",
+        h("button", { type: "button", class: "return", on: { click: () => void this.seatCall("return") } }, t("take_seat_back")));
+    }
+    if (!match?.sit_in) return null;
+    return h("button", { type: "button", class: "sit-in", title: t("leave_to_bot_hint", { level: strategyLabel(match.sit_in) }), on: { click: () => void this.seatCall("leave") } }, t("leave_to_bot"));
   }
 
   /** A solitaire's undo: offered when the lobby's view says so, else shown disabled with why. */

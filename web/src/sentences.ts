@@ -26,6 +26,8 @@ const LOBBY_EVENTS: Record<string, MessageKey> = {
   seat_left: "ev_seat_left",
   bot_added: "ev_bot_added",
   match_started: "ev_match_started",
+  seat_sat_in: "ev_seat_sat_in",
+  seat_returned: "ev_seat_returned",
   rematch_offered: "ev_rematch_offered",
   match_ended: "ev_match_ended",
   resigned: "ev_resigned",

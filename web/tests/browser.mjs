@@ -80,8 +80,8 @@ async function addBots(page) {
 
 /** The match through the API in the page (for the whole catalog): created, this player in
  * seat 0, bots in the other seats; then its page. */
-async function apiMatch(page, game, variant, players, strategy) {
-  const id = await page.evaluate(async ({ game, variant, players, strategy }) => {
+async function apiMatch(page, game, variant, players, strategy, more = {}) {
+  const id = await page.evaluate(async ({ game, variant, players, strategy, more }) => {
     const { token } = JSON.parse(localStorage.getItem("tapete.player"));
     const call = async (path, body) => {
       const r = await fetch(path, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -89,11 +89,11 @@ async function apiMatch(page, game, variant, players, strategy) {
       if (!r.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
       return json;
     };
-    const match = await call("/v1/matches", { game, variant, players, bot_pace: 0 });
+    const match = await call("/v1/matches", { game, variant, players, bot_pace: 0, ...more });
     await call(`/v1/matches/${match.id}/join`, { seat: 0 });
     for (let seat = 1; seat < players; seat++) await call(`/v1/matches/${match.id}/bots`, { seat, strategy });
     return match.id;
-  }, { game, variant, players, strategy });
+  }, { game, variant, players, strategy, more });
   await page.evaluate((hash) => { location.hash = hash; }, `#/match/${id}`); // no reload
   await page.waitForSelector(`.match[data-id="${id}"]`);
   return id;
@@ -611,6 +611,35 @@ const scenarios = {
     if (gaps.some((g) => g < 1.0)) fail(`a bot moved sooner than its pace: ${gaps}`);
     checkConsole(page);
     return { match: id, moves, bot_cards: timed, bot_answer_seconds: gaps };
+  },
+
+  /** A person leaves a running Brisca to a bot ("Leave (a bot plays for me)"): the bot plays
+   * her seat, the table names it as played by a bot and offers her no move; she takes the
+   * seat back and plays again; then she resigns. The bots keep a person's pace (1 s). */
+  async sitin(scope) {
+    const page = await newPage(scope, "Olga");
+    const id = await apiMatch(page, "brisca", "base", 2, "random", { sit_in: "random", bot_pace: 1 });
+    await clickMove(page, null, "[data-action=play]");
+    await page.click("button.sit-in");
+    await page.waitForSelector(".sat-in button.return");
+    const note = (await page.locator(".sat-in [role=status]").textContent()).trim();
+    const named = await page.locator(`text=played by a bot (random)`).count();
+    if (await page.locator(".moves, button.card.playable").count()) fail("a seat a bot plays offers its person moves");
+    const before = (await movesBySeat(page, id))[0] ?? 0;
+    for (let waited = 0; ((await movesBySeat(page, id))[0] ?? 0) <= before; waited += 250) {
+      if (waited > MOVE_TIMEOUT) fail("the bot never played the seat it sits in for");
+      await page.waitForTimeout(250);
+    }
+    const byBot = ((await movesBySeat(page, id))[0] ?? 0) - before;
+    await page.click("button.return");
+    await page.waitForSelector("button.sit-in");
+    const back = await clickMove(page, null, "[data-action=play]");
+    if (back !== "moved") fail(`back in her seat, her move was not taken: ${back}`);
+    await page.click("button.resign");
+    await page.click("button.resign:has-text('Really')");
+    await page.waitForSelector(`.match[data-id="${id}"][data-status=finished] .result`, { timeout: MOVE_TIMEOUT });
+    checkConsole(page);
+    return { match: id, note, named, by_bot: byBot };
   },
 
   /** A running match watched live from Matches by someone without a seat: the table shows
