@@ -133,6 +133,17 @@ class Setup(ma.Schema):
     )
 
 
+class DuplicateOf(ma.Schema):
+    group = fields.String(required=True, metadata={"description": "the group's id"})
+    table = fields.Integer(required=True, metadata={"description": "this table, from 0"})
+    matches = fields.List(
+        fields.String(), required=True, metadata={"description": "every table's match, in order"}
+    )
+    seed_sha256 = fields.String(
+        required=True, metadata={"description": "the seed the group committed to, every table's"}
+    )
+
+
 class MatchDocument(ma.Schema):
     """A lobby match as anyone may see it: its setup, seats and progress."""
 
@@ -180,6 +191,11 @@ class MatchDocument(ma.Schema):
         metadata={"description": "a finished match's rematch: the new match offered its players"}
     )
     rematch_of = fields.String(metadata={"description": "the match this one is a rematch of"})
+    duplicate = AsIs(
+        DuplicateOf,
+        metadata={"description": "a table of a duplicate group: its seed is revealed once "
+                  "every table of the group has finished (GET /v1/duplicates/{group})"},
+    )  # fmt: skip
     missed_turns = fields.Dict(
         keys=fields.String(),
         values=fields.Integer(),
@@ -237,13 +253,17 @@ class LogEntry(ma.Schema):
     setup = AsIs(Setup, metadata={"description": "match.started: what was dealt"})
     finished = fields.Boolean(metadata={"description": "action entries"})
     result = Ref("Result", allow_none=True, metadata={"description": "the finishing entry"})
-    seed = fields.String(metadata={"description": "revealed by the entry that finishes the match"})
+    seed = fields.String(
+        metadata={"description": "revealed by the entry that finishes the match (a duplicate "
+                  "table's: by its seed.revealed)"}
+    )  # fmt: skip
     turn_deadline = fields.String(
         allow_none=True,
         metadata={"description": "when the turn timer plays for the persons to act"},
     )
     reason = fields.String(metadata={"description": "match.ended: resigned or abandoned"})
     rematch = fields.String(metadata={"description": "rematch.offered: the new match"})
+    group = fields.String(metadata={"description": "seed.revealed: the duplicate group"})
 
 
 # -- a game's catalog entry: the rules service's catalog, and a match's export ------------

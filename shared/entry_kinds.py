@@ -2,7 +2,9 @@
 one place for the lobby that writes them, the history service that reads them and the
 offline verifier, which needs nothing but the engine."""
 
-CREATED, JOINED, LEFT, BOT_ADDED, STARTED, ACTION, ENDED, REMATCH_OFFERED = ENTRY_KINDS = (
+CREATED, JOINED, LEFT, BOT_ADDED, STARTED, ACTION, ENDED, REMATCH_OFFERED, SEED_REVEALED = (
+    ENTRY_KINDS
+) = (
     "match.created", "seat.joined", "seat.left", "bot.added", "match.started", "action",
-    "match.ended", "rematch.offered",
+    "match.ended", "rematch.offered", "seed.revealed",
 )  # fmt: skip
