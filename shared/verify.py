@@ -18,10 +18,10 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, cast
 
+from shared.duplicate import group_of
 from shared.endings import ended_result
 from shared.engine import EngineError, State, UnknownRulesVersion, apply, new_match, seeds
 from shared.engine.undo import Undo, is_undo
-from shared.duplicate import group_of
 from shared.entry_kinds import (
     ACTION,
     BOT_ADDED,

@@ -23,11 +23,15 @@ def cards_of(state: State, seat: int) -> dict[str, list[str]]:
     return {name: list(z.cards) for name, z in state.zones.items() if z.owner == seat}
 
 
-@pytest.mark.parametrize("case", variant_cases(all_counts=True), ids=lambda c: "/".join(map(str, c)))
+@pytest.mark.parametrize(
+    "case", variant_cases(all_counts=True), ids=lambda c: "/".join(map(str, c))
+)
 def test_two_tables_of_a_group_are_dealt_the_same_cards_by_seat(case: tuple[str, str, int]):
     game, variant, players = case
     deal_seed = seeds.deal_seed(seeds.SERVER_ONLY, GROUP_SEED)  # a duplicate table's scheme
-    (first, dealt), (second, dealt_again) = (new_match(game, variant, players, deal_seed) for _ in range(2))
+    (first, dealt), (second, dealt_again) = (
+        new_match(game, variant, players, deal_seed) for _ in range(2)
+    )
     assert dealt == dealt_again  # the deal's events, each seat's private cards included
     assert first.to_json() == second.to_json()  # the whole deal, stock and table included
     for seat in range(players):
@@ -70,7 +74,9 @@ def test_the_comparison_sets_each_seats_cards_side_by_side_deal_by_deal():
 def test_a_game_of_one_deal_a_match_is_compared_by_its_final_scores():
     assert deals_of({"scores": [1, 0], "rounds": []}) == [[1, 0]]
     assert deals_of(None) == []
-    out = comparison([table("m0", [0, 1], {"scores": [1, 0]}), table("m1", [1, 0], {"scores": [0, 1]})])
+    out = comparison(
+        [table("m0", [0, 1], {"scores": [1, 0]}), table("m1", [1, 0], {"scores": [0, 1]})]
+    )
     assert out["compared_deals"] == 1
     assert out["entrants"] == [{"entrant": 0, "points": 2}, {"entrant": 1, "points": 0}]
 

@@ -233,9 +233,11 @@ class Duplicates:
         return finishing_entry(self.store.log.entries(snap.id)).get("result")
 
     def _group(self, group_id: str) -> dict[str, Any]:
-        raw = self.store.client.get(GROUP_KEY.format(id=group_id)) if GROUP_ID.fullmatch(
-            group_id
-        ) else None
+        raw = (
+            self.store.client.get(GROUP_KEY.format(id=group_id))
+            if GROUP_ID.fullmatch(group_id)
+            else None
+        )
         if not raw:
             raise NotFound(f"no duplicate group {group_id!r}")
         return dict(json.loads(raw))

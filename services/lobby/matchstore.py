@@ -297,7 +297,8 @@ class MatchStore:
                 hook(snap)
             except Exception as exc:  # the append stands; GET /v1/duplicates/{id} retries
                 LOG.warning(
-                    "after a match finished", extra={"fields": {"match": snap.id, "error": repr(exc)}}
+                    "after a match finished",
+                    extra={"fields": {"match": snap.id, "error": repr(exc)}},
                 )
 
     def command(self, match_id: str, change: Callable[[Snapshot], Snapshot]) -> Snapshot:

@@ -7,12 +7,12 @@ from marshmallow import fields, validate
 
 from services.schemas import (
     GAME_IDS,
-    Seat,
     MAX_PLAYERS,
     AsIs,
     Language,
     LogEntry,
     MatchDocument,
+    Seat,
     Strict,
     View,
     game_id,
@@ -20,10 +20,9 @@ from services.schemas import (
     status,
 )
 from services.spec import Ref
+from shared.duplicate import MAX_TABLES, MIN_TABLES
 from shared.engine.seeds import PLAYER_SEED_RULE
 from shared.eventstore import MAX_ACTION_ID_LENGTH, MAX_WAIT_SECONDS
-
-from shared.duplicate import MAX_TABLES, MIN_TABLES
 
 from .duplicates import ME
 from .match import BOT_STRATEGIES, MAX_BOT_PACE_S
@@ -364,7 +363,9 @@ class DuplicateCell(ma.Schema):
         required=True, metadata={"description": "who the comparison credits (its index)"}
     )
     name = fields.String(required=True, allow_none=True)
-    bot = fields.String(required=True, allow_none=True, metadata={"description": "a bot's strategy"})
+    bot = fields.String(
+        required=True, allow_none=True, metadata={"description": "a bot's strategy"}
+    )
     points = fields.Integer(required=True, metadata={"description": "its points this deal"})
 
 
