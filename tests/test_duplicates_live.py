@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from shared.verify import verify_export
 from tests.bots_fixtures import BotProcess, BotProcesses
 from tests.service_fixtures import Http, Service, error_of, session
 
@@ -84,6 +85,10 @@ def test_two_tables_of_escoba_played_by_bots_are_dealt_the_same_cards_and_verify
         assert log[-1]["kind"] == "seed.revealed" and log[-1]["seed"] == group["seed"]
         report = history.get(f"/v1/matches/{match_id}/verify").body
         assert report["ok"], report
+    exported = history.get(f"/v1/matches/{second}/export").body
+    assert verify_export(exported)["ok"]
+    exported["entries"][0]["match"]["duplicate"]["seed_sha256"] = "0" * 64  # another group's
+    assert not verify_export(exported)["ok"]
     comparison = group["comparison"]
     assert comparison["compared_deals"] >= 1
     played = [len(t["result"]["rounds"]) for t in group["tables"]]
