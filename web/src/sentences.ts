@@ -27,6 +27,7 @@ const LOBBY_EVENTS: Record<string, MessageKey> = {
   bot_added: "ev_bot_added",
   match_started: "ev_match_started",
   rematch_offered: "ev_rematch_offered",
+  seed_revealed: "ev_seed_revealed",
   match_ended: "ev_match_ended",
   resigned: "ev_resigned",
 };
