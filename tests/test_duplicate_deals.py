@@ -1,19 +1,21 @@
 """Duplicate deals without a process (shared/duplicate.py): for every game, variant and seat
 count of the catalog, two tables dealt from one group seed hold the same cards at the same
 seat, so rotating the entrants over the seats hands each of them every seat's cards; the
-rotation itself; and the deal-by-deal comparison."""
+later deals of the games that deal each one alike; the rotation itself; and the deal-by-deal
+comparison."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from shared.duplicate import comparison, deals_of, rotated
-from shared.engine import new_match, seeds, view
+from shared.engine import apply, new_match, seeds, view
 from shared.engine.state import State
 from shared.verify import seed_withheld
-from tests.playouts import variant_cases
+from tests.playouts import choose, variant_cases
 
 GROUP_SEED = "ab" * 32  # a group's server seed, as secrets.token_hex(32) draws one
 
@@ -90,3 +92,33 @@ def test_a_finished_duplicate_table_withholds_its_seed_until_its_reveal():
     assert not seed_withheld([created, finished, revealed])
     plain = {**created, "match": {}}
     assert not seed_withheld([plain, finished])
+
+
+# Games whose later deals are the same at every table however the deals before were played:
+# each new deal shuffles a fresh deck with the next of the seed's draws (measured: in
+# Brisca, Presidente, Raj, Truco and Veneno they are not; docs/lobby.md, "Duplicate deals").
+EVERY_DEAL_ALIKE = ("escoba", "chinchon", "canasta", "e-card")
+
+
+def deals_dealt(game: str, seed: str, choices: int) -> list[dict[str, list[str]]]:
+    """Each seat's cards at the start of each deal of a random match (``choices`` seeds its
+    moves), the rules' score sheet counting the deals."""
+    state, _ = new_match(game, "base", None, seed)
+    rng = random.Random(choices)
+    dealt = [{n: list(z.cards) for n, z in state.zones.items() if z.owner is not None}]
+    while not state.finished:
+        seat, action = choose(state, rng)
+        before = len(state.rounds)
+        apply(state, seat, action)
+        if len(state.rounds) != before and not state.finished:
+            dealt.append({n: list(z.cards) for n, z in state.zones.items() if z.owner is not None})
+    return dealt
+
+
+@pytest.mark.parametrize("game", EVERY_DEAL_ALIKE)
+def test_later_deals_are_the_same_however_the_tables_played_the_deals_before(game: str):
+    deal_seed = seeds.deal_seed(seeds.SERVER_ONLY, GROUP_SEED)
+    first, second = deals_dealt(game, deal_seed, 1), deals_dealt(game, deal_seed, 2)
+    both = min(len(first), len(second))
+    assert both >= 2, f"{game}: a single deal played, nothing to compare"
+    assert first[:both] == second[:both]
