@@ -20,6 +20,12 @@ from typing import Any
 MIN_TABLES = 2
 MAX_TABLES = 12  # a group's tables are opened in one request
 
+# The games whose every deal is alike at every table however the deals before it were
+# played: each new deal shuffles a fresh deck with the seed's next draw (tested in
+# tests/test_duplicate_deals.py). In the others a later deal gathers the cards as play
+# left them, or the rules draw a chance during play: only a match's first deal is alike.
+EVERY_DEAL_ALIKE = frozenset({"escoba", "chinchon", "canasta", "e-card"})
+
 
 def rotated(entrants: int, tables: int) -> list[list[int]]:
     """Who sits where: table ``t`` seats entrant ``p`` at seat ``(p + t) mod entrants``, so
@@ -46,14 +52,15 @@ def deals_of(result: dict[str, Any] | None) -> list[list[int]]:
     return [list(scores)] if scores else []
 
 
-def comparison(tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The deal-by-deal comparison of a group's finished tables.
+def comparison(game: str, tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The deal-by-deal comparison of a group's finished tables of ``game``.
 
     ``tables``: by table, ``{"match", "entrants" (the entrant at each seat), "seats" (the
     match's seats), "result"}``. For each deal every table played, each seat's cards: who
     held them at each table and the points they made; then each entrant's points over the
     deals compared, and each seat's spread (its best table's points less its worst's), the
-    part of a result that was play rather than cards."""
+    part of a result that was play rather than cards. ``same_cards``: whether the deal was
+    alike at every table (``EVERY_DEAL_ALIKE``; else the first deal only)."""
     sheets = [deals_of(table.get("result")) for table in tables]
     compared = min((len(sheet) for sheet in sheets), default=0)
     players = len(tables[0]["entrants"]) if tables else 0
@@ -74,7 +81,8 @@ def comparison(tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
             ]
             points = [cell["points"] for cell in held]
             seats.append({"seat": seat, "tables": held, "spread": max(points) - min(points)})
-        deals.append({"deal": deal + 1, "seats": seats})
+        alike = deal == 0 or game in EVERY_DEAL_ALIKE
+        deals.append({"deal": deal + 1, "same_cards": alike, "seats": seats})
     totals = [0] * players
     for t, table in enumerate(tables):
         for deal in range(compared):

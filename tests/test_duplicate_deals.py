@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from shared.duplicate import comparison, deals_of, rotated
+from shared.duplicate import EVERY_DEAL_ALIKE, comparison, deals_of, rotated
 from shared.engine import apply, new_match, seeds, view
 from shared.engine.state import State
 from shared.verify import seed_withheld
@@ -64,11 +64,13 @@ def test_the_comparison_sets_each_seats_cards_side_by_side_deal_by_deal():
         table("m0", [0, 1], {"scores": [9, 4], "rounds": [[5, 1], [4, 3]]}),
         table("m1", [1, 0], {"scores": [12, 6], "rounds": [[3, 3], [2, 2], [7, 1]]}),
     ]
-    out = comparison(tables)
+    out = comparison("escoba", tables)
     assert out["compared_deals"] == 2 and out["deals_played"] == [2, 3]
     first_seat = out["deals"][0]["seats"][0]
     assert [(c["entrant"], c["points"]) for c in first_seat["tables"]] == [(0, 5), (1, 3)]
     assert first_seat["spread"] == 2
+    assert [d["same_cards"] for d in out["deals"]] == [True, True]
+    assert [d["same_cards"] for d in comparison("truco", tables)["deals"]] == [True, False]
     # entrant 0: 5 + 4 at seat 0 of m0, then 3 + 2 at seat 1 of m1; entrant 1 the rest
     assert out["entrants"] == [{"entrant": 0, "points": 14}, {"entrant": 1, "points": 9}]
 
@@ -77,7 +79,7 @@ def test_a_game_of_one_deal_a_match_is_compared_by_its_final_scores():
     assert deals_of({"scores": [1, 0], "rounds": []}) == [[1, 0]]
     assert deals_of(None) == []
     out = comparison(
-        [table("m0", [0, 1], {"scores": [1, 0]}), table("m1", [1, 0], {"scores": [0, 1]})]
+        "raj", [table("m0", [0, 1], {"scores": [1, 0]}), table("m1", [1, 0], {"scores": [0, 1]})]
     )
     assert out["compared_deals"] == 1
     assert out["entrants"] == [{"entrant": 0, "points": 2}, {"entrant": 1, "points": 0}]
@@ -92,12 +94,6 @@ def test_a_finished_duplicate_table_withholds_its_seed_until_its_reveal():
     assert not seed_withheld([created, finished, revealed])
     plain = {**created, "match": {}}
     assert not seed_withheld([plain, finished])
-
-
-# Games whose later deals are the same at every table however the deals before were played:
-# each new deal shuffles a fresh deck with the next of the seed's draws (measured: in
-# Brisca, Presidente, Raj, Truco and Veneno they are not; docs/lobby.md, "Duplicate deals").
-EVERY_DEAL_ALIKE = ("escoba", "chinchon", "canasta", "e-card")
 
 
 def deals_dealt(game: str, seed: str, choices: int) -> list[dict[str, list[str]]]:
@@ -115,7 +111,7 @@ def deals_dealt(game: str, seed: str, choices: int) -> list[dict[str, list[str]]
     return dealt
 
 
-@pytest.mark.parametrize("game", EVERY_DEAL_ALIKE)
+@pytest.mark.parametrize("game", sorted(EVERY_DEAL_ALIKE))
 def test_later_deals_are_the_same_however_the_tables_played_the_deals_before(game: str):
     deal_seed = seeds.deal_seed(seeds.SERVER_ONLY, GROUP_SEED)
     first, second = deals_dealt(game, deal_seed, 1), deals_dealt(game, deal_seed, 2)

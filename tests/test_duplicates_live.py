@@ -93,6 +93,7 @@ def test_two_tables_of_escoba_played_by_bots_are_dealt_the_same_cards_and_verify
     assert comparison["compared_deals"] >= 1
     played = [len(t["result"]["rounds"]) for t in group["tables"]]
     assert comparison["deals_played"] == played
+    assert all(deal["same_cards"] for deal in comparison["deals"])  # Escoba deals alike
     deal = comparison["deals"][0]["seats"][0]["tables"]
     assert [(cell["table"], cell["entrant"]) for cell in deal] == [(0, 0), (1, 1)]
 

@@ -164,7 +164,7 @@ class Duplicates:
             "seed": snaps[0].match.get("seed") if revealed else None,
             "status": FINISHED if revealed else "playing",
             "tables": tables,
-            "comparison": comparison(tables) if revealed else None,
+            "comparison": comparison(group["game"], tables) if revealed else None,
         }
 
     # -- the reveal ------------------------------------------------------------------------

@@ -379,6 +379,11 @@ class DuplicateSeat(ma.Schema):
 
 class DuplicateDeal(ma.Schema):
     deal = fields.Integer(required=True, metadata={"description": "from 1"})
+    same_cards = fields.Boolean(
+        required=True,
+        metadata={"description": "this deal was alike at every table: a match's first deal, "
+                  "and every deal of the games that deal each one alike (docs/lobby.md)"},
+    )  # fmt: skip
     seats = fields.List(fields.Nested(DuplicateSeat), required=True)
 
 

@@ -48,7 +48,7 @@ export class DuplicateScreen {
             group.tables.map((table) => h("th", { scope: "col" }, t("duplicate_table_n", { n: table.table + 1 }))),
             h("th", { scope: "col" }, t("duplicate_spread")))),
           h("tbody", null, comparison.deals.flatMap((deal) => deal.seats.map((seat) =>
-            h("tr", null, h("th", { scope: "row" }, String(deal.deal)), h("td", null, t("duplicate_seat_cards", { n: seat.seat + 1 })),
+            h("tr", { "data-same-cards": String(deal.same_cards) }, h("th", { scope: "row" }, deal.same_cards ? String(deal.deal) : `${deal.deal}*`), h("td", null, t("duplicate_seat_cards", { n: seat.seat + 1 })),
               seat.tables.map((cell) => h("td", null, `${who(cell)}: ${cell.points}`)),
               h("td", null, String(seat.spread)))))),
         ))
@@ -67,6 +67,7 @@ export class DuplicateScreen {
           h("h3", null, t("duplicate_comparison")),
           h("p", { class: "muted" }, t("duplicate_compared", { n: comparison.compared_deals })),
           deals,
+          comparison.deals.some((deal) => !deal.same_cards) ? h("p", { class: "muted" }, t("duplicate_other_cards")) : null,
           h("p", null, t("duplicate_totals"), " ", comparison.entrants.map((e) => t("duplicate_entrant", { n: e.entrant + 1, points: e.points })).join(" · "))) : null,
       ));
   }
