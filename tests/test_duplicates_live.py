@@ -1,5 +1,6 @@
 """Duplicate groups as deployed (services/lobby/duplicates.py): the rules, lobby and history
-services under gunicorn, the bot dispatcher and an rq worker, on a real Redis.
+services under gunicorn, the bot dispatcher and an rq worker, on a real Redis and on a Redis
+Cluster.
 
 A group of two Escoba tables played to the end by bots is dealt the same cards at both
 (the entrants rotated over the seats), and both verify once the group has revealed its
@@ -19,6 +20,8 @@ import pytest
 from shared.verify import verify_export
 from tests.bots_fixtures import BotProcess, BotProcesses
 from tests.service_fixtures import Http, Service, error_of, session
+
+pytestmark = pytest.mark.cluster  # on one Redis and on a Redis Cluster (rq on its own)
 
 GROUP_DONE_S = 120  # two bot matches of Escoba on a loaded 2-core machine
 
