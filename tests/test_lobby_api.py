@@ -1180,3 +1180,34 @@ def test_a_group_keeps_each_persons_seat_for_them_at_one_table_only(http: Http, 
     error_of(http.post(path, tokens["Cris"], json={"seat": 1}), 409, "seat_reserved")
     error_of(http.post(path, tokens["Beto"], json={"seed": "mine"}), 400, "bad_seed")
     assert http.join({"token": tokens["Beto"]}, kept["id"])["seats"][0]["player"] == beto.id
+
+
+def test_a_group_whose_lobby_stopped_while_opening_its_tables_is_opened_by_the_next_read(
+    http: Http, lobby: Lobby, monkeypatch: pytest.MonkeyPatch
+):
+    ana = lobby.authenticate(http.player("Ana")["token"])
+    opened: list[str] = []
+    real = lobby.duplicates._open_table
+
+    def stops_after_the_first_table(group: dict[str, Any], table: int) -> None:
+        opened.append(group["id"])
+        if table == 1:
+            raise KeyboardInterrupt  # the lobby stops here
+        real(group, table)
+
+    monkeypatch.setattr(lobby.duplicates, "_open_table", stops_after_the_first_table)
+    with pytest.raises(KeyboardInterrupt):
+        lobby.open_duplicate_group(
+            ana, "escoba", "base", 2, {}, [[ana, "random"], ["random", "easy"]]
+        )
+    monkeypatch.undo()
+    group = lobby.get_duplicate(opened[0])
+    first, second = (lobby.load(t["match"]).match for t in group["tables"])
+    assert [s["player"] for s in first["seats"]][0] == ana.id
+    assert [s["bot"] for s in second["seats"]] == ["random", "easy"]
+    assert first["status"] == second["status"] == "running"
+    assert first["seed_sha256"] == second["seed_sha256"] == group["seed_sha256"]
+    assert first["duplicate"]["matches"] == second["duplicate"]["matches"]
+    assert lobby.get_duplicate(opened[0])["tables"] == group["tables"]  # opened once
+    secret = json.loads(lobby.client.get(f"tapete:duplicate:{opened[0]}"))["seed"]
+    assert group["seed"] is None and secret not in json.dumps(group)  # until the reveal

@@ -4,7 +4,9 @@ only once every table has finished, their results compared deal by deal (docs/lo
 
 A group draws one server seed and commits to it at once (its SHA-256, in the group and in
 every table's created match); each table is a match created with that seed, its seats kept
-for the group's players and bots, dealing itself when full. A table's finishing entry
+for the group's players and bots, dealing itself when full. The group's record (one key,
+written before any table) holds the seating and the seed, never shown: a lobby that stops
+while opening the tables leaves a group the next read finishes opening. A table's finishing entry
 does not reveal the seed: the tables still playing hold the same cards. Once the last
 table finishes, every table gets a ``seed.revealed`` entry (docs/match-log.md), each table
 then verifying like any match. The reveal runs right after the finishing append
@@ -20,14 +22,15 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from services.errors import BadRequest, Forbidden, NotFound
+from services.errors import BadRequest, Conflict, Forbidden, NotFound
 from shared.duplicate import MAX_TABLES, MIN_TABLES, comparison, group_of, rotated
 from shared.engine import seeds
 from shared.entry_kinds import SEED_REVEALED
+from shared.eventstore import VersionConflict
 from shared.verify import finishing_entry
 
 from . import match as rules_of
-from .match import FINISHED
+from .match import FINISHED, OPEN
 from .matchstore import SYSTEM, Snapshot, actor, iso_time
 from .players import Player
 from .seats import Seats
@@ -35,6 +38,8 @@ from .seats import Seats
 GROUP_KEY = "tapete:duplicate:{id}"  # the group (JSON, written once); its tables are matches
 GROUP_ID = re.compile(r"[0-9a-f]{16}")
 ME = "me"  # POST /v1/duplicates: the caller's place among the entrants
+# What a step of opening a table meets when another lobby took it first: nothing to do.
+RACED = ("seat_taken", "already_seated", "match_not_open", "match_full", "busy")
 
 Entrant = Player | str  # a person, or a bot's strategy
 
@@ -132,12 +137,15 @@ class Duplicates:
         group = {
             "id": group_id, "game": game, "variant": variant, "players": count,
             "options": options, "created": iso_time(self.store.clock()),
-            "created_by": creator.id, "seed_sha256": seeds.commitment(seed),
+            "created_by": creator.id, "creator_name": creator.name,
+            "seed_sha256": seeds.commitment(seed), "seed": seed,  # the seed: never shown
             "matches": match_ids, "entrants": entrants,
+            "seating": [[_sitter(s) for s in table] for table in tables],
+            "turn_timeout": turn_timeout, "bot_pace": bot_pace,
         }  # fmt: skip
         self.store.client.set(GROUP_KEY.format(id=group_id), json.dumps(group), nx=True)
-        for t, (match_id, table) in enumerate(zip(match_ids, tables, strict=True)):
-            self._open_table(creator, group, t, match_id, table, seed, turn_timeout, bot_pace)
+        for t in range(len(tables)):
+            self._open_table(group, t)
         return self.get(group_id)
 
     def get(self, group_id: str) -> dict[str, Any]:
@@ -145,6 +153,9 @@ class Duplicates:
         comparison, from the tables' logs; a group whose tables have all finished but lack
         their reveal (its lobby stopped in between) is revealed now."""
         group = self._group(group_id)
+        for table, match_id in enumerate(group["matches"]):  # its lobby may have stopped
+            if not self.store.exists(match_id) or self.store.load(match_id).match["status"] == OPEN:
+                self._open_table(group, table)
         snaps = [self.store.load(match_id) for match_id in group["matches"]]
         done = all(snap.match["status"] == FINISHED for snap in snaps)
         if done and any(not snap.match.get("seed") for snap in snaps):
@@ -198,35 +209,38 @@ class Duplicates:
         return self.store.command(match_id, change)
 
     # -- the parts -------------------------------------------------------------------------
-    def _open_table(
-        self,
-        creator: Player,
-        group: dict[str, Any],
-        table: int,
-        match_id: str,
-        sitters: Sequence[Entrant],
-        seed: str,
-        turn_timeout: float | None,
-        bot_pace: float | None,
-    ) -> None:
-        """One table: created with the group's seed, its bots seated, then its persons; the
-        last seat taken deals it."""
+    def _open_table(self, group: dict[str, Any], table: int) -> None:
+        """One table, as the group's record says: created with the group's seed, its bots
+        seated, then its persons; the last seat taken deals it. Each step already done is
+        skipped (and one another lobby does meanwhile), so a group whose lobby stopped
+        while opening it is opened by the next read, its tables once each."""
+        match_id, sitters = group["matches"][table], group["seating"][table]
+        creator = Player(group["created_by"], group["creator_name"])
         duplicate = {
             "group": group["id"], "table": table, "matches": group["matches"],
             "seed_sha256": group["seed_sha256"],
         }  # fmt: skip
-        people = [s.id if isinstance(s, Player) else None for s in sitters]
-        self.seats.create_match(
-            creator, group["game"], group["variant"], group["players"], group["options"],
-            turn_timeout=turn_timeout, bot_pace=bot_pace, match_id=match_id,
-            duplicate=duplicate, people=people, seed=seed,
-        )  # fmt: skip
-        for seat, sitter in enumerate(sitters):
-            if not isinstance(sitter, Player):
-                self.seats.add_bot(creator, match_id, seat, sitter)
-        for seat, sitter in enumerate(sitters):
-            if isinstance(sitter, Player):
-                self.seats.join(sitter, match_id, seat)
+        store = self.store
+        try:
+            if not store.exists(match_id):
+                self.seats.create_match(
+                    creator, group["game"], group["variant"], group["players"],
+                    group["options"], turn_timeout=group["turn_timeout"],
+                    bot_pace=group["bot_pace"], match_id=match_id, duplicate=duplicate,
+                    people=[s.get("player") for s in sitters], seed=group["seed"],
+                )  # fmt: skip
+            for seat, sitter in enumerate(sitters):
+                if "bot" in sitter and store.load(match_id).match["seats"][seat]["player"] is None:
+                    self.seats.add_bot(creator, match_id, seat, sitter["bot"])
+            for seat, sitter in enumerate(sitters):
+                person = Player(sitter["player"], sitter["name"]) if "player" in sitter else None
+                if person and rules_of.seat_of(store.load(match_id).match, person.id) is None:
+                    self.seats.join(person, match_id, seat)
+        except VersionConflict:  # another lobby created it first
+            return
+        except Conflict as raced:
+            if raced.code not in RACED:
+                raise
 
     def _result(self, snap: Snapshot) -> dict[str, Any] | None:
         """The table's result as its log's finishing entry records it."""
@@ -241,6 +255,13 @@ class Duplicates:
         if not raw:
             raise NotFound(f"no duplicate group {group_id!r}")
         return dict(json.loads(raw))
+
+
+def _sitter(sitter: Entrant) -> dict[str, Any]:
+    """A seat of the group's record: a person, or a bot's strategy."""
+    if isinstance(sitter, Player):
+        return {"player": sitter.id, "name": sitter.name}
+    return {"bot": sitter}
 
 
 def _check_tables(tables: int) -> None:
