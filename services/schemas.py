@@ -166,7 +166,10 @@ class MatchDocument(ma.Schema):
             "(null for a match created before that: then at its start); check the seed with it"
         },
     )
-    seed = fields.String(metadata={"description": "revealed once the match is finished"})
+    seed = fields.String(
+        metadata={"description": "revealed once the match is finished (a duplicate table's: "
+                  "once every table of its group has)"}
+    )  # fmt: skip
     to_act = fields.List(fields.Integer(), required=True)
     deadline = AsIs(Deadline, required=True, allow_none=True)
     result = Ref("Result", required=True, allow_none=True)
