@@ -1209,5 +1209,7 @@ def test_a_group_whose_lobby_stopped_while_opening_its_tables_is_opened_by_the_n
     assert first["seed_sha256"] == second["seed_sha256"] == group["seed_sha256"]
     assert first["duplicate"]["matches"] == second["duplicate"]["matches"]
     assert lobby.get_duplicate(opened[0])["tables"] == group["tables"]  # opened once
-    secret = json.loads(lobby.client.get(f"tapete:duplicate:{opened[0]}"))["seed"]
+    record = json.loads(lobby.client.get(f"tapete:duplicate:{opened[0]}"))
+    assert record["opened"] is True  # a table gone later (archived) is not opened again
+    secret = record["seed"]
     assert group["seed"] is None and secret not in json.dumps(group)  # until the reveal

@@ -144,8 +144,7 @@ class Duplicates:
             "turn_timeout": turn_timeout, "bot_pace": bot_pace,
         }  # fmt: skip
         self.store.client.set(GROUP_KEY.format(id=group_id), json.dumps(group), nx=True)
-        for t in range(len(tables)):
-            self._open_table(group, t)
+        self._open_tables(group)
         return self.get(group_id)
 
     def get(self, group_id: str) -> dict[str, Any]:
@@ -153,9 +152,8 @@ class Duplicates:
         comparison, from the tables' logs; a group whose tables have all finished but lack
         their reveal (its lobby stopped in between) is revealed now."""
         group = self._group(group_id)
-        for table, match_id in enumerate(group["matches"]):  # its lobby may have stopped
-            if not self.store.exists(match_id) or self.store.load(match_id).match["status"] == OPEN:
-                self._open_table(group, table)
+        if not group.get("opened"):  # its lobby may have stopped while opening it
+            self._open_tables(group)
         snaps = [self.store.load(match_id) for match_id in group["matches"]]
         done = all(snap.match["status"] == FINISHED for snap in snaps)
         if done and any(not snap.match.get("seed") for snap in snaps):
@@ -209,6 +207,15 @@ class Duplicates:
         return self.store.command(match_id, change)
 
     # -- the parts -------------------------------------------------------------------------
+    def _open_tables(self, group: dict[str, Any]) -> None:
+        """Open every table missing or not yet full, then mark the group opened: a table
+        gone later (archived by the history service) is never opened again."""
+        for table, match_id in enumerate(group["matches"]):
+            if not self.store.exists(match_id) or self.store.load(match_id).match["status"] == OPEN:
+                self._open_table(group, table)
+        opened = json.dumps({**group, "opened": True})
+        self.store.client.set(GROUP_KEY.format(id=group["id"]), opened)
+
     def _open_table(self, group: dict[str, Any], table: int) -> None:
         """One table, as the group's record says: created with the group's seed, its bots
         seated, then its persons; the last seat taken deals it. Each step already done is
