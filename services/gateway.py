@@ -52,6 +52,7 @@ ROUTES: tuple[tuple[str, str], ...] = (
     (r"/v1/matches/[^/]+/stream$", "feed"),
     (r"/v1/leaderboards(/|$)", "history"),
     (r"/v1/games(/[^/]+)?$", "rules"),
+    (r"/v1/duplicates(/|$)", "lobby"),
     (r"/v1/matches(/|$)", "lobby"),
     (r"/v1/quick(/|$)", "lobby"),
 )

@@ -1,6 +1,7 @@
 """The lobby's own events, declared once for the lobby and the history service: seats taken
-and left, bots, the start, a bot sitting in for a person and the person's return, an end the lobby decides (a resignation, an abandonment) and a
-rematch offered; and how a served entry reads. The entry kinds: ``shared.entry_kinds``.
+and left, bots, the start, a bot sitting in for a person and the person's return, an end the
+lobby decides (a resignation, an abandonment), a rematch offered and a duplicate group's seed
+revealed; and how a served entry reads. The entry kinds: ``shared.entry_kinds``.
 
 The lobby's events are the first event of the log entries that change a match outside its
 rules (docs/match-log.md); the specs' ``Event`` union has them beside every game's events,
@@ -108,6 +109,17 @@ rematch_offered = EventType(
     says=Say(es="Se propone la revancha", en="A rematch is offered"),
 )
 
+seed_revealed = EventType(
+    "seed_revealed",
+    "every table of the match's duplicate group has finished: the seed they shared is revealed",
+    group=STR.about("the duplicate group's id"),
+    seed_sha256=STR.about("the SHA-256 the group committed to at its creation"),
+    says=Say(
+        es="Todas las mesas del duplicado han terminado: se revela la semilla",
+        en="Every table of the duplicate has finished: the seed is revealed",
+    ),
+)
+
 
 @match_ended.sentence
 def _ended_said(game: Any, event: Event) -> Say:
@@ -131,7 +143,7 @@ def _sat_in_said(game: Any, event: Event) -> Say:
 
 LOBBY_EVENTS: tuple[EventType, ...] = (
     match_created, seat_joined, seat_left, bot_added, match_started, seat_sat_in,
-    seat_returned, match_ended, rematch_offered,
+    seat_returned, match_ended, rematch_offered, seed_revealed,
 )  # fmt: skip
 LOBBY_EVENT_TABLE = {kind.type: kind for kind in LOBBY_EVENTS}
 

@@ -163,6 +163,17 @@ class Setup(ma.Schema):
     )
 
 
+class DuplicateOf(ma.Schema):
+    group = fields.String(required=True, metadata={"description": "the group's id"})
+    table = fields.Integer(required=True, metadata={"description": "this table, from 0"})
+    matches = fields.List(
+        fields.String(), required=True, metadata={"description": "every table's match, in order"}
+    )
+    seed_sha256 = fields.String(
+        required=True, metadata={"description": "the seed the group committed to, every table's"}
+    )
+
+
 class MatchDocument(ma.Schema):
     """A lobby match as anyone may see it: its setup, seats and progress."""
 
@@ -185,7 +196,10 @@ class MatchDocument(ma.Schema):
             "(null for a match created before that: then at its start); check the seed with it"
         },
     )
-    seed = fields.String(metadata={"description": "revealed once the match is finished"})
+    seed = fields.String(
+        metadata={"description": "revealed once the match is finished (a duplicate table's: "
+                  "once every table of its group has)"}
+    )  # fmt: skip
     to_act = fields.List(fields.Integer(), required=True)
     deadline = AsIs(Deadline, required=True, allow_none=True)
     result = Ref("Result", required=True, allow_none=True)
@@ -218,6 +232,11 @@ class MatchDocument(ma.Schema):
             "in matches older than the setting): none, and such a match is abandoned"
         },
     )
+    duplicate = AsIs(
+        DuplicateOf,
+        metadata={"description": "a table of a duplicate group: its seed is revealed once "
+                  "every table of the group has finished (GET /v1/duplicates/{group})"},
+    )  # fmt: skip
     missed_turns = fields.Dict(
         keys=fields.String(),
         values=fields.Integer(),
@@ -278,7 +297,10 @@ class LogEntry(ma.Schema):
     setup = AsIs(Setup, metadata={"description": "match.started: what was dealt"})
     finished = fields.Boolean(metadata={"description": "action entries"})
     result = Ref("Result", allow_none=True, metadata={"description": "the finishing entry"})
-    seed = fields.String(metadata={"description": "revealed by the entry that finishes the match"})
+    seed = fields.String(
+        metadata={"description": "revealed by the entry that finishes the match (a duplicate "
+                  "table's: by its seed.revealed)"}
+    )  # fmt: skip
     turn_deadline = fields.String(
         allow_none=True,
         metadata={"description": "when the turn timer plays for the persons to act"},
@@ -289,6 +311,7 @@ class LogEntry(ma.Schema):
         }
     )
     rematch = fields.String(metadata={"description": "rematch.offered: the new match"})
+    group = fields.String(metadata={"description": "seed.revealed: the duplicate group"})
 
 
 # -- a game's catalog entry: the rules service's catalog, and a match's export ------------

@@ -4,7 +4,8 @@ offline verifier, which needs nothing but the engine."""
 
 (
     CREATED, JOINED, LEFT, BOT_ADDED, STARTED, ACTION, SAT_IN, RETURNED, ENDED, REMATCH_OFFERED,
+    SEED_REVEALED,
 ) = ENTRY_KINDS = (
     "match.created", "seat.joined", "seat.left", "bot.added", "match.started", "action",
-    "seat.sat_in", "seat.returned", "match.ended", "rematch.offered",
+    "seat.sat_in", "seat.returned", "match.ended", "rematch.offered", "seed.revealed",
 )  # fmt: skip

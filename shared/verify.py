@@ -18,6 +18,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, cast
 
+from shared.duplicate import group_of
 from shared.endings import ended_result
 from shared.engine import EngineError, State, UnknownRulesVersion, apply, new_match, seeds
 from shared.engine.undo import Undo, is_undo
@@ -30,6 +31,7 @@ from shared.entry_kinds import (
     LEFT,
     RETURNED,
     SAT_IN,
+    SEED_REVEALED,
     STARTED,
 )
 from shared.jsoncodec import state_hash
@@ -48,14 +50,35 @@ class Diverged(Exception):
 
 
 def revealed_seed(entries: list[Entry]) -> str | None:
-    """The seed, as the entry that finished the match revealed it (None while it runs): its
-    last action, the ``match.ended`` of a resignation or an abandonment, or the start when
-    the deal itself ended the match."""
+    """The seed, as the entry that revealed it (None while it runs): the one that finished
+    the match (its last action, the ``match.ended`` of a resignation or an abandonment, or
+    the start when the deal itself ended the match), or, at a duplicate table, the
+    ``seed.revealed`` once every table of its group had finished."""
+    seed = _revealing(entries).get("seed")
+    return seed if isinstance(seed, str) and seed else None
+
+
+def _revealing(entries: list[Entry]) -> Entry:
+    """The entry that reveals the seed ({} when none does)."""
+    revealed = next((e for e in reversed(entries) if e.get("kind") == SEED_REVEALED), None)
+    return revealed or finishing_entry(entries)
+
+
+def finishing_entry(entries: list[Entry]) -> Entry:
+    """The entry that finished the match, with its result ({} while it runs)."""
     for entry in reversed(entries):
         if entry.get("kind") in (STARTED, ACTION, ENDED) and entry.get("finished"):
-            seed = entry.get("seed")
-            return seed if isinstance(seed, str) and seed else None
-    return None
+            return entry
+    return {}
+
+
+def seed_withheld(entries: list[Entry]) -> bool:
+    """A duplicate table that has finished but not yet revealed its seed: another table of its
+    group may still be playing the same cards, so its log stays as a running match's."""
+    created = (entries[0].get("match") if entries else None) or {}
+    if group_of(created) is None or not finishing_entry(entries):
+        return False
+    return not any(e.get("kind") == SEED_REVEALED for e in entries)
 
 
 def started_entry(entries: list[Entry]) -> Entry | None:
@@ -250,6 +273,13 @@ def _seats_seeds(entries: list[Entry], start: Entry) -> list[Divergence]:
             Divergence(version, STARTED, "seed",
                        "the start publishes another SHA-256 than the one committed at creation",
                        recorded=start.get("seed_sha256"), replayed=committed)
+        )  # fmt: skip
+    group = group_of(created)
+    if group is not None and (combined or group.get("seed_sha256") != committed):
+        found.append(
+            Divergence(version, STARTED, "seed",
+                       "a duplicate table is dealt from its group's committed seed alone",
+                       recorded=committed, replayed=group.get("seed_sha256"))
         )  # fmt: skip
     if not combined:
         return found
@@ -527,12 +557,8 @@ def verify_export(doc: Any) -> dict[str, Any]:
 
 
 def _ending(entries: list[Entry]) -> Entry:
-    """The entry that finished the match (and revealed the seed), else the last one."""
-    return next(
-        (e for e in reversed(entries) if e.get("kind") in (STARTED, ACTION, ENDED)
-         and e.get("finished")),
-        entries[-1],
-    )  # fmt: skip
+    """The entry that revealed the seed, else the last one."""
+    return _revealing(entries) or entries[-1]
 
 
 def describe(report: dict[str, Any]) -> str:

@@ -29,6 +29,7 @@ ENGINE_TESTS = (
     "tests/test_bots_search.py",
     "tests/test_corpus.py",
     "tests/test_declarations.py",
+    "tests/test_duplicate_deals.py",
     "tests/test_event_types.py",
     "tests/test_jsoncodec.py",
     "tests/test_kit",

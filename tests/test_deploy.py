@@ -313,6 +313,8 @@ PUBLIC_ROUTES = {
     "/v1/players/p1/ratings/brisca": "history",
     "/v1/quick": "lobby",
     "/v1/quick/q1": "lobby",
+    "/v1/duplicates": "lobby",
+    "/v1/duplicates/d1": "lobby",
     "/v1/matches": "lobby",
     "/v1/matches/m1": "lobby",
     "/v1/matches/m1/join": "lobby",

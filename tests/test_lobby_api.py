@@ -22,7 +22,7 @@ import yaml
 from openapi_spec_validator import validate
 from redis.crc import key_slot
 
-from services.errors import Rejected
+from services.errors import BadRequest, Rejected
 from services.lobby import application as lobby_application
 from services.lobby import listing
 from services.lobby import schemas as lobby_schemas
@@ -1144,3 +1144,84 @@ def test_a_join_with_a_malformed_seed_is_refused_with_its_reason(http: Http):
     assert "1 to 128 characters" in error_of(reply, 400, "bad_seed")["message"]
     joined = http.join(ana, match["id"], seed="ana-own-seed")
     assert joined["seats"][0]["seed"] == "ana-own-seed" and joined["version"] == 2
+
+
+# -- duplicate groups (services/lobby/duplicates.py) ----------------------------------------
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"tables": 1}, "bad_request"),
+        ({"tables": 13}, "bad_request"),
+        ({"game": "nope"}, "unknown_game"),
+        ({"seats": ["me"]}, "bad_seats"),
+        ({"seats": ["me", "me"]}, "bad_seats"),
+        ({"seats": ["me", "greedy"]}, "unknown_strategy"),  # another game's strategy
+        ({"options": {"no_such_option": 1}}, None),
+    ],
+)
+def test_a_refused_duplicate_group_writes_nothing(
+    http: Http, redis_client: redis.Redis, body: dict[str, Any], code: str | None
+):
+    ana = http.player("Ana")
+    before = everything(redis_client)
+    reply = http.post("/v1/duplicates", ana["token"], json={"game": "escoba", **body})
+    error_of(reply, 400, code)
+    assert everything(redis_client) == before
+
+
+def test_a_group_keeps_each_persons_seat_for_them_at_one_table_only(http: Http, lobby: Lobby):
+    tokens = {name: http.player(name)["token"] for name in ("Ana", "Beto", "Cris")}
+    ana, beto = lobby.authenticate(tokens["Ana"]), lobby.authenticate(tokens["Beto"])
+    with pytest.raises(BadRequest) as twice:
+        lobby.open_duplicate_group(ana, "escoba", "base", 2, {}, [[ana, "random"], ["easy", ana]])
+    assert twice.value.code == "seated_twice"
+    group = lobby.open_duplicate_group(
+        ana, "escoba", "base", 2, {}, [[ana, "random"], ["random", beto]]
+    )
+    seats = [[s["player"] for s in t["seats"]] for t in group["tables"]]
+    assert seats[0][0] == ana.id and seats[1][1] == beto.id
+    assert all(t["status"] == "running" for t in group["tables"])
+    assert len({lobby.load(t["match"]).match["seed_sha256"] for t in group["tables"]}) == 1
+    # a table still being seated: its seats are the group's, dealt from the group's seed alone
+    kept = lobby.seats.create_match(
+        ana, "escoba", "base", 2, {}, duplicate={"group": "g", "table": 0, "matches": [],
+        "seed_sha256": "0" * 64}, people=[beto.id, None],
+    )  # fmt: skip
+    path = f"/v1/matches/{kept['id']}/join"
+    error_of(http.post(path, tokens["Cris"], json={"seat": 0}), 409, "seat_reserved")
+    error_of(http.post(path, tokens["Cris"], json={"seat": 1}), 409, "seat_reserved")
+    error_of(http.post(path, tokens["Beto"], json={"seed": "mine"}), 400, "bad_seed")
+    assert http.join({"token": tokens["Beto"]}, kept["id"])["seats"][0]["player"] == beto.id
+
+
+def test_a_group_whose_lobby_stopped_while_opening_its_tables_is_opened_by_the_next_read(
+    http: Http, lobby: Lobby, monkeypatch: pytest.MonkeyPatch
+):
+    ana = lobby.authenticate(http.player("Ana")["token"])
+    opened: list[str] = []
+    real = lobby.duplicates._open_table
+
+    def stops_after_the_first_table(group: dict[str, Any], table: int) -> None:
+        opened.append(group["id"])
+        if table == 1:
+            raise KeyboardInterrupt  # the lobby stops here
+        real(group, table)
+
+    monkeypatch.setattr(lobby.duplicates, "_open_table", stops_after_the_first_table)
+    with pytest.raises(KeyboardInterrupt):
+        lobby.open_duplicate_group(
+            ana, "escoba", "base", 2, {}, [[ana, "random"], ["random", "easy"]]
+        )
+    monkeypatch.undo()
+    group = lobby.get_duplicate(opened[0])
+    first, second = (lobby.load(t["match"]).match for t in group["tables"])
+    assert [s["player"] for s in first["seats"]][0] == ana.id
+    assert [s["bot"] for s in second["seats"]] == ["random", "easy"]
+    assert first["status"] == second["status"] == "running"
+    assert first["seed_sha256"] == second["seed_sha256"] == group["seed_sha256"]
+    assert first["duplicate"]["matches"] == second["duplicate"]["matches"]
+    assert lobby.get_duplicate(opened[0])["tables"] == group["tables"]  # opened once
+    record = json.loads(lobby.client.get(f"tapete:duplicate:{opened[0]}"))
+    assert record["opened"] is True  # a table gone later (archived) is not opened again
+    secret = record["seed"]
+    assert group["seed"] is None and secret not in json.dumps(group)  # until the reveal

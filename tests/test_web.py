@@ -81,7 +81,8 @@ def platform(
 @pytest.fixture(scope="module")
 def scenarios(platform: Gateway) -> dict[str, dict[str, Any]]:
     """Every scenario of web/tests/browser.mjs, all at once in one Chromium (each in browser
-    contexts of its own, on the one platform): each one's outcome, by name."""
+    contexts of its own, on the one platform): each one's outcome, by name. WEB_SCENARIOS
+    (comma-separated names) runs only those, for a developer's run of the tests naming them."""
     env = {
         **os.environ,
         "TAPETE_URL": platform.url,
@@ -205,6 +206,17 @@ def test_quick_match_seats_two_people_together_a_third_with_a_bot_and_a_fourth_c
         True,
     ]
     assert "Buscando jugadores" in quick["waiting"] and quick["cancelled"]
+
+
+def test_a_duplicate_groups_page_compares_its_tables_deal_by_deal(
+    platform: Gateway, scenarios: dict[str, dict[str, Any]]
+) -> None:
+    duplicate = scenario(scenarios, "duplicate")  # fails without the comparison or a verify
+    assert duplicate["rows"] >= 2 and len(duplicate["seed"]) == 64  # a deal's two seats
+    assert "Duplicate table 2 of 2" in duplicate["table"]
+    assert duplicate["spanish"] == "Reparto a reparto"
+    for match_id in duplicate["matches"]:
+        assert verified(platform, match_id)
 
 
 def test_no_screen_scrolls_sideways_on_a_phone(scenarios: dict[str, dict[str, Any]]) -> None:

@@ -33,7 +33,7 @@ from shared.verify import (
 
 from . import projections
 from .archive import Archive, cold_store
-from .replay import game_of, is_finished, public_log, seat_names
+from .replay import game_of, is_finished, is_revealed, public_log, seat_names
 from .store import ReadModels
 from .verify import counted, verify
 
@@ -89,13 +89,20 @@ class History:
                 code="match_not_finished",
                 details={"status": entries[-1].get("status")},
             )
+        if not is_revealed(entries):
+            raise Conflict(
+                f"this duplicate table can be {done} once every table of its group has "
+                "finished: its seed is revealed then",
+                code="seed_withheld",
+                details={"status": entries[-1].get("status")},
+            )
         return entries
 
     def match_log(self, match_id: str, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         """Every entry: redacted while the match runs, everything (seed included) once finished;
         each entry's sentences in ``lang``."""
         entries = self.entries(match_id)
-        finished = is_finished(entries)
+        finished = is_revealed(entries)
         start = started_entry(entries)
         return {
             "match": match_id,
@@ -122,7 +129,7 @@ class History:
         players = int((entries[0].get("match") or {}).get("players") or 0)
         if seat is not None and not 0 <= seat < players:
             raise BadRequest(f"seat must be from 0 to {players - 1}", code="bad_seat")
-        finished = is_finished(entries)
+        finished = is_revealed(entries)
         if seat is not None and not finished:
             raise Forbidden(
                 "a seat's replay shows its hidden cards: only once the match is finished "

@@ -28,7 +28,7 @@ from shared import jsoncodec
 from shared.coldstore import ColdStore, DirectoryStore, S3Store
 from shared.eventstore import MatchLog
 
-from .replay import is_finished
+from .replay import is_finished, is_revealed
 from .store import ReadModels
 from .verify import counted, verify
 
@@ -72,6 +72,8 @@ class Archive:
         entries = self.log.entries(match_id)
         if not entries or not is_finished(entries):
             self.client.zrem(self.due_key(self.log.partition(match_id)), match_id)
+            return None
+        if not is_revealed(entries):  # a duplicate table's reveal is still to be appended
             return None
         document = {
             "format": FORMAT,

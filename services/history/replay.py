@@ -3,7 +3,8 @@
 The log holds every secret of a match (private events, sealed bids, the revealed seed).
 ``public_log`` is the one place the history service decides what of it leaves: while
 the match runs, every event goes through the engine's ``redact`` as a spectator sees it
-and the actions are left out; once it is finished, everything is shown. Each entry shown
+and the actions are left out; once it is finished and its seed revealed (``is_revealed``),
+everything is shown. Each entry shown
 says its events as sentences (``sentences``), as they are shown. Replaying a log (the
 state at a version, verification) is the engine's alone: ``shared.verify``.
 """
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 
 from services.lobby_events import entry_sentences, names_at
 from shared.engine import DEFAULT_LANGUAGE, redact
-from shared.verify import Entry
+from shared.verify import Entry, seed_withheld
 
 FINISHED = "finished"
 
@@ -27,6 +28,7 @@ RUNNING_FIELDS = (
     "strategy", "match", "seed_sha256", "setup", "finished", "result", "rules_version",
     "state_hash", "turn_deadline", "reason", "rematch", "player_seed", "seed_scheme", "player_seeds",
     "strategy_version",
+    "group",
 )  # fmt: skip
 
 
@@ -34,10 +36,17 @@ def is_finished(entries: list[Entry]) -> bool:
     return bool(entries) and entries[-1].get("status") == FINISHED
 
 
+def is_revealed(entries: list[Entry]) -> bool:
+    """Finished with its seed revealed: every secret of the match may be shown. A duplicate
+    table that has finished before the other tables of its group stays as a running match
+    until its ``seed.revealed`` entry (they hold the same cards)."""
+    return is_finished(entries) and not seed_withheld(entries)
+
+
 def public_log(entries: list[Entry], lang: str = DEFAULT_LANGUAGE) -> list[Entry]:
-    """The log as anyone may read it: redacted while the match runs, whole once finished;
-    each entry's events said in ``lang``, the players by name."""
-    finished = is_finished(entries)
+    """The log as anyone may read it: redacted while the match runs, whole once finished
+    and its seed revealed; each entry's events said in ``lang``, the players by name."""
+    finished = is_revealed(entries)
     game = game_of(entries)
     names: Sequence[str | None] = ()
     out = []

@@ -127,8 +127,9 @@ class Actions:
             "state_hash": outcome.state_hash or sealed_state_hash(outcome.state),  # an undo's
         }
         if outcome.finished:  # the seed is revealed by the very entry that ends the match
-            changed["seed"] = snap.seed
-            entry.update(result=outcome.result, seed=snap.seed)
+            revealed = rules_of.revealed_at_finish(match, snap.seed)
+            changed.update(revealed)
+            entry.update(result=outcome.result, **revealed)
         events = rules_of.redact_all(outcome.events, seat)
         answer = {
             "version": snap.version + 1,

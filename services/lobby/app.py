@@ -89,6 +89,11 @@ quick = Blueprint(
     description="Quick match: ask to play a game now, be seated with others who asked the same",
 )  # fmt: skip
 
+duplicates = Blueprint(
+    "duplicates", __name__, url_prefix="/v1/duplicates",
+    description="Duplicate deals: tables dealt the same cards, compared deal by deal",
+)  # fmt: skip
+
 
 def lobby() -> Lobby:
     return current_app.extensions["lobby"]
@@ -96,6 +101,7 @@ def lobby() -> Lobby:
 
 @matches.before_request
 @quick.before_request
+@duplicates.before_request
 def _authenticate() -> None:
     """Every match call needs a valid token: 401 comes before any other answer."""
     g.player = lobby().authenticate(bearer_token(request.headers.get("Authorization")))
@@ -267,6 +273,41 @@ class QuickMatchDetail(MethodView):
     def delete(self, request_id: str):
         """Leave the queue; a request already cancelled or abandoned stays as it is."""
         return lobby().cancel_quick_match(caller(), request_id)
+
+
+@duplicates.route("")
+class DuplicateGroups(MethodView):
+    @duplicates.arguments(schemas.NewDuplicate())
+    @duplicates.response(201, schemas.DuplicateOut)
+    @refusals("openDuplicate", 400, 403, 409, 415, 429, blueprint=duplicates,
+              e400="malformed request, a game, variant, player count, option or bot "
+              "strategy the rules catalog does not allow, or a table count or seats out of "
+              "range (bad_tables, bad_seats)",
+              e403="a bot seat's token cannot open a group",
+              e409="too many open matches of yours (too_many_open_matches)")  # fmt: skip
+    def post(self, body: dict):
+        """Open a duplicate group: `tables` matches of one setup, dealt the same cards from
+        one seed committed now, the entrants rotated over the seats; each table deals itself.
+
+        The seed is revealed once every table has finished; then the group compares the
+        tables deal by deal. Each table counts against `LIMIT_NEW_MATCHES`."""
+        for _ in range(body["tables"]):
+            rate_limit("new_matches", caller().id)
+        return lobby().open_duplicate(
+            caller(), body["game"], body["variant"], body["players"], body["options"],
+            body["tables"], body["seats"], body["bot_level"], body["turn_timeout"],
+            body["bot_pace"],
+        )  # fmt: skip
+
+
+@duplicates.route("/<group_id>")
+class DuplicateDetail(MethodView):
+    @duplicates.response(200, schemas.DuplicateOut)
+    @refusals("getDuplicate", 404, blueprint=duplicates, e404="no such group")
+    def get(self, group_id: str):
+        """The group and its tables; once every table has finished, its seed and the
+        deal-by-deal comparison, from the tables' logs."""
+        return lobby().get_duplicate(group_id)
 
 
 @matches.route("/<match_id>")
@@ -519,7 +560,7 @@ def create_lobby_app(
     app = create_app(
         "lobby",
         "Tapete lobby service",
-        [players, matches, quick, streams],
+        [players, matches, quick, duplicates, streams],
         ready=service.ready,
         config=config,
         settings=settings,

@@ -13,6 +13,7 @@ changes it):
     endings.py    resigning, abandoning, the rematch
     sitin.py      a bot sitting in for a person who left, and the person's return
     quick.py      quick match: the queue, its pairing (pairing.py) and its tables
+    duplicates.py duplicate groups: tables dealt the same cards, revealed and compared
 
 ``Lobby`` builds them and offers their use cases as its own methods.
 """
@@ -33,6 +34,7 @@ from shared.redisconn import connect
 
 from . import feed, listing
 from .actions import MISSED_TURNS_LIMIT, MOVES, Actions
+from .duplicates import Duplicates
 from .endings import Endings
 from .matchstore import SYSTEM, MatchStore, Snapshot, StandIn, sealed_state_hash
 from .players import Players
@@ -142,6 +144,7 @@ class Lobby:
         self.endings = Endings(self.store, self.seats)
         self.actions = Actions(self.store, self.endings, self.sit_ins)
         self.quick = QuickMatch(client, self.seats, rating, clock)
+        self.duplicates = Duplicates(self.seats)
 
         # The use cases, each its concern's own (the HTTP views, the bot workers and the
         # turn timers call them here).
@@ -172,6 +175,9 @@ class Lobby:
         self.ask_quick_match = self.quick.ask
         self.poll_quick_match = self.quick.poll
         self.cancel_quick_match = self.quick.cancel
+        self.open_duplicate = self.duplicates.open_rotated
+        self.open_duplicate_group = self.duplicates.open_group  # a tournament round's
+        self.get_duplicate = self.duplicates.get
 
     # -- the list indexes (derivable from the snapshots) -------------------------------------
     def rebuild_index(self) -> int:

@@ -61,9 +61,10 @@ class Endings:
         result = ended_result(
             reason, seat, state.get("teams"), snap.match["players"], state.get("scores")
         )
+        revealed = rules_of.revealed_at_finish(snap.match, snap.seed)
         match = {
             **snap.match, "status": FINISHED, "to_act": [], "deadline": None, "result": result,
-            "seed": snap.seed,
+            **revealed,
         }  # fmt: skip
         event = {
             "type": "match_ended",
@@ -73,7 +74,7 @@ class Endings:
         }
         entry = {
             "kind": ENDED, "actor": by, "events": [event], "reason": reason,
-            "finished": True, "result": result, "seed": snap.seed,
+            "finished": True, "result": result, **revealed,
         }  # fmt: skip
         ended = self.store.append(snap, match, entry, snap.state, snap.seed)
         self.store.keep_answers_a_while(snap.id)

@@ -29,6 +29,7 @@ PUBLIC_ENTRY_FIELDS = (
     "version", "time", "kind", "actor", "status", "to_act", "deadline", "turn_deadline",
     "seat", "player", "strategy", "match", "seed_sha256", "setup", "finished", "result", "seed",
     "reason", "rematch", "player_seed", "seed_scheme", "player_seeds", "strategy_version",
+    "group",
 )  # fmt: skip
 
 Match = dict[str, Any]
@@ -120,6 +121,13 @@ def open_seats(match: Match, player_id: str | None = None) -> list[int]:
     ]
 
 
+def revealed_at_finish(match: Match, seed: str | None) -> dict[str, Any]:
+    """What the entry that finishes a match reveals: its seed, but for a duplicate table,
+    whose seed another table of its group may still be playing (services/lobby/duplicates.py
+    reveals it once every table has finished)."""
+    return {} if match.get("duplicate") else {"seed": seed}
+
+
 def free_seats(match: Match) -> list[int]:
     return [seat["seat"] for seat in match["seats"] if seat["player"] is None]
 
@@ -183,11 +191,38 @@ def take_seat(
             code="seat_reserved",
             details={"free_seats": open_seats(match, player.id)},
         )
+    if match.get("duplicate") and bot is None:
+        check_duplicate_join(reserved == player.id, seed)
     changed = copy.deepcopy(match)
     changed["seats"][seat] = {"seat": seat, "player": player.id, "name": player.name, "bot": bot}
     if seed is not None:
         changed["seats"][seat]["seed"] = seed
     return changed
+
+
+def duplicate_table(match: Match, group: dict[str, Any], people: Sequence[str | None]) -> Match:
+    """A new match as a table of a duplicate group: the group named, each person's seat
+    (``people``, by seat; None: a bot's) kept for them."""
+    table = {**copy.deepcopy(match), "duplicate": group}
+    for seat, person in enumerate(people):
+        if person is not None:
+            table["seats"][seat]["reserved_for"] = person
+    return table
+
+
+def check_duplicate_join(kept_for_them: bool, seed: str | None) -> None:
+    """A person takes only the seat its duplicate group kept for them, and without a seed of
+    their own: every table of the group is dealt from the group's seed alone."""
+    if not kept_for_them:
+        raise Conflict(
+            "the seats of a duplicate table are kept for its group's players",
+            code="seat_reserved",
+        )
+    if seed is not None:
+        raise BadRequest(
+            "a duplicate table is dealt from its group's seed alone: join without a seed",
+            code="bad_seed",
+        )
 
 
 def check_seat_free(match: Match, seat: int) -> None:

@@ -11,6 +11,7 @@ docs/match-log.md.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from .undo import may_undo
 SYSTEM: Final = None  # submit_action's player when the server itself acts (a timer): seat null
 COMMAND_ATTEMPTS = 5  # a seat change without an expected version re-decides on a conflict
 RECENT_SNAPSHOTS = 256  # matches per process whose latest snapshot is kept (~10 KB each)
+LOG = logging.getLogger("tapete.lobby")
 SEAL_FIELD = "sig"  # the rules service's seal (services/rules/seal.py), left out of state hashes
 
 
@@ -162,6 +164,9 @@ class MatchStore:
         self.clock = clock
         self.listing_shards = listing_shards
         self.recent = RecentSnapshots()
+        # Called with a match's snapshot once an append has finished it (a duplicate group's
+        # reveal): a failure is logged, the append stands, and the next call tries again.
+        self.when_finished: list[Callable[[Snapshot], None]] = []
 
     # -- reading -----------------------------------------------------------------------------
     def load(self, match_id: str) -> Snapshot:
@@ -272,7 +277,19 @@ class MatchStore:
         kept = undo if undo is not None else before.undo if before else []
         snap = Snapshot(match["id"], result.version, match, state, seed, kept)
         self.recent.remember(snap)
+        if match["status"] == FINISHED and (before is None or before.match["status"] != FINISHED):
+            self._finished(snap)
         return snap
+
+    def _finished(self, snap: Snapshot) -> None:
+        for hook in self.when_finished:
+            try:
+                hook(snap)
+            except Exception as exc:  # the append stands; GET /v1/duplicates/{id} retries
+                LOG.warning(
+                    "after a match finished",
+                    extra={"fields": {"match": snap.id, "error": repr(exc)}},
+                )
 
     def command(self, match_id: str, change: Callable[[Snapshot], Snapshot]) -> Snapshot:
         """Run a change the client sent without a version: on a conflict, reload and re-decide."""

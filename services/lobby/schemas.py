@@ -12,6 +12,7 @@ from services.schemas import (
     Language,
     LogEntry,
     MatchDocument,
+    Seat,
     Strict,
     View,
     game_id,
@@ -19,10 +20,13 @@ from services.schemas import (
     status,
 )
 from services.spec import Ref
+from shared.duplicate import MAX_TABLES, MIN_TABLES
 from shared.engine.seeds import PLAYER_SEED_RULE
 from shared.eventstore import MAX_ACTION_ID_LENGTH, MAX_WAIT_SECONDS
 
+from .duplicates import ME
 from .match import BOT_STRATEGIES, DEFAULT_SIT_IN, MAX_BOT_PACE_S
+from .quick import DEFAULT_BOT_LEVEL
 
 # A player's name: printable characters (Python's ``str.isprintable``: no control, format,
 # surrogate, private-use or unassigned character, no separator but the space), not all spaces.
@@ -328,6 +332,132 @@ class QuickMatchOut(ma.Schema):
     )
     waited_s = fields.Float(required=True, metadata={"description": "seconds in the queue"})
     reason = fields.String(required=True, allow_none=True)
+
+
+class NewDuplicate(NewMatch):
+    """A duplicate group: the setup of a new match (``NewMatch``) for every table."""
+
+    class Meta(Strict.Meta):
+        exclude = ("autostart",)  # every table deals itself once its seats are taken
+
+    tables = fields.Integer(
+        strict=True,
+        load_default=optional(MIN_TABLES),
+        validate=validate.Range(min=MIN_TABLES, max=MAX_TABLES),
+        metadata={"description": f"tables dealt the same cards, {MIN_TABLES} to {MAX_TABLES}; "
+                  f"default {MIN_TABLES}"},
+    )  # fmt: skip
+    seats = fields.List(
+        fields.String(validate=validate.OneOf((ME, *BOT_STRATEGIES))),
+        load_default=optional(None),
+        allow_none=True,
+        validate=validate.Length(min=1, max=MAX_PLAYERS),
+        metadata={
+            "description": "the entrants, by their seat at the first table: a bot strategy of "
+            f"the game, or {ME!r} (you, at most once); table t seats entrant p at seat "
+            "(p + t) mod players. You play at the first table only: at the others a bot of "
+            "`bot_level` holds your cards. Default: `bot_level` bots everywhere"
+        },
+    )
+    bot_level = fields.String(
+        load_default=optional(DEFAULT_BOT_LEVEL),
+        validate=validate.OneOf(BOT_STRATEGIES),
+        metadata={"description": "the bots holding your cards at the other tables, and every "
+                  f"entrant when `seats` is left out; default: {DEFAULT_BOT_LEVEL}"},
+    )  # fmt: skip
+
+
+class DuplicateCell(ma.Schema):
+    table = fields.Integer(required=True)
+    match = fields.String(required=True)
+    entrant = fields.Integer(
+        required=True, metadata={"description": "who the comparison credits (its index)"}
+    )
+    name = fields.String(required=True, allow_none=True)
+    bot = fields.String(
+        required=True, allow_none=True, metadata={"description": "a bot's strategy"}
+    )
+    points = fields.Integer(required=True, metadata={"description": "its points this deal"})
+
+
+class DuplicateSeat(ma.Schema):
+    seat = fields.Integer(required=True, metadata={"description": "the seat whose cards these are"})
+    tables = fields.List(fields.Nested(DuplicateCell), required=True)
+    spread = fields.Integer(
+        required=True, metadata={"description": "the best table's points less the worst's"}
+    )
+
+
+class DuplicateDeal(ma.Schema):
+    deal = fields.Integer(required=True, metadata={"description": "from 1"})
+    same_cards = fields.Boolean(
+        required=True,
+        metadata={"description": "this deal was alike at every table: a match's first deal, "
+                  "and every deal of the games that deal each one alike (docs/lobby.md)"},
+    )  # fmt: skip
+    seats = fields.List(fields.Nested(DuplicateSeat), required=True)
+
+
+class EntrantPoints(ma.Schema):
+    entrant = fields.Integer(required=True)
+    points = fields.Integer(
+        required=True, metadata={"description": "over every table, the deals compared"}
+    )
+
+
+class DuplicateComparison(ma.Schema):
+    compared_deals = fields.Integer(
+        required=True, metadata={"description": "the deals every table played"}
+    )
+    deals_played = fields.List(
+        fields.Integer(), required=True, metadata={"description": "by table"}
+    )
+    deals = fields.List(fields.Nested(DuplicateDeal), required=True)
+    entrants = fields.List(fields.Nested(EntrantPoints), required=True)
+
+
+class DuplicateTable(ma.Schema):
+    table = fields.Integer(required=True)
+    match = fields.String(required=True)
+    status = status(required=True)
+    seats = fields.List(AsIs(Seat), required=True)
+    entrants = fields.List(
+        fields.Integer(), required=True, metadata={"description": "by seat, the entrant there"}
+    )
+    result = Ref("Result", required=True, allow_none=True,
+                 metadata={"description": "once every table has finished"})  # fmt: skip
+
+
+class DuplicateOut(ma.Schema):
+    id = fields.String(required=True)
+    game = game_id(required=True)
+    variant = fields.String(required=True)
+    players = fields.Integer(required=True, metadata={"description": "seats at each table"})
+    options = fields.Dict(keys=fields.String(), required=True)
+    created = fields.String(required=True, metadata={"description": "ISO 8601, UTC"})
+    created_by = fields.String(required=True)
+    seed_sha256 = fields.String(
+        required=True,
+        metadata={"description": "the SHA-256 of the seed every table is dealt from, "
+                  "committed when the group was created"},
+    )  # fmt: skip
+    seed = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "revealed once every table has finished"},
+    )
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(("playing", "finished")),
+        metadata={"description": "finished: every table has, and the seed is revealed"},
+    )
+    tables = fields.List(fields.Nested(DuplicateTable), required=True)
+    comparison = fields.Nested(
+        DuplicateComparison,
+        required=True,
+        allow_none=True,
+        metadata={"description": "deal by deal, once finished"},
+    )
 
 
 class PlayerCreated(ma.Schema):

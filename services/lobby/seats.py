@@ -7,7 +7,7 @@ should that start fail or never run, the bot dispatcher's start task deals it (`
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -59,6 +59,9 @@ class Seats:
         bot_pace: float | None = None,
         match_id: str | None = None,
         sit_in: str | None = rules_of.DEFAULT_SIT_IN,
+        duplicate: dict[str, Any] | None = None,
+        people: Sequence[str | None] = (),
+        seed: str | None = None,
     ) -> dict[str, Any]:
         """An open match, checked against the rules catalog. Its creator is not seated.
 
@@ -68,6 +71,9 @@ class Seats:
         person sits in the match; None: the lobby's default (``BOT_PACE_S``).
         ``match_id``: the id drawn beforehand (quick match's tables); VersionConflict if a
         match has it already. None: a new one.
+        ``duplicate``: the group of a duplicate table (duplicates.py), ``people`` the persons
+        it keeps seats for (by seat) and ``seed`` the server seed its tables share (None: one
+        drawn for this match alone).
         """
         store = self.store
         count = self.checked_setup(game, variant, players, options)
@@ -81,7 +87,9 @@ class Seats:
         match["turn_timeout"] = turn_timeout
         match["bot_pace"] = self.bot_pace_s if bot_pace is None else bot_pace
         match["sit_in"] = sit_in
-        match, seed = self.committed(match)
+        if duplicate is not None:
+            match = rules_of.duplicate_table(match, duplicate, people)
+        match, seed = self.committed(match, seed)
         event = {"type": "match_created", "game": game, "variant": variant, "players": count}
         by = actor(player, None)
         entry = {"kind": CREATED, "actor": by, "events": [event], "match": match}
@@ -100,10 +108,13 @@ class Seats:
             raise BadRequest(f"no game {game!r}; games: {sorted(catalog)}", code="unknown_game")
         return rules_of.check_setup(catalog[game], variant, players, options)
 
-    def committed(self, match: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        """A new match with its server seed drawn and its SHA-256 published at once, before
-        any player's seed is known: (the document, the secret seed)."""
-        seed = self.new_seed()
+    def committed(
+        self, match: dict[str, Any], seed: str | None = None
+    ) -> tuple[dict[str, Any], str]:
+        """A new match with its server seed drawn (or ``seed``, a duplicate group's) and its
+        SHA-256 published at once, before any player's seed is known: (the document, the
+        secret seed)."""
+        seed = seed or self.new_seed()
         return {**match, "seed_sha256": seeds.commitment(seed)}, seed
 
     def join(
@@ -253,7 +264,7 @@ class Seats:
         if scheme != seeds.SERVER_ONLY:  # which seeds made the deal: anyone can re-make it
             entry.update(seed_scheme=scheme, player_seeds=player_seeds)
         if outcome.finished:  # the deal itself ended it: this entry is also the last one
-            ending = {"result": outcome.result, "seed": seed}
+            ending = {"result": outcome.result, **rules_of.revealed_at_finish(match, seed)}
             started.update(status=FINISHED, **ending)
             entry.update(finished=True, **ending)
         return self.store.append(snap, started, entry, outcome.state, seed, now)

@@ -1,7 +1,8 @@
 /** Tapete's web client: a hash-routed single-page app on the public API, in Spanish or
  * English (i18n.ts). Screens: #/ (name and open matches), #/games and #/games/<id> (the
  * catalog, a game's page: how to play, a new match, its rules), #/match/<id> (seats, the
- * table, or watching it), #/quick/<id> (a quick-match request waiting), #/replay/<id>, #/matches, #/mine, #/leaderboards[/<game>]. */
+ * table, or watching it), #/quick/<id> (a quick-match request waiting), #/duplicate/<id> (a
+ * duplicate group and its comparison), #/replay/<id>, #/matches, #/mine, #/leaderboards[/<game>]. */
 import "./style.css";
 import { history, lobby, me, reason, rememberMe } from "./api";
 import { botStrategy, games, catalogEntry, lobbyGameId, originalText, ruleText, type CatalogGame } from "./catalog";
@@ -10,6 +11,7 @@ import { LANGS, lang, plural, setLang, strategyLabel, t } from "./i18n";
 import { playerSeed } from "./fairness";
 import { forPlayers, markdown, plainText } from "./markdown";
 import { MatchScreen, seatNames } from "./match";
+import { DuplicateScreen } from "./duplicate";
 import { ReplayScreen } from "./replay";
 
 const app = document.getElementById("app")!;
@@ -380,6 +382,11 @@ async function route(): Promise<void> {
       const waiting = new QuickWait(screen, arg);
       current = waiting;
       await waiting.open();
+    } else if (name === "duplicate" && arg) {
+      if (!me()) return mount(screen, nameForm(() => void route()));
+      const group = new DuplicateScreen(screen, arg);
+      current = group;
+      await group.open();
     } else if (name === "replay" && arg) {
       const replay = new ReplayScreen(screen, arg);
       current = replay;

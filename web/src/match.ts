@@ -43,6 +43,7 @@ interface MatchOut {
   bot_pace?: number | null;
   sit_in?: string | null;
   rematch?: string | null;
+  duplicate?: { group: string; table: number; matches: string[] } | null;
   result?: Record<string, unknown> | null;
   view?: Record<string, unknown> | null;
 }
@@ -382,6 +383,10 @@ export class MatchScreen {
       h("div", { class: "match", "data-id": this.id, "data-status": match.status, "data-version": match.version, "data-watching": watching ? "true" : null, "aria-busy": this.busy ? "true" : null },
         h("h2", null, title, h("span", { class: `status ${match.status}` }, t(`status_${match.status ?? "open"}` as "status_open")), watching ? h("span", { class: "status watching" }, t("watching")) : null),
         this.message,
+        match.duplicate
+          ? h("p", { class: "duplicate-table", "data-group": match.duplicate.group }, t("duplicate_table_of", { n: match.duplicate.table + 1, of: match.duplicate.matches.length }), " ",
+            h("a", { href: `#/duplicate/${match.duplicate.group}` }, t("duplicate_group_link")))
+          : null,
         watching ? h("p", { class: "muted" }, t("watching_note")) : null,
         match.status === "open" ? this.drawSeats(names) : null,
         this.view ? this.drawPlay(names) : null,
@@ -545,6 +550,11 @@ export class MatchScreen {
           : t("verification_failed", { v: String(data.first_divergence) });
         into.dataset.ok = String(Boolean(data.ok && data.seed?.matches));
         return;
+      }
+      if (errorCode(error) === "seed_withheld") {
+        into.textContent = t("duplicate_withheld"); // the other tables play on: read again later
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        continue;
       }
       if (errorCode(error) !== "not_found" && errorCode(error) !== "not_finished" && attempt > 5) break;
       await new Promise((resolve) => setTimeout(resolve, 500));

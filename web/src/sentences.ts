@@ -29,6 +29,7 @@ const LOBBY_EVENTS: Record<string, MessageKey> = {
   seat_sat_in: "ev_seat_sat_in",
   seat_returned: "ev_seat_returned",
   rematch_offered: "ev_rematch_offered",
+  seed_revealed: "ev_seed_revealed",
   match_ended: "ev_match_ended",
   resigned: "ev_resigned",
 };

@@ -299,6 +299,38 @@ async function quickMatch(page, game, variant, players, bots = "", level = null)
 }
 
 const scenarios = {
+  /** Duplicate deals: a group of two Escoba tables of bots opened through the API; its page
+   * shows the tables as they play, then the seed and the comparison deal by deal; a table's
+   * page links to the group and verifies once the group has revealed its seed; in Spanish too. */
+  async duplicate(scope) {
+    const dana = await newPage(scope, "Dana");
+    const group = await dana.evaluate(async () => {
+      const { token } = JSON.parse(localStorage.getItem("tapete.player"));
+      const body = { game: "escoba", tables: 2, seats: ["random", "easy"], bot_pace: 0 };
+      const r = await fetch("/v1/duplicates", { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const json = await r.json();
+      if (!r.ok) throw new Error(`/v1/duplicates: ${JSON.stringify(json)}`);
+      return json;
+    });
+    await dana.evaluate((hash) => { location.hash = hash; }, `#/duplicate/${group.id}`);
+    await dana.waitForSelector(`.duplicate[data-id="${group.id}"] .duplicate-tables`);
+    await dana.waitForSelector(`.duplicate[data-id="${group.id}"][data-status=finished] .duplicate-comparison tbody tr`, { timeout: 120_000 });
+    const rows = await dana.locator(".duplicate-comparison tbody tr").count();
+    const seed = await dana.locator(".duplicate code.seed").textContent();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await dana.screenshot({ path: `${ARTIFACTS}/duplicate-group.png`, fullPage: true });
+    await dana.locator(".duplicate-tables a").nth(1).click();
+    await dana.waitForSelector(`.match .duplicate-table[data-group="${group.id}"] a`);
+    const table = await dana.locator(".duplicate-table").textContent();
+    const result = await verified(dana);
+    const eva = await newPage(scope, "Eva", undefined, "es-ES");
+    await eva.evaluate((hash) => { location.hash = hash; }, `#/duplicate/${group.id}`);
+    await eva.waitForSelector(`.duplicate[data-status=finished] h2:has-text("Duplicado")`);
+    const spanish = await eva.locator(".comparison h3").textContent();
+    checkConsole(dana, eva);
+    return { group: group.id, matches: group.tables.map((t) => t.match), rows, seed, table, result, spanish };
+  },
+
   /** Quick match: two people ask for Escoba (one in Spanish) and meet at one table; one asks
    * for Truco with bots at once and is seated against a bot; one cancels while waiting. */
   async quick(scope) {

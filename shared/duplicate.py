@@ -1,0 +1,96 @@
+"""Duplicate deals: the tables of one group play the same committed deals, and their results
+are compared deal by deal, so that the luck of the cards cancels out (docs/lobby.md,
+"Duplicate deals").
+
+Pure functions, no I/O and nothing but the logs' own values: the lobby seats a group with
+``rotated`` and shows its comparison with ``comparison``; the offline verifier
+(``shared.verify``) finds a table's group with ``group_of``.
+
+Every table of a group is dealt from the same server seed (its SHA-256 is the group's
+commitment), under seed scheme 1, so the same seed deals the same cards to the same seat
+at every table; rotating the players over the seats is what makes each of them hold each
+seat's cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+MIN_TABLES = 2
+MAX_TABLES = 12  # a group's tables are opened in one request
+
+# The games whose every deal is alike at every table however the deals before it were
+# played: each new deal shuffles a fresh deck with the seed's next draw (tested in
+# tests/test_duplicate_deals.py). In the others a later deal gathers the cards as play
+# left them, or the rules draw a chance during play: only a match's first deal is alike.
+EVERY_DEAL_ALIKE = frozenset({"escoba", "chinchon", "canasta", "e-card"})
+
+
+def rotated(entrants: int, tables: int) -> list[list[int]]:
+    """Who sits where: table ``t`` seats entrant ``p`` at seat ``(p + t) mod entrants``, so
+    with as many tables as seats every entrant holds every seat's cards once. Each table is
+    the entrant at each seat."""
+    return [[(seat - table) % entrants for seat in range(entrants)] for table in range(tables)]
+
+
+def group_of(created: dict[str, Any]) -> dict[str, Any] | None:
+    """The duplicate group a match belongs to, as its created document says (None: none)."""
+    duplicate = created.get("duplicate")
+    return duplicate if isinstance(duplicate, dict) else None
+
+
+def deals_of(result: dict[str, Any] | None) -> list[list[int]]:
+    """A finished table's points by deal, each a list by seat: the rules' score sheet
+    (``result.rounds``); a game of one deal a match (no sheet), its final scores."""
+    if not result:
+        return []
+    rounds = result.get("rounds") or []
+    if rounds:
+        return [list(points) for points in rounds]
+    scores = result.get("scores")
+    return [list(scores)] if scores else []
+
+
+def comparison(game: str, tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The deal-by-deal comparison of a group's finished tables of ``game``.
+
+    ``tables``: by table, ``{"match", "entrants" (the entrant at each seat), "seats" (the
+    match's seats), "result"}``. For each deal every table played, each seat's cards: who
+    held them at each table and the points they made; then each entrant's points over the
+    deals compared, and each seat's spread (its best table's points less its worst's), the
+    part of a result that was play rather than cards. ``same_cards``: whether the deal was
+    alike at every table (``EVERY_DEAL_ALIKE``; else the first deal only)."""
+    sheets = [deals_of(table.get("result")) for table in tables]
+    compared = min((len(sheet) for sheet in sheets), default=0)
+    players = len(tables[0]["entrants"]) if tables else 0
+    deals = []
+    for deal in range(compared):
+        seats = []
+        for seat in range(players):
+            held = [
+                {
+                    "table": t,
+                    "match": table["match"],
+                    "entrant": table["entrants"][seat],
+                    "name": table["seats"][seat].get("name"),
+                    "bot": table["seats"][seat].get("bot"),
+                    "points": sheets[t][deal][seat],
+                }
+                for t, table in enumerate(tables)
+            ]
+            points = [cell["points"] for cell in held]
+            seats.append({"seat": seat, "tables": held, "spread": max(points) - min(points)})
+        alike = deal == 0 or game in EVERY_DEAL_ALIKE
+        deals.append({"deal": deal + 1, "same_cards": alike, "seats": seats})
+    totals = [0] * players
+    for t, table in enumerate(tables):
+        for deal in range(compared):
+            for seat, entrant in enumerate(table["entrants"]):
+                totals[entrant] += sheets[t][deal][seat]
+    return {
+        "compared_deals": compared,
+        "deals_played": [len(sheet) for sheet in sheets],
+        "deals": deals,
+        "entrants": [{"entrant": e, "points": points} for e, points in enumerate(totals)],
+    }
