@@ -6,3 +6,12 @@ CREATED, JOINED, LEFT, BOT_ADDED, STARTED, ACTION, ENDED, REMATCH_OFFERED = ENTR
     "match.created", "seat.joined", "seat.left", "bot.added", "match.started", "action",
     "match.ended", "rematch.offered",
 )  # fmt: skip
+
+# A tournament's own log (shared/tournament_log.py, docs/lobby.md "Tournaments"): its
+# matches are ordinary matches whose document names the tournament, round and table.
+(
+    TOURNAMENT_CREATED, REGISTERED, WITHDRAWN, ROUND_PAIRED, TOURNAMENT_FINISHED,
+) = TOURNAMENT_KINDS = (
+    "tournament.created", "tournament.registered", "tournament.withdrawn", "round.paired",
+    "tournament.finished",
+)  # fmt: skip

@@ -169,6 +169,7 @@ def consecutive_tables(lines: Sequence[Standing], seats: int) -> list[list[str |
 def pair_round(lines: Sequence[Standing], seats: int, round_number: int) -> dict[str, Any]:
     """The next round's ``tables`` (numbered from 1, each with its ``seats``) and ``byes``.
     Two-seat tables alternate who sits first from round to round."""
+    tables: list[list[str | None]]
     if seats == 2:
         pairs, bye = swiss_pairs(lines)
         tables = [[a, b] if round_number % 2 else [b, a] for a, b in pairs]

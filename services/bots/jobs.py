@@ -34,7 +34,7 @@ from services.lobby.application import SYSTEM, Lobby
 from services.settings import Settings
 from shared.bots.reflexes import choose_at_table
 
-from .tasks import BOT, IDLE, JOBS, START, TURN, WINDOW, Task
+from .tasks import ADVANCE, BOT, IDLE, JOBS, START, TURN, WINDOW, Task
 from .timers import Leases
 
 __all__ = ["play_bot", "play_for_seat", "close_window", "end_idle", "start_match", "context"]
@@ -172,6 +172,12 @@ def start_match(match_id: str, version: int, attempt: int = 0) -> str:
     return _run(Task(START, match_id, version, None, attempt), _start_match)
 
 
+def advance_tournament(match_id: str, version: int, attempt: int = 0) -> str:
+    """A tournament's match finished at ``version``: advance the tournament (pair its next
+    round when this was the round's last match). Idempotent: a second run pairs nothing."""
+    return _run(Task(ADVANCE, match_id, version, None, attempt), _advance_tournament)
+
+
 def _run(task: Task, work: Callable[[Context, Task], str]) -> str:
     """Drop a stale task unread, else do it; count the outcome and end the task's lease.
 
@@ -274,6 +280,15 @@ def _start_match(ctx: Context, task: Task) -> str:
     except DomainError as exc:
         return _refused_in_process(exc)
     log.warning("match %s full and open at version %s: dealt", task.match, task.version)
+    return PLAYED
+
+
+def _advance_tournament(ctx: Context, task: Task) -> str:
+    try:
+        status = ctx.lobby.tournaments.match_finished(task.match)
+    except DomainError as exc:
+        return _refused_in_process(exc)
+    log.info("match %s finished: its tournament is %s", task.match, status)
     return PLAYED
 
 

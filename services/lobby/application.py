@@ -12,6 +12,7 @@ changes it):
     actions.py    moves, by a seat or by the server (idempotency.py: the action ids)
     endings.py    resigning, abandoning, the rematch
     quick.py      quick match: the queue, its pairing (pairing.py) and its tables
+    tournaments.py  tournaments: registration, rounds (shared/swiss.py) and their matches
 
 ``Lobby`` builds them and offers their use cases as its own methods.
 """
@@ -42,6 +43,7 @@ from .reading import Reading
 from .rules_client import RulesClient
 from .seats import Seats
 from .tickets import Tickets
+from .tournaments import Tournaments
 
 __all__ = [
     "Lobby", "SYSTEM", "MISSED_TURNS_LIMIT", "MOVES", "Snapshot", "StandIn",
@@ -139,6 +141,7 @@ class Lobby:
         self.endings = Endings(self.store, self.seats)
         self.actions = Actions(self.store, self.endings)
         self.quick = QuickMatch(client, self.seats, rating, clock)
+        self.tournaments = Tournaments(client, self.seats, self.endings.resign, clock)
 
         # The use cases, each its concern's own (the HTTP views, the bot workers and the
         # turn timers call them here).
@@ -168,6 +171,11 @@ class Lobby:
         self.ask_quick_match = self.quick.ask
         self.poll_quick_match = self.quick.poll
         self.cancel_quick_match = self.quick.cancel
+        self.create_tournament = self.tournaments.create
+        self.register_in_tournament = self.tournaments.register
+        self.withdraw_from_tournament = self.tournaments.withdraw
+        self.get_tournament = self.tournaments.get
+        self.list_tournaments = self.tournaments.list
 
     # -- the list indexes (derivable from the snapshots) -------------------------------------
     def rebuild_index(self) -> int:

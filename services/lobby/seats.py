@@ -54,6 +54,7 @@ class Seats:
         turn_timeout: float | None = None,
         bot_pace: float | None = None,
         match_id: str | None = None,
+        tournament: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """An open match, checked against the rules catalog. Its creator is not seated.
 
@@ -61,12 +62,17 @@ class Seats:
         the match is played for by the bot timers (services/bots); None waits for ever.
         ``bot_pace`` (seconds): how long a bot's move waits after the entry before it while a
         person sits in the match; None: the lobby's default (``BOT_PACE_S``).
-        ``match_id``: the id drawn beforehand (quick match's tables); VersionConflict if a
-        match has it already. None: a new one.
+        ``match_id``: the id drawn beforehand (quick match's and tournaments' tables);
+        VersionConflict if a match has it already. None: a new one.
+        ``tournament``: a tournament's table ({id, round, table}), created by the tournament
+        (``player``), whose capacity bounds its matches instead of a player's cap.
         """
         store = self.store
         count = self.checked_setup(game, variant, players, options)
-        self.check_room_for_a_match(player)
+        if tournament is None:
+            self.check_room_for_a_match(player)
+        else:
+            check_memory(store.client, self.quotas.memory_fraction)
         match_id = match_id or secrets.token_hex(8)
         now = store.clock()
         match = rules_of.new_match(
@@ -74,12 +80,15 @@ class Seats:
         )
         match["turn_timeout"] = turn_timeout
         match["bot_pace"] = self.bot_pace_s if bot_pace is None else bot_pace
+        if tournament is not None:
+            match["tournament"] = tournament
         match, seed = self.committed(match)
         event = {"type": "match_created", "game": game, "variant": variant, "players": count}
         by = actor(player, None)
         entry = {"kind": CREATED, "actor": by, "events": [event], "match": match}
         created = store.append(None, match, entry, seed=seed, now=now)
-        store.open_matches.created(player.id, match_id)
+        if tournament is None:
+            store.open_matches.created(player.id, match_id)
         return store.presented(created, player)
 
     def checked_setup(

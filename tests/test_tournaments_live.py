@@ -1,0 +1,194 @@
+"""Tournaments through real processes (services/lobby/tournaments.py): the lobby, the bot
+dispatcher and an rq worker playing the bots and advancing the rounds, the history service
+replaying the standings from the logs."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from shared import swiss
+from tests.bots_fixtures import BotProcess, BotProcesses
+from tests.service_fixtures import Http, Service, error_of, session
+
+pytestmark = pytest.mark.cluster  # on one Redis and on a Redis Cluster
+
+
+@pytest.fixture(scope="module")
+def players(bot_processes: BotProcesses) -> Iterator[list[BotProcess]]:
+    """The dispatcher (turns, bots, advancing) and two workers, for the whole module."""
+    dispatcher = bot_processes.dispatcher()
+    dispatcher.wait_for_log("dispatching")
+    workers = [bot_processes.worker(f"tourney-worker-{i}") for i in range(2)]
+    for worker in workers:
+        worker.wait_for_log("working on")
+    yield [dispatcher, *workers]
+
+
+@pytest.fixture
+def lobby(lobby_service: Service) -> Http:
+    return Http(session(), lobby_service.url)
+
+
+@pytest.fixture
+def history(history_service: Service) -> Http:
+    return Http(session(), history_service.url)
+
+
+def create(lobby: Http, host: dict[str, Any], **body: Any) -> dict[str, Any]:
+    reply = lobby.post("/v1/tournaments", host["token"], json={"game": "brisca", **body})
+    assert reply.status == 201, reply.body
+    return reply.body
+
+
+def tournament(lobby: Http, viewer: dict[str, Any], tournament_id: str) -> dict[str, Any]:
+    reply = lobby.get(f"/v1/tournaments/{tournament_id}", viewer["token"])
+    assert reply.status == 200, reply.body
+    return reply.body
+
+
+def standings(history: Http, tournament_id: str) -> dict[str, Any]:
+    reply = history.get(f"/v1/tournaments/{tournament_id}/standings")
+    assert reply.status == 200, reply.body
+    return reply.body
+
+
+def until(history: Http, tournament_id: str, done: Any, timeout: float = 120.0) -> dict:
+    """The history's standings once ``done(them)``: read from the logs only, so nothing but
+    the dispatcher's advance jobs moves the tournament meanwhile."""
+    deadline = time.monotonic() + timeout
+    while not done(shown := standings(history, tournament_id)):
+        assert time.monotonic() < deadline, shown
+        time.sleep(0.3)
+    return shown
+
+
+def recomputed(history: Http, doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The standings, recomputed here from each match's own log (its last entry's result)."""
+    results = {}
+    for paired in doc["rounds_paired"]:
+        for table in paired["tables"]:
+            log = history.get(f"/v1/matches/{table['match']}/log").body
+            if log["status"] == "finished":
+                results[table["match"]] = log["entries"][-1]["result"]["winners"]
+    entrants = [e["id"] for e in doc["entrants"]]
+    lines = swiss.standings(entrants, doc["rounds_paired"], results, doc["withdrawn"])
+    return [{"entrant": s.entrant, "points": s.points, "buchholz": s.buchholz} for s in lines]
+
+
+def brief(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: line[k] for k in ("entrant", "points", "buchholz")} for line in lines]
+
+
+def test_sixteen_bots_play_a_swiss_brisca_tournament_to_its_end(
+    lobby: Http, history: Http, players: list[BotProcess]
+):
+    host = lobby.player("Host")
+    started = time.monotonic()
+    created = create(lobby, host, capacity=16, bots=16, bot_level="random", name="Copa")
+    assert created["status"] == "running" and created["rounds"] == 4  # full: round one is on
+    assert len(created["rounds_paired"][0]["tables"]) == 8
+    done = until(history, created["id"], lambda s: s["status"] == "finished")
+    elapsed = time.monotonic() - started
+    doc = tournament(lobby, host, created["id"])
+    assert doc["status"] == "finished" and doc["round"] == 4
+    met = [frozenset(t["seats"]) for r in doc["rounds_paired"] for t in r["tables"]]
+    assert len(met) == len(set(met)) == 32, "an opponent met twice"
+    for paired in doc["rounds_paired"]:
+        seated = [e for t in paired["tables"] for e in t["seats"]]
+        assert sorted(seated) == sorted(e["id"] for e in doc["entrants"]) and not paired["byes"]
+    for paired in doc["rounds_paired"]:
+        for table in paired["tables"]:
+            match = lobby.view(host, table["match"])
+            assert match["tournament"] == {
+                "id": doc["id"], "round": paired["round"], "table": table["table"],
+            }  # fmt: skip
+            assert match["status"] == "finished" and match["bot_pace"] == 0
+    assert done["matches"] == 32
+    assert sum(line["points"] for line in done["standings"]) == 32
+    assert all(line["played"] == 4 for line in done["standings"])
+    assert brief(done["standings"]) == brief(doc["standings"]) == recomputed(history, doc)
+    print(f"16-bot Swiss Brisca, 4 rounds: {elapsed:.1f} s")
+
+
+def test_registration_withdrawal_and_a_bye_with_an_odd_count(
+    lobby: Http, history: Http, players: list[BotProcess]
+):
+    host, ana, bea, cai, dan = (lobby.player(n) for n in ("Host", "Ana", "Bea", "Cai", "Dan"))
+    doc = create(lobby, host, capacity=3, rounds=2, turn_timeout=600)
+    path = f"/v1/tournaments/{doc['id']}/register"
+    assert doc["status"] == "registering" and doc["registered"] == 0
+    assert lobby.post(path, ana["token"]).status == 200
+    error_of(lobby.post(path, ana["token"]), 409, "already_registered")
+    assert lobby.post(path, bea["token"]).status == 200
+    left = lobby.call("DELETE", path, bea["token"])
+    assert left.status == 200 and [e["id"] for e in left.body["entrants"]] == [ana["id"]]
+    error_of(lobby.call("DELETE", path, bea["token"]), 409, "not_registered")
+    assert lobby.post(path, bea["token"]).status == 200
+    full = lobby.post(path, cai["token"]).body  # the third: full, round one paired
+    assert full["status"] == "running" and full["rounds_paired"][0]["byes"] == [cai["id"]]
+    (table,) = full["rounds_paired"][0]["tables"]
+    assert table["seats"] == [ana["id"], bea["id"]]
+    match = lobby.view(ana, table["match"])
+    assert match["status"] == "running" and match["turn_timeout"] == 600
+    assert [s["player"] for s in match["seats"]] == [ana["id"], bea["id"]]
+    version = full["version"]
+    error_of(lobby.post(path, dan["token"]), 409, "tournament_started")
+    error_of(lobby.post(path, cai["token"]), 409, "tournament_started")
+    assert tournament(lobby, dan, doc["id"])["version"] == version  # refusals change nothing
+
+    # Ana withdraws mid-round: her match is resigned, Bea wins it; round two pairs Bea, Cai.
+    gone = lobby.call("DELETE", path, ana["token"])
+    assert gone.status == 200 and gone.body["withdrawn"] == [ana["id"]]
+    assert lobby.view(ana, table["match"])["result"]["winners"] == [1]
+    shown = until(history, doc["id"], lambda s: s["round"] == 2)
+    paired = tournament(lobby, dan, doc["id"])["rounds_paired"][1]
+    assert paired["byes"] == [] and sorted(paired["tables"][0]["seats"]) == sorted(
+        [bea["id"], cai["id"]]
+    )
+    by = {line["entrant"]: line for line in shown["standings"]}
+    assert (by[bea["id"]]["points"], by[cai["id"]]["points"], by[ana["id"]]["points"]) == (1, 1, 0)
+    assert by[ana["id"]]["withdrawn"] and by[cai["id"]]["byes"] == 1
+    error_of(lobby.call("DELETE", path, ana["token"]), 409, "not_registered")
+
+
+def test_a_no_show_loses_and_the_tournament_goes_on(
+    lobby: Http, history: Http, players: list[BotProcess]
+):
+    """Eve registers and never plays: the server plays her turns, ends the match abandoned by
+    her seat after three, and she scores a loss against the bot entrant."""
+    host, eve = lobby.player("Host"), lobby.player("Eve")
+    doc = create(lobby, host, capacity=2, bots=1, rounds=1, bot_level="random", turn_timeout=1)
+    lobby.post(f"/v1/tournaments/{doc['id']}/register", eve["token"])
+    done = until(history, doc["id"], lambda s: s["status"] == "finished", timeout=60)
+    by = {line["entrant"]: line for line in done["standings"]}
+    assert by[eve["id"]]["points"] == 0 and by["bot-entrant-1"]["points"] == 1
+    match_id = tournament(lobby, host, doc["id"])["rounds_paired"][0]["tables"][0]["match"]
+    result = lobby.view(host, match_id)["result"]
+    assert result["reason"] == "abandoned"
+
+
+def test_refusals_are_4xx_and_change_nothing(lobby: Http, players: list[BotProcess]):
+    host = lobby.player("Host")
+    before = lobby.get("/v1/tournaments", host["token"]).body["tournaments"]
+    for body, code in (
+        ({"capacity": 4, "bots": 5}, "bad_capacity"),
+        ({"capacity": 4, "starts_at": "2001-01-01T00:00:00Z"}, "bad_start"),
+        ({"capacity": 4, "game": "no-such-game"}, "unknown_game"),
+        ({"capacity": 4, "bot_level": "no-such-level"}, None),
+        ({"capacity": 1}, None),
+        ({"capacity": 4, "rounds": 0}, None),
+    ):
+        reply = lobby.post("/v1/tournaments", host["token"], json={"game": "brisca", **body})
+        assert 400 <= reply.status < 500, (body, reply.body)
+        if code:
+            assert reply.body["error"]["code"] == code, reply.body
+    assert lobby.get("/v1/tournaments", host["token"]).body["tournaments"] == before
+    error_of(lobby.get("/v1/tournaments/0123456789abcdef", host["token"]), 404)
+    error_of(lobby.get("/v1/tournaments/nope", host["token"]), 404)
+    error_of(lobby.post("/v1/tournaments/nope/register", host["token"]), 404)
+    assert lobby.get("/v1/tournaments?status=bogus", host["token"]).status == 400
+    assert lobby.get("/v1/tournaments", None).status == 401
