@@ -52,6 +52,8 @@ class Standing:
 def seat_points(winners: Sequence[int] | None, seats: int) -> list[float]:
     """Each seat's points from a finished match's result (its ``winners``)."""
     won = set(winners or [])
+    if seats == 1:  # a solitaire: won or lost
+        return [WIN if won else LOSS]
     if not won or len(won) >= seats:
         return [DRAW] * seats
     return [WIN if seat in won else LOSS for seat in range(seats)]

@@ -122,3 +122,10 @@ def test_eight_players_three_rounds_every_seed_has_no_repeat() -> None:
     for seed in itertools.islice(itertools.count(), 40):
         met = meetings(play_rounds(entrants, 3, seed)[0])
         assert len(met) == len(set(met))
+
+
+def test_seat_points() -> None:
+    assert swiss.seat_points([1], 2) == [0, 1]
+    assert swiss.seat_points([], 2) == swiss.seat_points([0, 1], 2) == [0.5, 0.5]
+    assert swiss.seat_points([0, 2], 4) == [1, 0, 1, 0]  # partners
+    assert swiss.seat_points([0], 1) == [1] and swiss.seat_points([], 1) == [0]

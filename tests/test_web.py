@@ -90,8 +90,8 @@ def scenarios(platform: Gateway) -> dict[str, dict[str, Any]]:
     }
     for stale in ARTIFACTS.glob("*-failed-*.png"):  # a past run's failures
         stale.unlink()
-    done = subprocess.run(
-        ["node", "tests/browser.mjs", "all"],
+    done = subprocess.run(  # WEB_SCENARIOS=tournament,quick: only those (a test of others fails)
+        ["node", "tests/browser.mjs", os.environ.get("WEB_SCENARIOS", "all")],
         cwd=WEB,
         env=env,
         capture_output=True,
@@ -191,6 +191,18 @@ def test_quick_match_seats_two_people_together_a_third_with_a_bot_and_a_fourth_c
         True,
     ]
     assert "Buscando jugadores" in quick["waiting"] and quick["cancelled"]
+
+
+def test_a_tournament_page_shows_its_rounds_and_standings_and_takes_registrations(
+    platform: Gateway, scenarios: dict[str, dict[str, Any]]
+) -> None:
+    shown = scenario(scenarios, "tournament")  # fails unless round one finished on the page
+    assert shown["standings"] == 4
+    standings = requests.get(
+        f"{platform.url}/v1/tournaments/{shown['played']}/standings", timeout=10
+    ).json()
+    assert standings["round"] >= 1 and standings["matches"] >= 2
+    assert standings["standings"][0]["points"] >= 1
 
 
 def test_no_screen_scrolls_sideways_on_a_phone(scenarios: dict[str, dict[str, Any]]) -> None:
