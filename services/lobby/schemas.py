@@ -71,7 +71,9 @@ class NewPlayer(Strict):
     )
 
 
-class NewMatch(Strict):
+class GameSetup(Strict):
+    """What a new match, a quick-match request and a tournament name alike."""
+
     game = game_id(
         required=True,
         validate=validate.Length(min=1, max=64),
@@ -89,6 +91,9 @@ class NewMatch(Strict):
         validate=validate.Range(min=1, max=MAX_PLAYERS),
         metadata={"description": "seats; default: the variant's smallest player count"},
     )
+
+
+class NewMatch(GameSetup):
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
@@ -241,24 +246,7 @@ class StreamQuery(Language):
 QUICK_STATUSES = ("waiting", "opening", "seated", "cancelled", "abandoned", "failed")
 
 
-class NewQuickMatch(Strict):
-    game = game_id(
-        required=True,
-        validate=validate.Length(min=1, max=64),
-        metadata={"description": "a game id of the rules catalog"},
-    )
-    variant = fields.String(
-        load_default=optional("base"),
-        validate=validate.Length(min=1, max=64),
-        metadata={"description": "one of the game's variants; default: base"},
-    )
-    players = fields.Integer(
-        strict=True,
-        load_default=optional(None),
-        allow_none=True,
-        validate=validate.Range(min=1, max=MAX_PLAYERS),
-        metadata={"description": "seats; default: the variant's smallest player count"},
-    )
+class NewQuickMatch(GameSetup):
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
@@ -325,22 +313,12 @@ MAX_TOURNAMENT_ENTRANTS = 256
 MAX_TOURNAMENT_ROUNDS = 20
 
 
-class NewTournament(Strict):
+class NewTournament(GameSetup):
     name = fields.String(
         load_default=optional(None),
         allow_none=True,
         validate=[validate.Length(min=1, max=80), _printable_and_not_blank],
         metadata={"description": "shown in the list; default: the game and your name"},
-    )
-    game = game_id(
-        required=True,
-        validate=validate.Length(min=1, max=64),
-        metadata={"description": "a game id of the rules catalog"},
-    )
-    variant = fields.String(
-        load_default=optional("base"),
-        validate=validate.Length(min=1, max=64),
-        metadata={"description": "one of the game's variants; default: base"},
     )
     players = fields.Integer(
         strict=True,
