@@ -46,7 +46,9 @@ def test_round_one_pairs_by_registration_and_alternates_seats() -> None:
 
 
 def test_score_groups_meet_first() -> None:
-    rounds = [{"tables": [{"match": "m1", "seats": ["a", "b"]}, {"match": "m2", "seats": ["c", "d"]}]}]
+    rounds = [
+        {"tables": [{"match": "m1", "seats": ["a", "b"]}, {"match": "m2", "seats": ["c", "d"]}]}
+    ]
     lines = swiss.standings(["a", "b", "c", "d"], rounds, {"m1": [0], "m2": [0]})
     assert [line.entrant for line in lines] == ["a", "c", "b", "d"]
     assert swiss.swiss_pairs(lines) == ([("a", "c"), ("b", "d")], None)
@@ -58,7 +60,9 @@ def test_a_repeat_is_avoided_across_score_groups() -> None:
         {"tables": [{"match": "m1", "seats": ["a", "c"]}, {"match": "m2", "seats": ["b", "d"]}]},
         {"tables": [{"match": "m3", "seats": ["a", "b"]}, {"match": "m4", "seats": ["c", "d"]}]},
     ]
-    lines = swiss.standings(["a", "b", "c", "d"], rounds, {"m1": [0], "m2": [0], "m3": [], "m4": []})
+    lines = swiss.standings(
+        ["a", "b", "c", "d"], rounds, {"m1": [0], "m2": [0], "m3": [], "m4": []}
+    )
     pairs, bye = swiss.swiss_pairs(lines)
     assert bye is None
     assert {frozenset(p) for p in pairs} == {frozenset("ad"), frozenset("bc")}
@@ -96,7 +100,9 @@ def test_withdrawn_are_not_paired_but_keep_their_line() -> None:
 
 
 def test_draws_and_buchholz() -> None:
-    rounds = [{"tables": [{"match": "m1", "seats": ["a", "b"]}, {"match": "m2", "seats": ["c", "d"]}]}]
+    rounds = [
+        {"tables": [{"match": "m1", "seats": ["a", "b"]}, {"match": "m2", "seats": ["c", "d"]}]}
+    ]
     lines = swiss.standings(["a", "b", "c", "d"], rounds, {"m1": [0, 1], "m2": [1]})
     by = {line.entrant: line for line in lines}
     assert (by["a"].points, by["b"].points, by["d"].points, by["c"].points) == (0.5, 0.5, 1, 0)
