@@ -4,14 +4,20 @@ replaying the standings from the logs."""
 
 from __future__ import annotations
 
+import json
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
 from shared import swiss
+from shared.tournament_log import LOG_KEY
 from tests.bots_fixtures import BotProcess, BotProcesses
+from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import Http, Service, error_of, session
 
 pytestmark = pytest.mark.cluster  # on one Redis and on a Redis Cluster
@@ -77,6 +83,15 @@ def recomputed(history: Http, doc: dict[str, Any]) -> list[dict[str, Any]]:
     entrants = [e["id"] for e in doc["entrants"]]
     lines = swiss.standings(entrants, doc["rounds_paired"], results, doc["withdrawn"])
     return [{"entrant": s.entrant, "points": s.points, "buchholz": s.buchholz} for s in lines]
+
+
+def redis_entries(store: RedisStore, tournament_id: str) -> list[str]:
+    """The tournament's log as stored."""
+    client = store.client()
+    try:
+        return client.lrange(LOG_KEY.format(id=tournament_id), 0, -1)
+    finally:
+        client.close()
 
 
 def brief(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -194,3 +209,58 @@ def test_refusals_are_4xx_and_change_nothing(lobby: Http, players: list[BotProce
     error_of(lobby.post("/v1/tournaments/nope/register", host["token"]), 404)
     assert lobby.get("/v1/tournaments?status=bogus", host["token"]).status == 400
     assert lobby.get("/v1/tournaments", None).status == 401
+
+
+def test_a_start_time_and_a_full_tournament(lobby: Http, players: list[BotProcess]):
+    """Full before its start time, it takes nobody more; the first look after that time
+    starts it: three entrants, one table and a bye."""
+    host, ana, bea = lobby.player("Host"), lobby.player("Ana"), lobby.player("Bea")
+    starts = datetime.now(UTC) + timedelta(seconds=2)
+    doc = create(
+        lobby, host, capacity=3, bots=2, rounds=1, bot_level="random",
+        starts_at=starts.isoformat(), options={"deals": 1},
+    )  # fmt: skip
+    path = f"/v1/tournaments/{doc['id']}/register"
+    assert lobby.post(path, ana["token"]).body["status"] == "registering"
+    error_of(lobby.post(path, bea["token"]), 409, "tournament_full")
+    assert tournament(lobby, host, doc["id"])["status"] == "registering"
+    time.sleep(max(0.0, (starts - datetime.now(UTC)).total_seconds()) + 0.1)
+    started = tournament(lobby, host, doc["id"])
+    assert started["status"] == "running" and started["rounds_paired"][0]["byes"] == [ana["id"]]
+
+
+def test_advancing_from_many_places_at_once_pairs_each_round_once(
+    lobby: Http, history: Http, players: list[BotProcess], redis_store: RedisStore
+):
+    """Four bots, three rounds (every pairing once), while four clients read the tournament
+    all along (each read advances it) and the dispatcher's jobs advance it too."""
+    host = lobby.player("Host")
+    doc = create(
+        lobby, host, capacity=4, bots=4, rounds=3, bot_level="random", options={"deals": 1}
+    )
+    done = threading.Event()
+
+    def read() -> int:
+        reads = 0
+        while not done.is_set():
+            assert tournament(lobby, host, doc["id"])["round"] <= 3
+            reads += 1
+            time.sleep(0.02)
+        return reads
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        readers = [pool.submit(read) for _ in range(4)]
+        try:
+            until(history, doc["id"], lambda s: s["status"] == "finished", timeout=90)
+        finally:
+            done.set()
+        reads = sum(reader.result() for reader in readers)
+    entries = [json.loads(raw) for raw in redis_entries(redis_store, doc["id"])]
+    paired = [e["paired"] for e in entries if e["kind"] == "round.paired"]
+    assert [p["round"] for p in paired] == [1, 2, 3], "a round paired twice"
+    met = [frozenset(t["seats"]) for p in paired for t in p["tables"]]
+    assert len(set(met)) == 6
+    final = tournament(lobby, host, doc["id"])
+    assert [r["round"] for r in final["rounds_paired"]] == [1, 2, 3] and reads > 4
+    first = final["rounds_paired"][0]["tables"][0]["match"]
+    assert history.get(f"/v1/matches/{first}/verify").body["ok"] is True
