@@ -2,7 +2,10 @@
 
 Like a match, a tournament is its log: ``tournament.created``, then ``tournament.registered``
 and ``tournament.withdrawn`` entries, one ``round.paired`` per round (its tables, their
-match ids, its byes) and ``tournament.finished``. Every key of a tournament is under its
+match ids, its byes, and the results of the round before, which its pairing was made from)
+and ``tournament.finished`` (with the last round's results). The results are the match
+logs' (each match's winners), recorded so that the tournament reads on once its matches
+are archived; the history service recomputes the standings from the match logs themselves. Every key of a tournament is under its
 own hash tag, so an append (the entry and the folded document, at an expected version) is
 one Lua script on one node of a Redis Cluster: two lobbies advancing a tournament at once
 append one round, the other's append finds the version moved on.
@@ -58,11 +61,12 @@ def fold(doc: Doc | None, entry: dict[str, Any]) -> Doc:
             raise ValueError(f"a tournament log starts with {TOURNAMENT_CREATED}, not {kind!r}")
         out = {
             **entry["tournament"], "status": REGISTERING, "entrants": [], "withdrawn": [],
-            "rounds_paired": [], "reason": None,
+            "rounds_paired": [], "results": {}, "reason": None,
         }  # fmt: skip
     else:
         out = copy.deepcopy(doc)
     out["version"] = entry["version"]
+    out["results"].update(entry.get("results") or {})
     if kind == REGISTERED:
         out["entrants"].append(entry["entrant"])
     elif kind == WITHDRAWN and out["status"] == REGISTERING:

@@ -211,8 +211,9 @@ class Tournaments:
         if any(t["match"] not in results for t in current["tables"]):
             return doc  # still being played
         active = [e for e in doc["entrants"] if e["id"] not in doc["withdrawn"]]
+        ended = {m: w for m, w in results.items() if m not in doc["results"]}
         if current["round"] >= doc["rounds"] or len(active) < 2:
-            return self._append(doc, TOURNAMENT_FINISHED, None, reason=None)
+            return self._append(doc, TOURNAMENT_FINISHED, None, reason=None, results=ended)
         return self._pair(doc, results)
 
     def _due(self, doc: Doc) -> bool:
@@ -230,7 +231,8 @@ class Tournaments:
             table["match"] = secrets.token_hex(8)
         paired = {"round": number, **paired}
         rounds = doc["rounds"] or (swiss.rounds_for(len(ids)) if doc["players"] == 2 else 3)
-        doc = self._append(doc, ROUND_PAIRED, None, paired=paired, rounds=rounds)
+        ended = {m: w for m, w in results.items() if m not in doc["results"]}
+        doc = self._append(doc, ROUND_PAIRED, None, paired=paired, rounds=rounds, results=ended)
         self._open_round(doc, paired)
         return doc
 
@@ -275,13 +277,14 @@ class Tournaments:
 
     # -- reading ---------------------------------------------------------------------------
     def results(self, doc: Doc) -> dict[str, Any]:
-        """The winners of each finished match of the tournament, from the match snapshots."""
-        ids = match_ids(doc)
+        """The winners of each finished match of the tournament: those of the rounds before
+        as its log recorded them, the current round's from their matches' snapshots."""
+        found = dict(doc["results"])
+        ids = [m for m in match_ids(doc) if m not in found]
         keys = self.seats.store.log.keys
         pipe = self.client.pipeline(transaction=False)
         for match_id in ids:
             pipe.hget(keys(match_id).snapshot, "match")
-        found = {}
         for match_id, raw in zip(ids, pipe.execute() if ids else [], strict=True):
             match = json.loads(raw) if raw else None
             if match and match["status"] == rules_of.FINISHED:
