@@ -5,7 +5,10 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 from shared import swiss
+from shared.tournament_log import fold, replay
 
 
 def play_rounds(entrants: list[str], rounds: int, seed: int) -> tuple[list[dict], dict]:
@@ -135,3 +138,28 @@ def test_seat_points() -> None:
     assert swiss.seat_points([], 2) == swiss.seat_points([0, 1], 2) == [0.5, 0.5]
     assert swiss.seat_points([0, 2], 4) == [1, 0, 1, 0]  # partners
     assert swiss.seat_points([0], 1) == [1] and swiss.seat_points([], 1) == [0]
+
+
+def test_the_tournament_document_is_folded_from_its_log() -> None:
+    """Registration, a withdrawal before the start (gone) and after it (kept, marked), the
+    rounds and their recorded results, the end."""
+    setup = {"id": "t", "game": "brisca", "rounds": None}
+    log = [
+        {"kind": "tournament.created", "tournament": setup},
+        *({"kind": "tournament.registered", "entrant": {"id": e, "name": e, "bot": None}} for e in "abc"),
+        {"kind": "tournament.withdrawn", "entrant": "c"},
+        {"kind": "tournament.registered", "entrant": {"id": "d", "name": "d", "bot": "random"}},
+        {"kind": "round.paired", "rounds": 2, "results": {},
+         "paired": {"round": 1, "tables": [{"table": 1, "match": "m1", "seats": ["a", "b"]}], "byes": ["d"]}},
+        {"kind": "tournament.withdrawn", "entrant": "b"},
+        {"kind": "tournament.finished", "time": "2026-12-03T10:00:00.000Z", "results": {"m1": [0]}},
+    ]  # fmt: skip
+    doc = replay([{**entry, "version": n} for n, entry in enumerate(log, 1)])
+    assert doc is not None
+    assert [e["id"] for e in doc["entrants"]] == ["a", "b", "d"] and doc["withdrawn"] == ["b"]
+    assert doc["status"] == "finished" and doc["rounds"] == 2 and doc["version"] == len(log)
+    assert doc["results"] == {"m1": [0]}
+    lines = swiss.standings(["a", "b", "d"], doc["rounds_paired"], doc["results"], doc["withdrawn"])
+    assert [(s.entrant, s.points) for s in lines] == [("a", 1), ("d", 1), ("b", 0)]
+    with pytest.raises(ValueError):  # a log starts with tournament.created
+        fold(None, {"kind": "round.paired", "version": 1})
