@@ -737,7 +737,7 @@ const scenarios = {
       const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
       if (scroll > client) wide.push(`${what}: ${scroll} px wide in ${client}`);
     };
-    const screens = [["home", "#/", ".actions"], ["games", "#/games", ".catalog"], ["matches", "#/matches", "#l-finished h3"], ["mine", "#/mine", "#played h3"], ["leaderboards", "#/leaderboards/brisca", "#lb-game"]];
+    const screens = [["home", "#/", ".actions"], ["games", "#/games", ".catalog"], ["matches", "#/matches", "#l-finished h3"], ["mine", "#/mine", "#played h3"], ["leaderboards", "#/leaderboards/brisca", "#lb-game"], ["tournaments", "#/tournaments", "form.new-tournament"]];
     for (const [what, hash, ready] of screens) {
       await page.goto(`${BASE}/${hash}`);
       await page.waitForSelector(ready);
