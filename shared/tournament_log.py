@@ -35,6 +35,7 @@ TOURNAMENT_ID = re.compile(r"[0-9a-f]{16}")
 LOG_KEY = "tapete:{{t{id}}}:tournament:log"  # list: the entries (JSON), version = position
 DOC_KEY = "tapete:{{t{id}}}:tournament:doc"  # the document after the last entry (JSON)
 INDEX_KEY = "tapete:tournaments"  # zset: every tournament id by creation time (derivable)
+STARTS_KEY = "tapete:tournaments:starts"  # zset: each tournament waiting for its starts_at
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
 STATUSES = (REGISTERING, RUNNING, FINISHED)
 
@@ -136,6 +137,17 @@ class TournamentLog:
 
     def newest(self, limit: int) -> list[str]:
         return list(self.client.zrevrange(INDEX_KEY, 0, limit - 1))
+
+    def starts_at(self, tournament_id: str, when: float | None) -> None:
+        """Wait for ``when`` (None: no longer waiting): the bot dispatcher starts it then."""
+        if when is None:
+            self.client.zrem(STARTS_KEY, tournament_id)
+        else:
+            self.client.zadd(STARTS_KEY, {tournament_id: when})
+
+    def due(self, now: float, limit: int = 100) -> list[str]:
+        """The tournaments whose start time has come and that wait for it still."""
+        return list(self.client.zrangebyscore(STARTS_KEY, 0, now, start=0, num=limit))
 
 
 def standings_of(doc: Doc, results: dict[str, Any]) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ shared consumer-group loop's (``shared/feedgroup.py``), and so is its ``main``
 A tournament's match that finishes gets an advance task: its tournament pairs the next round
 once every match of the round has finished (services/lobby/tournaments.py), and the
 watchdog retries it until it has run, since a finished match stays at its last version.
+Each sweep also starts the tournaments whose start time has come (a job each).
 
 A match that starts itself and is left full and open by its last join's notification (the
 lobby's own start failed, or its process died, after the join's append) gets a start task
@@ -52,8 +53,21 @@ from shared import feedgroup
 from shared.bots.reflexes import REFLEX_WINDOWS, Reflexes
 from shared.eventstore import MATCH_ID, MatchLog
 from shared.feedgroup import FeedGroup, Message
+from shared.tournament_log import TournamentLog
 
-from .tasks import ADVANCE, BOT, IDLE, JOBS, QUEUE, START, TURN, WINDOW, Task, enqueue
+from .tasks import (
+    ADVANCE,
+    BOT,
+    IDLE,
+    JOBS,
+    QUEUE,
+    START,
+    TURN,
+    WINDOW,
+    Task,
+    enqueue,
+    enqueue_start,
+)
 from .timers import IdleMatches, Leases, turn_times_out_at, window_closes_at
 
 GROUP = "bots"
@@ -193,7 +207,14 @@ class Dispatcher(FeedGroup):
             self._last_sweep = now
             self.sweep()
             self.end_idle()
+            self.start_tournaments()
         return super().step()
+
+    def start_tournaments(self) -> int:
+        """Enqueue the start of every tournament whose start time has come."""
+        now = time.time()
+        due = TournamentLog(self.client).due(now)
+        return sum(enqueue_start(self.queue, tournament_id, now) for tournament_id in due)
 
     def handle(self, stream: str, messages: list[Message], retry: bool = False) -> None:
         """Dispatch the latest notification of each match in the batch, then acknowledge."""

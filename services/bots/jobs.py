@@ -178,6 +178,14 @@ def advance_tournament(match_id: str, version: int, attempt: int = 0) -> str:
     return _run(Task(ADVANCE, match_id, version, None, attempt), _advance_tournament)
 
 
+def start_tournament(tournament_id: str) -> str:
+    """A tournament's start time has come: start it (pair round one). Idempotent."""
+    status = context().lobby.tournaments.start_due(tournament_id)
+    JOBS.labels("tstart", PLAYED).inc()
+    log.info("tournament %s at its start time: %s", tournament_id, status)
+    return status
+
+
 def _run(task: Task, work: Callable[[Context, Task], str]) -> str:
     """Drop a stale task unread, else do it; count the outcome and end the task's lease.
 

@@ -130,6 +130,26 @@ def enqueue(queue: Queue, task: Task, at: float | None = None) -> bool:
     return True
 
 
+START_TOURNAMENT = "services.bots.jobs.start_tournament"
+START_RETRY_S = 60  # a start job that failed is enqueued again after this long
+
+
+def enqueue_start(queue: Queue, tournament_id: str, now: float) -> bool:
+    """Queue the start of a tournament whose start time has come; False if queued already
+    in this minute (its job id is the tournament's and the minute's, so several
+    dispatchers, each sweep, enqueue it once, and a failed start is tried a minute later)."""
+    job_id = f"{JOB_PREFIX}-tstart-{tournament_id}-{int(now // START_RETRY_S)}"
+    try:
+        queue.enqueue(
+            START_TOURNAMENT, args=(tournament_id,), job_id=job_id, unique=True,
+            job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S,
+            description=f"start tournament {tournament_id}",
+        )  # fmt: skip
+    except DuplicateJobError:
+        return False
+    return True
+
+
 def _safe(name: str) -> str:
     """A match id with characters rq refuses in job ids (the lobby's are hex): escape them."""
     return "".join(c if JOB_ID_SAFE.fullmatch(c) else f"_{ord(c):x}_" for c in name)

@@ -15,8 +15,9 @@ A round's match ids are drawn before its ``round.paired`` append and its tables 
 it, each step already done skipped (as quick match's tables): a lobby that stops in
 between leaves tables the next ``advance`` opens, once. Who calls ``advance``: the bot
 dispatcher, when a tournament match's ``finished`` notification comes (an rq job, retried
-by its watchdog until done), and every read of the tournament (so a start time passes and
-a lost job is made good as soon as anyone looks).
+by its watchdog until done) and when a start time has come (``start_due``, from a sorted
+set of the tournaments waiting for theirs), and every read of the tournament (so a lost
+job is made good as soon as anyone looks).
 
 A tournament's matches are ordinary matches, created by the tournament itself (its
 ``created_by`` is ``tournament-<id>``) with ``tournament: {id, round, table}`` and the
@@ -118,6 +119,8 @@ class Tournaments:
             "created_by": player.id, "created": iso_time(now),
         }  # fmt: skip
         created = self._append(None, TOURNAMENT_CREATED, player, tournament=doc)
+        if starts_at is not None:
+            self.log.starts_at(tournament_id, starts_at.timestamp())
         for n in range(1, bots + 1):
             entrant = {
                 "id": BOT_ENTRANT.format(n=n),
@@ -177,6 +180,14 @@ class Tournaments:
         shown = [summary(doc) for doc in docs if status is None or doc["status"] == status]
         return {"tournaments": shown}
 
+    def start_due(self, tournament_id: str) -> str:
+        """A start time has come: start the tournament (the dispatcher's job)."""
+        doc = self.log.doc(tournament_id)
+        if doc is None or doc["status"] != REGISTERING:
+            self.log.starts_at(tournament_id, None)
+            return "gone" if doc is None else doc["status"]
+        return self.advance(tournament_id, doc)["status"]
+
     def match_finished(self, match_id: str) -> str:
         """A tournament match has finished: advance its tournament (the dispatcher's job)."""
         tournament = self.seats.store.load(match_id).match.get("tournament")
@@ -203,8 +214,11 @@ class Tournaments:
             if not self._due(doc):
                 return doc
             if len(doc["entrants"]) < 2:
-                return self._append(doc, TOURNAMENT_FINISHED, None, reason=TOO_FEW)
-            return self._pair(doc, {})
+                doc = self._append(doc, TOURNAMENT_FINISHED, None, reason=TOO_FEW)
+            else:
+                doc = self._pair(doc, {})
+            self.log.starts_at(doc["id"], None)
+            return doc
         current = doc["rounds_paired"][-1]
         self._open_round(doc, current)
         results = self.results(doc)
