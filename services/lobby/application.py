@@ -175,7 +175,7 @@ class Lobby:
         self.register_in_tournament = self.tournaments.register
         self.withdraw_from_tournament = self.tournaments.withdraw
         self.get_tournament = self.tournaments.get
-        self.list_tournaments = self.tournaments.list
+        self.list_tournaments = self.tournaments.newest
 
     # -- the list indexes (derivable from the snapshots) -------------------------------------
     def rebuild_index(self) -> int:

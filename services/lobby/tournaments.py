@@ -174,7 +174,7 @@ class Tournaments:
         """The tournament with its rounds and standings, advanced first if due."""
         return self.shown(self.advance(tournament_id))
 
-    def list(self, status: str | None) -> dict[str, Any]:
+    def newest(self, status: str | None) -> dict[str, Any]:
         """The newest tournaments (of ``status``), without their rounds."""
         docs = self.log.docs(self.log.newest(LISTED))
         shown = [summary(doc) for doc in docs if status is None or doc["status"] == status]
@@ -251,15 +251,17 @@ class Tournaments:
         return doc
 
     def _open_round(self, doc: Doc, paired: dict[str, Any]) -> None:
+        """Open the round's tables whose match is missing or not full yet (one read for all)."""
+        matches = self._matches([t["match"] for t in paired["tables"]])
         for table in paired["tables"]:
-            self._open_table(doc, paired["round"], table)
+            match = matches.get(table["match"])
+            if match is None or not rules_of.is_full(match):
+                self._open_table(doc, paired["round"], table)
 
     def _open_table(self, doc: Doc, number: int, table: dict[str, Any]) -> None:
         """The table's match: created, each person seated, bots in the other seats; full,
         it deals itself. Each step already done is skipped."""
         match_id, store = table["match"], self.seats.store
-        if store.exists(match_id) and rules_of.is_full(store.load(match_id).match):
-            return
         lock = OPENING_KEY.format(id=doc["id"], match=match_id)
         if not self.client.set(lock, 1, nx=True, ex=OPENING_FOR_S):
             return  # another lobby is opening it
@@ -294,16 +296,20 @@ class Tournaments:
         """The winners of each finished match of the tournament: those of the rounds before
         as its log recorded them, the current round's from their matches' snapshots."""
         found = dict(doc["results"])
-        ids = [m for m in match_ids(doc) if m not in found]
+        matches = self._matches([m for m in match_ids(doc) if m not in found])
+        for match_id, match in matches.items():
+            if match["status"] == rules_of.FINISHED:
+                found[match_id] = (match.get("result") or {}).get("winners")
+        return found
+
+    def _matches(self, ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The documents of the matches that exist among ``ids``, in one round trip."""
         keys = self.seats.store.log.keys
         pipe = self.client.pipeline(transaction=False)
         for match_id in ids:
             pipe.hget(keys(match_id).snapshot, "match")
-        for match_id, raw in zip(ids, pipe.execute() if ids else [], strict=True):
-            match = json.loads(raw) if raw else None
-            if match and match["status"] == rules_of.FINISHED:
-                found[match_id] = (match.get("result") or {}).get("winners")
-        return found
+        replies = pipe.execute() if ids else []
+        return {m: json.loads(raw) for m, raw in zip(ids, replies, strict=True) if raw}
 
     def shown(self, doc: Doc) -> dict[str, Any]:
         """What anybody sees of a tournament: the document, each round's tables with their
