@@ -265,3 +265,24 @@ def test_advancing_from_many_places_at_once_pairs_each_round_once(
     assert [r["round"] for r in final["rounds_paired"]] == [1, 2, 3] and reads > 4
     first = final["rounds_paired"][0]["tables"][0]["match"]
     assert history.get(f"/v1/matches/{first}/verify").body["ok"] is True
+
+
+def test_tables_of_three_drawn_by_standing_take_bots_in_their_free_seats(
+    lobby: Http, history: Http, players: list[BotProcess]
+):
+    """Five bots at tables of three: one full table and one with a bot filling its third seat;
+    the filler scores nothing, the standings count the five."""
+    host = lobby.player("Host")
+    doc = create(
+        lobby, host, players=3, capacity=5, bots=5, rounds=2, bot_level="random",
+        options={"deals": 1},
+    )  # fmt: skip
+    first = doc["rounds_paired"][0]["tables"]
+    assert [t["seats"][2] is None for t in first] == [False, True]
+    filler = lobby.view(host, first[1]["match"])
+    assert filler["players"] == 3 and all(s["bot"] == "random" for s in filler["seats"])
+    done = until(history, doc["id"], lambda s: s["status"] == "finished", timeout=120)
+    final = tournament(lobby, host, doc["id"])
+    assert final["round"] == 2 and len(done["standings"]) == 5
+    assert brief(done["standings"]) == brief(final["standings"]) == recomputed(history, final)
+    assert all(line["played"] == 2 for line in done["standings"])
