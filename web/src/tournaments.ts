@@ -128,7 +128,7 @@ export class TournamentScreen {
         h("ul", { class: "tables" }, paired.tables.map((table) => h("li", { "data-match": table.match },
           `${t("tourney_table", { n: table.table })}: `, table.seats.map((s, seat) => h("span", { class: table.winners?.includes(seat) ? "winner" : "" }, seatName(s))).flatMap((el, i) => (i ? [" – ", el] : [el])), " ",
           h("a", { href: table.status === "finished" ? `#/replay/${table.match}` : `#/match/${table.match}`, class: `go ${table.status}` },
-            table.status === "finished" ? t("replay") : t("watch"))))),
+            table.status === "finished" ? t("replay") : player && table.seats.includes(player.id) ? t("play_on") : t("watch"))))),
         paired.byes.length ? h("p", { class: "muted" }, t("tourney_bye", { names: paired.byes.map(seatName).join(", ") })) : null)),
     );
   }
