@@ -12,9 +12,11 @@ logs: replaying them gives the same table.
     Tables (more seats)        consecutive players by standing share a table; the last
         table's missing seats take bots.
 
-Points: a win 1, a draw 0.5 (every seat or no seat won), a loss 0, a bye 1. A no-show
-loses: the match ends abandoned by their seat (the turn timers), every other side wins.
-Tiebreak: Buchholz, the sum of one's opponents' points (a bye adds none).
+Points: a win 1, a draw 0.5 (every seat or no seat won), a loss 0, a bye 1. A no-show (a
+person who made no move of their own while the server played for their seat: a turn
+timer's move, the abandonment after three, a bot sitting in) loses whatever the result
+says, and the seats that played win if only no-shows won. Tiebreak: Buchholz, the sum of
+one's opponents' points (a bye adds none).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from shared.entry_kinds import ACTION, BOT_ADDED, JOINED, LEFT
 
 WIN, DRAW, LOSS, BYE = 1.0, 0.5, 0.0, 1.0
 SEARCH_LIMIT = 20_000  # pairing steps tried before repeats are allowed (never met below 64)
@@ -49,25 +53,58 @@ class Standing:
         }  # fmt: skip
 
 
-def seat_points(winners: Sequence[int] | None, seats: int) -> list[float]:
-    """Each seat's points from a finished match's result (its ``winners``)."""
-    won = set(winners or [])
+def seat_points(
+    winners: Sequence[int] | None, seats: int, no_shows: Sequence[int] = ()
+) -> list[float]:
+    """Each seat's points from a finished match's result (its ``winners``); a no-show loses."""
+    absent = set(no_shows)
+    won = set(winners or []) - absent
+    if not won and set(winners or []):  # only no-shows won: the seats that played win
+        won = set(range(seats)) - absent
     if seats == 1:  # a solitaire: won or lost
-        return [WIN if won else LOSS]
-    if not won or len(won) >= seats:
-        return [DRAW] * seats
-    return [WIN if seat in won else LOSS for seat in range(seats)]
+        points = [WIN if won else LOSS]
+    elif not won or len(won) >= seats:
+        points = [DRAW] * seats
+    else:
+        points = [WIN if seat in won else LOSS for seat in range(seats)]
+    return [LOSS if seat in absent else p for seat, p in enumerate(points)]
+
+
+def match_outcome(entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """A finished match's ``winners`` and ``no_shows`` from its log (None: not finished). A
+    no-show: a person's seat with no move of their own, for which the server acted."""
+    if not entries or entries[-1].get("status") != "finished":
+        return None
+    persons: dict[int, str] = {}
+    for entry in entries:
+        if entry.get("kind") == JOINED:
+            persons[entry["seat"]] = entry["player"]["id"]
+        elif entry.get("kind") in (LEFT, BOT_ADDED):
+            persons.pop(entry["seat"], None)
+    moved, stood_in = set(), set()
+    for entry in entries:
+        actor = entry.get("actor") or {}
+        seat = actor.get("seat")
+        if seat not in persons or actor.get("player") != persons[seat]:
+            continue
+        if actor.get("system"):
+            stood_in.add(seat)
+        elif entry.get("kind") == ACTION:
+            moved.add(seat)
+    winners = (entries[-1].get("result") or {}).get("winners") or []
+    return {"winners": list(winners), "no_shows": sorted(stood_in - moved)}
 
 
 def standings(
     entrants: Sequence[str],
     rounds: Iterable[dict[str, Any]],
-    results: dict[str, Sequence[int] | None],
+    results: dict[str, dict[str, Any]],
     withdrawn: Iterable[str] = (),
 ) -> list[Standing]:
     """The ranked standings: ``rounds`` as the tournament log records them (``tables`` with
     their ``match`` and ``seats``, entrant ids or None for a bot filler; ``byes``);
-    ``results``: each finished match's winners (a match not in it is still being played)."""
+    ``results``: each finished match's outcome, ``{"winners", "no_shows"}`` (a match not in
+    it is still being played)."""
     lines = {entrant: Standing(entrant, order) for order, entrant in enumerate(entrants)}
     for entrant in withdrawn:
         if entrant in lines:
@@ -86,7 +123,9 @@ def standings(
                     lines[entrant].opponents += [o for o in seats if o not in (None, entrant)]
             if table["match"] not in results:
                 continue
-            for seat, points in enumerate(seat_points(results[table["match"]], len(seats))):
+            outcome = results[table["match"]]
+            scored = seat_points(outcome["winners"], len(seats), outcome.get("no_shows") or ())
+            for seat, points in enumerate(scored):
                 entrant = seats[seat]
                 if entrant is not None:
                     line = lines[entrant]

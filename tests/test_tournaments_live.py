@@ -73,13 +73,13 @@ def until(history: Http, tournament_id: str, done: Any, timeout: float = 120.0) 
 
 
 def recomputed(history: Http, doc: dict[str, Any]) -> list[dict[str, Any]]:
-    """The standings, recomputed here from each match's own log (its last entry's result)."""
+    """The standings, recomputed here from each match's own log (its result, its no-shows)."""
     results = {}
     for paired in doc["rounds_paired"]:
         for table in paired["tables"]:
             log = history.get(f"/v1/matches/{table['match']}/log").body
             if log["status"] == "finished":
-                results[table["match"]] = log["entries"][-1]["result"]["winners"]
+                results[table["match"]] = swiss.match_outcome(log["entries"])
     entrants = [e["id"] for e in doc["entrants"]]
     lines = swiss.standings(entrants, doc["rounds_paired"], results, doc["withdrawn"])
     return [{"entrant": s.entrant, "points": s.points, "buchholz": s.buchholz} for s in lines]
@@ -183,9 +183,9 @@ def test_a_no_show_loses_and_the_tournament_goes_on(
     done = until(history, doc["id"], lambda s: s["status"] == "finished", timeout=60)
     by = {line["entrant"]: line for line in done["standings"]}
     assert by[eve["id"]]["points"] == 0 and by["bot-entrant-1"]["points"] == 1
-    match_id = tournament(lobby, host, doc["id"])["rounds_paired"][0]["tables"][0]["match"]
-    result = lobby.view(host, match_id)["result"]
-    assert result["reason"] == "abandoned"
+    (table,) = tournament(lobby, host, doc["id"])["rounds_paired"][0]["tables"]
+    assert table["no_shows"] == [table["seats"].index(eve["id"])]
+    assert lobby.view(host, table["match"])["result"]["reason"] == "abandoned"
 
 
 def test_refusals_are_4xx_and_change_nothing(lobby: Http, players: list[BotProcess]):

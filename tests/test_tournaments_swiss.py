@@ -11,6 +11,11 @@ from shared import swiss
 from shared.tournament_log import fold, replay
 
 
+def won(*seats: int) -> dict:
+    """A finished match's outcome: its winning seats, nobody absent."""
+    return {"winners": list(seats), "no_shows": []}
+
+
 def play_rounds(entrants: list[str], rounds: int, seed: int) -> tuple[list[dict], dict]:
     """Pair and play ``rounds`` Swiss rounds with random winners: (the rounds, the results)."""
     rng, log, results = random.Random(seed), [], {}
@@ -19,7 +24,7 @@ def play_rounds(entrants: list[str], rounds: int, seed: int) -> tuple[list[dict]
         paired = swiss.pair_round(lines, 2, number)
         for table in paired["tables"]:
             table["match"] = f"r{number}t{table['table']}"
-            results[table["match"]] = [rng.randrange(2)]
+            results[table["match"]] = won(rng.randrange(2))
         log.append(paired)
     return log, results
 
@@ -52,7 +57,7 @@ def test_score_groups_meet_first() -> None:
     rounds = [
         {"tables": [{"match": "m1", "seats": ["a", "b"]}, {"match": "m2", "seats": ["c", "d"]}]}
     ]
-    lines = swiss.standings(["a", "b", "c", "d"], rounds, {"m1": [0], "m2": [0]})
+    lines = swiss.standings(["a", "b", "c", "d"], rounds, {"m1": won(0), "m2": won(0)})
     assert [line.entrant for line in lines] == ["a", "c", "b", "d"]
     assert swiss.swiss_pairs(lines) == ([("a", "c"), ("b", "d")], None)
 
@@ -64,7 +69,7 @@ def test_a_repeat_is_avoided_across_score_groups() -> None:
         {"tables": [{"match": "m3", "seats": ["a", "b"]}, {"match": "m4", "seats": ["c", "d"]}]},
     ]
     lines = swiss.standings(
-        ["a", "b", "c", "d"], rounds, {"m1": [0], "m2": [0], "m3": [], "m4": []}
+        ["a", "b", "c", "d"], rounds, {"m1": won(0), "m2": won(0), "m3": won(), "m4": won()}
     )
     pairs, bye = swiss.swiss_pairs(lines)
     assert bye is None
@@ -87,7 +92,7 @@ def test_odd_count_bye_goes_to_the_lowest_without_one_and_scores_a_win() -> None
     log, results = [first], {}
     for table in first["tables"]:
         table["match"] = f"m{table['table']}"
-        results[table["match"]] = [0]
+        results[table["match"]] = won(0)
     lines = swiss.standings(entrants, log, results)
     assert next(line for line in lines if line.entrant == "e").points == swiss.BYE
     second = swiss.pair_round(lines, 2, 2)
@@ -106,7 +111,7 @@ def test_draws_and_buchholz() -> None:
     rounds = [
         {"tables": [{"match": "m1", "seats": ["a", "b"]}, {"match": "m2", "seats": ["c", "d"]}]}
     ]
-    lines = swiss.standings(["a", "b", "c", "d"], rounds, {"m1": [0, 1], "m2": [1]})
+    lines = swiss.standings(["a", "b", "c", "d"], rounds, {"m1": won(0, 1), "m2": won(1)})
     by = {line.entrant: line for line in lines}
     assert (by["a"].points, by["b"].points, by["d"].points, by["c"].points) == (0.5, 0.5, 1, 0)
     assert by["c"].buchholz == 1 and by["d"].buchholz == 0
@@ -152,14 +157,44 @@ def test_the_tournament_document_is_folded_from_its_log() -> None:
         {"kind": "round.paired", "rounds": 2, "results": {},
          "paired": {"round": 1, "tables": [{"table": 1, "match": "m1", "seats": ["a", "b"]}], "byes": ["d"]}},
         {"kind": "tournament.withdrawn", "entrant": "b"},
-        {"kind": "tournament.finished", "time": "2026-12-03T10:00:00.000Z", "results": {"m1": [0]}},
+        {"kind": "tournament.finished", "time": "2026-12-03T10:00:00.000Z", "results": {"m1": won(0)}},
     ]  # fmt: skip
     doc = replay([{**entry, "version": n} for n, entry in enumerate(log, 1)])
     assert doc is not None
     assert [e["id"] for e in doc["entrants"]] == ["a", "b", "d"] and doc["withdrawn"] == ["b"]
     assert doc["status"] == "finished" and doc["rounds"] == 2 and doc["version"] == len(log)
-    assert doc["results"] == {"m1": [0]}
+    assert doc["results"] == {"m1": won(0)}
     lines = swiss.standings(["a", "b", "d"], doc["rounds_paired"], doc["results"], doc["withdrawn"])
     assert [(s.entrant, s.points) for s in lines] == [("a", 1), ("d", 1), ("b", 0)]
     with pytest.raises(ValueError):  # a log starts with tournament.created
         fold(None, {"kind": "round.paired", "version": 1})
+
+
+def test_a_no_show_loses_whatever_the_result_says() -> None:
+    """Seat 1 never moved while the server played for it: a loss, and a win for seat 0 even
+    where the bot playing seat 1 won; two no-shows both lose."""
+    assert swiss.seat_points([1], 2, no_shows=[1]) == [1, 0]
+    assert swiss.seat_points([0], 2, no_shows=[1]) == [1, 0]
+    assert swiss.seat_points([0, 1], 2, no_shows=[0, 1]) == [0, 0]
+    assert swiss.seat_points([0, 2], 4, no_shows=[2]) == [1, 0, 0, 0]
+
+
+def entry(kind: str, seat: int | None = None, **fields) -> dict:
+    return {"kind": kind, "seat": seat, "status": "running", **fields}
+
+
+def test_the_outcome_of_a_match_from_its_log() -> None:
+    ana, bea = {"id": "ana", "name": "Ana"}, {"id": "bea", "name": "Bea"}
+    log = [
+        entry("match.created"),
+        entry("seat.joined", 0, player=ana, actor={"player": "ana", "seat": 0, "system": False}),
+        entry("seat.joined", 1, player=bea, actor={"player": "bea", "seat": 1, "system": False}),
+        entry("action", actor={"player": "ana", "seat": 0, "system": False}),
+        entry("action", actor={"player": "bea", "seat": 1, "system": True}),  # a turn timer
+        entry("action", actor={"player": "ana", "seat": 0, "system": False}),
+    ]
+    assert swiss.match_outcome(log) is None  # not finished
+    ended = {**log[-1], "status": "finished", "result": {"winners": [1]}}
+    assert swiss.match_outcome([*log[:-1], ended]) == {"winners": [1], "no_shows": [1]}
+    moved = entry("action", actor={"player": "bea", "seat": 1, "system": False})
+    assert swiss.match_outcome([*log[:-1], moved, ended]) == {"winners": [1], "no_shows": []}

@@ -17,7 +17,7 @@ import redis
 from services.errors import BadRequest, Conflict, Forbidden, NotFound
 from services.settings import Settings
 from services.store import match_log
-from shared import tournament_log
+from shared import swiss, tournament_log
 from shared.bots import catalog_entry
 from shared.coldstore import ColdStore, DirectoryStore
 from shared.engine import DEFAULT_LANGUAGE, get_game, view
@@ -215,8 +215,9 @@ class History:
                 entries = self.entries(match_id)
             except NotFound:  # its round was paired, its match not created yet
                 continue
-            if is_finished(entries):
-                results[match_id] = (entries[-1].get("result") or {}).get("winners")
+            outcome = swiss.match_outcome(entries)
+            if outcome is not None:
+                results[match_id] = outcome
         return {
             "tournament": doc["id"], "name": doc["name"], "game": doc["game"],
             "status": doc["status"], "round": len(doc["rounds_paired"]), "rounds": doc["rounds"],

@@ -451,6 +451,15 @@ class TournamentMatch(ma.Schema):
         allow_none=True,
         metadata={"description": "the winning seats, once finished"},
     )
+    no_shows = fields.List(
+        fields.Integer(),
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "once finished, the seats whose person made no move while the "
+            "server played for them: each scores a loss"
+        },
+    )
 
 
 class TournamentRound(ma.Schema):

@@ -62,6 +62,7 @@ from .players import Player
 from .seats import Seats
 
 OPENING_KEY = "tapete:{{t{id}}}:tournament:opening:{match}"  # held by the lobby opening it
+OUTCOMES_KEY = "tapete:{{t{id}}}:tournament:outcomes"  # hash: match -> outcome (derivable)
 OPENING_FOR_S = 30
 DEFAULT_TURN_TIMEOUT_S = 60.0
 DEFAULT_BOT_LEVEL = "medium"
@@ -293,13 +294,23 @@ class Tournaments:
 
     # -- reading ---------------------------------------------------------------------------
     def results(self, doc: Doc) -> dict[str, Any]:
-        """The winners of each finished match of the tournament: those of the rounds before
-        as its log recorded them, the current round's from their matches' snapshots."""
+        """The outcome of each finished match of the tournament (``swiss.match_outcome``):
+        those of the rounds before as its log recorded them; the current round's read from
+        their match logs once finished, kept in a hash of the tournament's (derivable)."""
         found = dict(doc["results"])
-        matches = self._matches([m for m in match_ids(doc) if m not in found])
-        for match_id, match in matches.items():
+        pending = [m for m in match_ids(doc) if m not in found]
+        if not pending:
+            return found
+        cache = OUTCOMES_KEY.format(id=doc["id"])
+        kept = dict(zip(pending, self.client.hmget(cache, pending), strict=True))
+        found.update({m: json.loads(raw) for m, raw in kept.items() if raw})
+        unread = [m for m in pending if not kept[m]]
+        for match_id, match in self._matches(unread).items():
             if match["status"] == rules_of.FINISHED:
-                found[match_id] = (match.get("result") or {}).get("winners")
+                outcome = swiss.match_outcome(self.seats.store.log.entries(match_id))
+                if outcome is not None:
+                    found[match_id] = outcome
+                    self.client.hset(cache, match_id, json.dumps(outcome))
         return found
 
     def _matches(self, ids: list[str]) -> dict[str, dict[str, Any]]:
@@ -318,7 +329,8 @@ class Tournaments:
         rounds = [
             {**paired, "tables": [
                 {**t, "status": rules_of.FINISHED if t["match"] in results else rules_of.RUNNING,
-                 "winners": results.get(t["match"])}
+                 "winners": (results.get(t["match"]) or {}).get("winners"),
+                 "no_shows": (results.get(t["match"]) or {}).get("no_shows")}
                 for t in paired["tables"]
             ]}
             for paired in doc["rounds_paired"]
