@@ -48,9 +48,11 @@ log = logging.getLogger("tapete.gateway")
 ROUTES: tuple[tuple[str, str], ...] = (
     (r"/v1/matches/[^/]+/(log|replay|verify|scores|export)$", "history"),
     (r"/v1/players/[^/]+/(matches|ratings/[^/]+)$", "history"),
+    (r"/v1/tournaments/[^/]+/standings$", "history"),
     (r"/v1/players(/me(/token)?)?$", "lobby"),
     (r"/v1/matches/[^/]+/stream$", "feed"),
     (r"/v1/leaderboards(/|$)", "history"),
+    (r"/v1/tournaments(/|$)", "lobby"),
     (r"/v1/games(/[^/]+)?$", "rules"),
     (r"/v1/duplicates(/|$)", "lobby"),
     (r"/v1/matches(/|$)", "lobby"),

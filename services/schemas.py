@@ -237,11 +237,40 @@ class MatchDocument(ma.Schema):
         metadata={"description": "a table of a duplicate group: its seed is revealed once "
                   "every table of the group has finished (GET /v1/duplicates/{group})"},
     )  # fmt: skip
+    tournament = fields.Nested(
+        "TournamentTable",
+        metadata={"description": "a tournament's match: the tournament, round and table"},
+    )
     missed_turns = fields.Dict(
         keys=fields.String(),
         values=fields.Integer(),
         metadata={"description": "seat -> turns the timer played for it in a row (see resign)"},
     )
+
+
+class TournamentTable(ma.Schema):
+    id = fields.String(required=True, metadata={"description": "the tournament"})
+    round = fields.Integer(required=True)
+    table = fields.Integer(required=True)
+
+
+class StandingLine(ma.Schema):
+    """A tournament's standings line: the lobby's and the history's, from the same logs."""
+
+    rank = fields.Integer(required=True)
+    entrant = fields.String(required=True)
+    name = fields.String(required=True)
+    bot = fields.String(required=True, allow_none=True)
+    points = fields.Float(
+        required=True, metadata={"description": "a win or a bye 1, a draw 0.5, a loss 0"}
+    )
+    buchholz = fields.Float(
+        required=True, metadata={"description": "the sum of one's opponents' points: the tiebreak"}
+    )
+    played = fields.Integer(required=True, metadata={"description": "games played, byes included"})
+    wins = fields.Integer(required=True)
+    byes = fields.Integer(required=True)
+    withdrawn = fields.Boolean(required=True)
 
 
 class LogEntry(ma.Schema):

@@ -219,6 +219,18 @@ def test_a_duplicate_groups_page_compares_its_tables_deal_by_deal(
         assert verified(platform, match_id)
 
 
+def test_a_tournament_page_shows_its_rounds_and_standings_and_takes_registrations(
+    platform: Gateway, scenarios: dict[str, dict[str, Any]]
+) -> None:
+    shown = scenario(scenarios, "tournament")  # fails unless round one finished on the page
+    assert shown["standings"] == 4
+    standings = requests.get(
+        f"{platform.url}/v1/tournaments/{shown['played']}/standings", timeout=10
+    ).json()
+    assert standings["round"] >= 1 and standings["matches"] >= 2
+    assert standings["standings"][0]["points"] >= 1
+
+
 def test_no_screen_scrolls_sideways_on_a_phone(scenarios: dict[str, dict[str, Any]]) -> None:
     phone = scenario(scenarios, "phone")  # fails naming each screen wider than 390 px
     assert phone["screens"] > 30, phone

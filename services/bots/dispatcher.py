@@ -11,6 +11,11 @@ over a dead dispatcher's notifications, retries and dead letters (bots:dead) are
 shared consumer-group loop's (``shared/feedgroup.py``), and so is its ``main``
 (``services/consumers.py``).
 
+A tournament's match that finishes gets an advance task: its tournament pairs the next round
+once every match of the round has finished (services/lobby/tournaments.py), and the
+watchdog retries it until it has run, since a finished match stays at its last version.
+Each sweep also starts the tournaments whose start time has come (a job each).
+
 A match that starts itself and is left full and open by its last join's notification (the
 lobby's own start failed, or its process died, after the join's append) gets a start task
 a moment later: the server deals it, and the watchdog retries it for as long as the match
@@ -48,12 +53,25 @@ from shared import feedgroup
 from shared.bots.reflexes import REFLEX_WINDOWS, Reflexes
 from shared.eventstore import MATCH_ID, MatchLog
 from shared.feedgroup import FeedGroup, Message
+from shared.tournament_log import TournamentLog
 
-from .tasks import BOT, IDLE, JOBS, QUEUE, START, TURN, WINDOW, Task, enqueue
+from .tasks import (
+    ADVANCE,
+    BOT,
+    IDLE,
+    JOBS,
+    QUEUE,
+    START,
+    TURN,
+    WINDOW,
+    Task,
+    enqueue,
+    enqueue_start,
+)
 from .timers import IdleMatches, Leases, turn_times_out_at, window_closes_at
 
 GROUP = "bots"
-RUNNING, OPEN = "running", "open"
+RUNNING, OPEN, FINISHED = "running", "open", "finished"
 # How long after a full match's last join its start task runs: the lobby's own start (one
 # rules call right after the join) has normally dealt it well before, and the task is stale.
 START_GRACE_S = 1.0
@@ -89,6 +107,7 @@ class Notice:
     bot_seats: frozenset[int]
     turn_deadline: str | None = None
     bot_pace: float = 0.0  # seconds a bot's move waits after this entry (the lobby's bot_pace)
+    tournament: str | None = None  # the tournament of a tournament's match
 
     @classmethod
     def parse(cls, message_id: str, fields: dict[str, str]) -> Notice:
@@ -107,6 +126,7 @@ class Notice:
             bot_seats=frozenset(int(bot["seat"]) for bot in event.get("bots") or []),
             turn_deadline=event.get("turn_deadline") or None,
             bot_pace=float(event.get("bot_pace") or 0.0),
+            tournament=event.get("tournament") or None,
         )
 
 
@@ -124,6 +144,8 @@ def plan(
     no sooner than the match's bot pace after the entry (paced_at)."""
     if notice.status == OPEN and to_deal:
         return [(Task(START, notice.match, notice.version), notice.notified + START_GRACE_S)]
+    if notice.status == FINISHED and notice.tournament:
+        return [(Task(ADVANCE, notice.match, notice.version), None)]
     if notice.status != RUNNING:
         return []
     match, version = notice.match, notice.version
@@ -185,7 +207,14 @@ class Dispatcher(FeedGroup):
             self._last_sweep = now
             self.sweep()
             self.end_idle()
+            self.start_tournaments()
         return super().step()
+
+    def start_tournaments(self) -> int:
+        """Enqueue the start of every tournament whose start time has come."""
+        now = time.time()
+        due = TournamentLog(self.client).due(now)
+        return sum(enqueue_start(self.queue, tournament_id, now) for tournament_id in due)
 
     def handle(self, stream: str, messages: list[Message], retry: bool = False) -> None:
         """Dispatch the latest notification of each match in the batch, then acknowledge."""

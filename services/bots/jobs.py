@@ -35,7 +35,7 @@ from services.lobby.match import strategy_at
 from services.settings import Settings
 from shared.bots.reflexes import choose_at_table
 
-from .tasks import BOT, IDLE, JOBS, START, TURN, WINDOW, Task
+from .tasks import ADVANCE, BOT, IDLE, JOBS, START, TURN, WINDOW, Task
 from .timers import Leases
 
 __all__ = ["play_bot", "play_for_seat", "close_window", "end_idle", "start_match", "context"]
@@ -178,6 +178,20 @@ def start_match(match_id: str, version: int, attempt: int = 0) -> str:
     return _run(Task(START, match_id, version, None, attempt), _start_match)
 
 
+def advance_tournament(match_id: str, version: int, attempt: int = 0) -> str:
+    """A tournament's match finished at ``version``: advance the tournament (pair its next
+    round when this was the round's last match). Idempotent: a second run pairs nothing."""
+    return _run(Task(ADVANCE, match_id, version, None, attempt), _advance_tournament)
+
+
+def start_tournament(tournament_id: str) -> str:
+    """A tournament's start time has come: start it (pair round one). Idempotent."""
+    status = context().lobby.tournaments.start_due(tournament_id)
+    JOBS.labels("tstart", PLAYED).inc()
+    log.info("tournament %s at its start time: %s", tournament_id, status)
+    return status
+
+
 def _run(task: Task, work: Callable[[Context, Task], str]) -> str:
     """Drop a stale task unread, else do it; count the outcome and end the task's lease.
 
@@ -280,6 +294,15 @@ def _start_match(ctx: Context, task: Task) -> str:
     except DomainError as exc:
         return _refused_in_process(exc)
     log.warning("match %s full and open at version %s: dealt", task.match, task.version)
+    return PLAYED
+
+
+def _advance_tournament(ctx: Context, task: Task) -> str:
+    try:
+        status = ctx.lobby.tournaments.match_finished(task.match)
+    except DomainError as exc:
+        return _refused_in_process(exc)
+    log.info("match %s finished: its tournament is %s", task.match, status)
     return PLAYED
 
 

@@ -10,6 +10,8 @@
     start   a match that starts itself is full and still open a moment after its last seat
             was taken (the lobby's own start failed or never ran): the server deals it
             (jobs.start_match)
+    advance a tournament's match has finished: the server advances its tournament, pairing
+            the next round once every match of this one is over (jobs.advance_tournament)
 
 A task's rq job id is unique to (kind, match, version, seat): a notification delivered
 twice enqueues nothing new (rq's ``unique=True`` checks and enqueues in one Lua script).
@@ -34,13 +36,14 @@ from rq.exceptions import DuplicateJobError
 
 QUEUE = "tapete-bots"
 JOB_PREFIX = "tapete"  # job ids: tapete-<kind>-<match>-<version>[-<seat>][-r<attempt>]
-BOT, TURN, WINDOW, IDLE, START = "bot", "turn", "window", "idle", "start"
+BOT, TURN, WINDOW, IDLE, START, ADVANCE = "bot", "turn", "window", "idle", "start", "advance"
 JOB_FUNCTIONS = {
     BOT: "services.bots.jobs.play_bot",
     TURN: "services.bots.jobs.play_for_seat",
     WINDOW: "services.bots.jobs.close_window",
     IDLE: "services.bots.jobs.end_idle",
     START: "services.bots.jobs.start_match",
+    ADVANCE: "services.bots.jobs.advance_tournament",
 }
 JOB_TIMEOUT_S = 30  # a job is two lobby calls; anything near this is a hung lobby
 RESULT_TTL_S = 300  # how long a finished job's id keeps a redelivered notification out
@@ -60,7 +63,7 @@ class Task:
     kind: str
     match: str
     version: int
-    seat: int | None = None  # None for a window, idle or start: the server acts, from no seat
+    seat: int | None = None  # None for a window, idle, start or advance: the server acts
     attempt: int = 0
 
     @property
@@ -83,7 +86,7 @@ class Task:
     @property
     def args(self) -> tuple[Any, ...]:
         """The job function's arguments: ids only."""
-        if self.kind in (WINDOW, IDLE, START):
+        if self.kind in (WINDOW, IDLE, START, ADVANCE):
             return (self.match, self.version, self.attempt)
         return (self.match, self.version, self.seat, self.attempt)
 
@@ -122,6 +125,26 @@ def enqueue(queue: Queue, task: Task, at: float | None = None) -> bool:
         else:
             when = datetime.fromtimestamp(math.ceil(at), UTC)
             queue.enqueue_at(when, JOB_FUNCTIONS[task.kind], **options)
+    except DuplicateJobError:
+        return False
+    return True
+
+
+START_TOURNAMENT = "services.bots.jobs.start_tournament"
+START_RETRY_S = 60  # a start job that failed is enqueued again after this long
+
+
+def enqueue_start(queue: Queue, tournament_id: str, now: float) -> bool:
+    """Queue the start of a tournament whose start time has come; False if queued already
+    in this minute (its job id is the tournament's and the minute's, so several
+    dispatchers, each sweep, enqueue it once, and a failed start is tried a minute later)."""
+    job_id = f"{JOB_PREFIX}-tstart-{tournament_id}-{int(now // START_RETRY_S)}"
+    try:
+        queue.enqueue(
+            START_TOURNAMENT, args=(tournament_id,), job_id=job_id, unique=True,
+            job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S,
+            description=f"start tournament {tournament_id}",
+        )  # fmt: skip
     except DuplicateJobError:
         return False
     return True

@@ -29,6 +29,10 @@ players = Blueprint(
 leaderboards = Blueprint(
     "leaderboards", __name__, url_prefix="/v1/leaderboards", description="Ratings per game"
 )
+tournaments = Blueprint(
+    "tournaments", __name__, url_prefix="/v1/tournaments",
+    description="A tournament's standings, from its log and its matches' logs",
+)  # fmt: skip
 
 
 def history() -> History:
@@ -134,6 +138,19 @@ class LeaderboardView(MethodView):
         return history().leaderboard(game, query["limit"])
 
 
+@tournaments.route("/<tournament_id>/standings")
+class TournamentStandingsView(MethodView):
+    @tournaments.response(200, schemas.TournamentStandings)
+    @tournaments.doc(operationId="getTournamentStandings")
+    @tournaments.alt_response(404, schema=ErrorSchema, description="no such tournament")
+    def get(self, tournament_id: str):
+        """The standings: points (a win or bye 1, a draw 0.5), Buchholz, games played.
+
+        Replayed on each request from the tournament's log and its finished matches' logs,
+        so they are what the logs say, whatever happened to any read model."""
+        return history().tournament_standings(tournament_id)
+
+
 def create_history_app(
     config: dict | None = None, service: History | None = None, settings: Settings | None = None
 ) -> Flask:
@@ -145,7 +162,7 @@ def create_history_app(
     app = create_app(
         "history",
         "Tapete history service",
-        [matches, players, leaderboards],
+        [matches, players, leaderboards, tournaments],
         ready=service.ready,
         config=config,
         settings=settings,

@@ -17,6 +17,7 @@ import redis
 from services.errors import BadRequest, Conflict, Forbidden, NotFound
 from services.settings import Settings
 from services.store import match_log
+from shared import swiss, tournament_log
 from shared.bots import catalog_entry
 from shared.coldstore import ColdStore, DirectoryStore
 from shared.engine import DEFAULT_LANGUAGE, get_game, view
@@ -57,6 +58,7 @@ class History:
         self.log = log
         self.models = ReadModels(client, log, archive_after_s)
         self.archive = Archive(self.models, cold or DirectoryStore("var/archive"), archive_after_s)
+        self.tournaments = tournament_log.TournamentLog(client)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> History:
@@ -207,6 +209,27 @@ class History:
         if record is None:
             raise NotFound(f"player {player_id!r} has no rating in {game}", code="not_rated")
         return {**record, "game": game, "rating": projections.ordinal(record)}
+
+    def tournament_standings(self, tournament_id: str) -> dict[str, Any]:
+        """A tournament's standings, replayed from its log and its matches' logs (the match
+        results; a match of the tournament not finished yet counts for nothing)."""
+        doc = tournament_log.replay(self.tournaments.entries(tournament_id))
+        if doc is None:
+            raise NotFound(f"no tournament {tournament_id!r}")
+        results = {}
+        for match_id in tournament_log.match_ids(doc):
+            try:
+                entries = self.entries(match_id)
+            except NotFound:  # its round was paired, its match not created yet
+                continue
+            outcome = swiss.match_outcome(entries)
+            if outcome is not None:
+                results[match_id] = outcome
+        return {
+            "tournament": doc["id"], "name": doc["name"], "game": doc["game"],
+            "status": doc["status"], "round": len(doc["rounds_paired"]), "rounds": doc["rounds"],
+            "matches": len(results), "standings": tournament_log.standings_of(doc, results),
+        }  # fmt: skip
 
     def ready(self) -> bool:
         try:

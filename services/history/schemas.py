@@ -12,6 +12,7 @@ from services.schemas import (
     Language,
     LogEntry,
     Seat,
+    StandingLine,
     Strict,
     View,
     game_id,
@@ -261,3 +262,23 @@ class PlayerRating(ma.Schema):
 class Leaderboard(ma.Schema):
     game = game_id(required=True)
     players = fields.List(fields.Nested(Standing), required=True)
+
+
+class TournamentStandings(ma.Schema):
+    tournament = fields.String(required=True)
+    name = fields.String(required=True)
+    game = game_id(required=True)
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(("registering", "running", "finished")),
+    )
+    round = fields.Integer(required=True, metadata={"description": "rounds paired so far"})
+    rounds = fields.Integer(required=True, allow_none=True)
+    matches = fields.Integer(
+        required=True, metadata={"description": "the tournament's matches finished so far"}
+    )
+    standings = fields.List(
+        fields.Nested(StandingLine),
+        required=True,
+        metadata={"description": "ranked by points, then Buchholz, then registration"},
+    )

@@ -88,6 +88,10 @@ quick = Blueprint(
     "quick", __name__, url_prefix="/v1/quick",
     description="Quick match: ask to play a game now, be seated with others who asked the same",
 )  # fmt: skip
+tournaments = Blueprint(
+    "tournaments", __name__, url_prefix="/v1/tournaments",
+    description="Tournaments: register, play each round's match, follow the standings",
+)  # fmt: skip
 
 duplicates = Blueprint(
     "duplicates", __name__, url_prefix="/v1/duplicates",
@@ -102,6 +106,7 @@ def lobby() -> Lobby:
 @matches.before_request
 @quick.before_request
 @duplicates.before_request
+@tournaments.before_request
 def _authenticate() -> None:
     """Every match call needs a valid token: 401 comes before any other answer."""
     g.player = lobby().authenticate(bearer_token(request.headers.get("Authorization")))
@@ -308,6 +313,64 @@ class DuplicateDetail(MethodView):
         """The group and its tables; once every table has finished, its seed and the
         deal-by-deal comparison, from the tables' logs."""
         return lobby().get_duplicate(group_id)
+
+
+@tournaments.route("")
+class TournamentCollection(MethodView):
+    @tournaments.arguments(schemas.TournamentQuery(), location="query")
+    @tournaments.response(200, schemas.TournamentList)
+    @refusals("listTournaments", 400, blueprint=tournaments)
+    def get(self, query: dict):
+        """The newest tournaments (50), of one status if asked."""
+        return lobby().list_tournaments(query["status"])
+
+    @tournaments.arguments(schemas.NewTournament())
+    @tournaments.response(201, schemas.TournamentOut)
+    @refusals("createTournament", 400, 403, 415, 429, blueprint=tournaments,
+              e400="malformed request; a game, variant, player count, option or bot level "
+              "the rules catalog does not allow; more bots than places (bad_capacity); "
+              "a start in the past (bad_start)",
+              e403="a bot seat's token cannot create one")  # fmt: skip
+    def post(self, body: dict):
+        """Create a tournament taking registrations (you are not registered: register).
+
+        Round one is paired at `starts_at`, or once `capacity` entrants registered; each
+        round's matches are created and started by the server, the next round paired when
+        they have all finished. Counted against `LIMIT_NEW_MATCHES`."""
+        rate_limit("new_matches", caller().id)
+        return lobby().create_tournament(caller(), body)
+
+
+@tournaments.route("/<tournament_id>")
+class TournamentDetail(MethodView):
+    @tournaments.response(200, schemas.TournamentOut)
+    @refusals("getTournament", 404, blueprint=tournaments)
+    def get(self, tournament_id: str):
+        """The tournament: entrants, rounds with their tables and matches, standings.
+
+        Reading it also advances it when due (a start time passed, a round over)."""
+        return lobby().get_tournament(tournament_id)
+
+
+@tournaments.route("/<tournament_id>/register")
+class TournamentRegistration(MethodView):
+    @tournaments.response(200, schemas.TournamentOut)
+    @refusals("registerInTournament", 403, 404, 409, blueprint=tournaments,
+              e403="a bot seat's token cannot register",
+              e409="registered already (already_registered), full (tournament_full), or "
+              "started (tournament_started)")  # fmt: skip
+    def post(self, tournament_id: str):
+        """Register: your seat at each round's table is taken for you when it is paired."""
+        return lobby().register_in_tournament(caller(), tournament_id)
+
+    @tournaments.response(200, schemas.TournamentOut)
+    @refusals("withdrawFromTournament", 404, 409, blueprint=tournaments,
+              e409="not registered (not_registered), or the tournament is over "
+              "(tournament_finished)")  # fmt: skip
+    def delete(self, tournament_id: str):
+        """Withdraw: before the start you leave it; after, your match being played is
+        resigned and you are paired no more (your standing stays, marked withdrawn)."""
+        return lobby().withdraw_from_tournament(caller(), tournament_id)
 
 
 @matches.route("/<match_id>")
@@ -560,7 +623,7 @@ def create_lobby_app(
     app = create_app(
         "lobby",
         "Tapete lobby service",
-        [players, matches, quick, duplicates, streams],
+        [players, matches, quick, duplicates, tournaments, streams],
         ready=service.ready,
         config=config,
         settings=settings,

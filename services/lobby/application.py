@@ -14,6 +14,7 @@ changes it):
     sitin.py      a bot sitting in for a person who left, and the person's return
     quick.py      quick match: the queue, its pairing (pairing.py) and its tables
     duplicates.py duplicate groups: tables dealt the same cards, revealed and compared
+    tournaments.py  tournaments: registration, rounds (shared/swiss.py) and their matches
 
 ``Lobby`` builds them and offers their use cases as its own methods.
 """
@@ -46,6 +47,7 @@ from .rules_client import RulesClient
 from .seats import Seats
 from .sitin import SitIns
 from .tickets import Tickets
+from .tournaments import Tournaments
 
 __all__ = [
     "Lobby", "SYSTEM", "MISSED_TURNS_LIMIT", "MOVES", "Snapshot", "StandIn",
@@ -145,6 +147,7 @@ class Lobby:
         self.actions = Actions(self.store, self.endings, self.sit_ins)
         self.quick = QuickMatch(client, self.seats, rating, clock)
         self.duplicates = Duplicates(self.seats)
+        self.tournaments = Tournaments(client, self.seats, self.endings.resign, clock)
 
         # The use cases, each its concern's own (the HTTP views, the bot workers and the
         # turn timers call them here).
@@ -178,6 +181,11 @@ class Lobby:
         self.open_duplicate = self.duplicates.open_rotated
         self.open_duplicate_group = self.duplicates.open_group  # a tournament round's
         self.get_duplicate = self.duplicates.get
+        self.create_tournament = self.tournaments.create
+        self.register_in_tournament = self.tournaments.register
+        self.withdraw_from_tournament = self.tournaments.withdraw
+        self.get_tournament = self.tournaments.get
+        self.list_tournaments = self.tournaments.newest
 
     # -- the list indexes (derivable from the snapshots) -------------------------------------
     def rebuild_index(self) -> int:

@@ -255,6 +255,8 @@ class MatchStore:
             "bots": rules_of.bot_seats(match),
             "bot_pace": rules_of.bot_pace(match),
         }
+        if match.get("tournament"):  # its end advances the tournament (services/bots)
+            notification["tournament"] = match["tournament"]["id"]
         snapshot: dict[str, Any] = {"state": state, "match": match, "seed": seed}
         if undo is not None:  # left out, the snapshot's field keeps its value
             snapshot["undo"] = undo

@@ -13,6 +13,7 @@ from services.schemas import (
     LogEntry,
     MatchDocument,
     Seat,
+    StandingLine,
     Strict,
     View,
     game_id,
@@ -74,7 +75,9 @@ class NewPlayer(Strict):
     )
 
 
-class NewMatch(Strict):
+class GameSetup(Strict):
+    """What a new match, a quick-match request and a tournament name alike."""
+
     game = game_id(
         required=True,
         validate=validate.Length(min=1, max=64),
@@ -92,6 +95,9 @@ class NewMatch(Strict):
         validate=validate.Range(min=1, max=MAX_PLAYERS),
         metadata={"description": "seats; default: the variant's smallest player count"},
     )
+
+
+class NewMatch(GameSetup):
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
@@ -255,24 +261,7 @@ class StreamQuery(Language):
 QUICK_STATUSES = ("waiting", "opening", "seated", "cancelled", "abandoned", "failed")
 
 
-class NewQuickMatch(Strict):
-    game = game_id(
-        required=True,
-        validate=validate.Length(min=1, max=64),
-        metadata={"description": "a game id of the rules catalog"},
-    )
-    variant = fields.String(
-        load_default=optional("base"),
-        validate=validate.Length(min=1, max=64),
-        metadata={"description": "one of the game's variants; default: base"},
-    )
-    players = fields.Integer(
-        strict=True,
-        load_default=optional(None),
-        allow_none=True,
-        validate=validate.Range(min=1, max=MAX_PLAYERS),
-        metadata={"description": "seats; default: the variant's smallest player count"},
-    )
+class NewQuickMatch(GameSetup):
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
@@ -458,6 +447,185 @@ class DuplicateOut(ma.Schema):
         allow_none=True,
         metadata={"description": "deal by deal, once finished"},
     )
+
+
+# -- tournaments ---------------------------------------------------------------------------
+MAX_TOURNAMENT_ENTRANTS = 256
+MAX_TOURNAMENT_ROUNDS = 20
+
+
+class NewTournament(GameSetup):
+    name = fields.String(
+        load_default=optional(None),
+        allow_none=True,
+        validate=[validate.Length(min=1, max=80), _printable_and_not_blank],
+        metadata={"description": "shown in the list; default: the game and your name"},
+    )
+    players = fields.Integer(
+        strict=True,
+        load_default=optional(None),
+        allow_none=True,
+        validate=validate.Range(min=1, max=MAX_PLAYERS),
+        metadata={
+            "description": "seats per table; default: the variant's smallest player count. "
+            "Two: Swiss pairings; more: tables drawn by standing"
+        },
+    )
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={"description": "overrides of the variant's options for every match"},
+    )
+    rounds = fields.Integer(
+        strict=True,
+        load_default=optional(None),
+        allow_none=True,
+        validate=validate.Range(min=1, max=MAX_TOURNAMENT_ROUNDS),
+        metadata={
+            "description": "rounds to play; default: as many as a Swiss tournament of its "
+            "entrants needs for one unbeaten player (log2), 3 for tables of more seats"
+        },
+    )
+    starts_at = fields.AwareDateTime(
+        load_default=optional(None),
+        allow_none=True,
+        metadata={
+            "description": "when round one is paired (RFC 3339); null (the default): as soon "
+            "as `capacity` entrants have registered"
+        },
+    )
+    capacity = fields.Integer(
+        strict=True,
+        required=True,
+        validate=validate.Range(min=2, max=MAX_TOURNAMENT_ENTRANTS),
+        metadata={"description": "the most entrants, bots included"},
+    )
+    bots = fields.Integer(
+        strict=True,
+        load_default=optional(0),
+        validate=validate.Range(min=0, max=MAX_TOURNAMENT_ENTRANTS),
+        metadata={"description": "bot entrants of `bot_level` registered at once; default 0"},
+    )
+    bot_level = fields.String(
+        load_default=optional(None),
+        allow_none=True,
+        validate=validate.OneOf(BOT_STRATEGIES),
+        metadata={
+            "description": "the bot entrants' strategy, and the bots that fill a short "
+            "table's seats; one of the game's; default: medium"
+        },
+    )
+    turn_timeout = JsonNumber(
+        load_default=optional(None),
+        allow_none=True,
+        validate=validate.Range(min=1.0, max=3600.0),
+        metadata={
+            "description": "seconds a person's seat may take to act in its matches, then the "
+            "server plays for it; three such turns in a row end the match, lost by that "
+            "seat (a no-show). Default 60"
+        },
+    )
+
+
+TOURNAMENT_STATUSES = ("registering", "running", "finished")
+
+
+class TournamentQuery(Strict):
+    status = fields.String(
+        load_default=optional(None),
+        validate=validate.OneOf(TOURNAMENT_STATUSES),
+        metadata={"description": "only the tournaments of this status"},
+    )
+
+
+class TournamentSummary(ma.Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    game = game_id(required=True)
+    variant = fields.String(required=True)
+    players = fields.Integer(required=True, metadata={"description": "seats per table"})
+    options = fields.Dict(keys=fields.String(), required=True)
+    rounds = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "null until the start"}
+    )
+    capacity = fields.Integer(required=True)
+    bot_level = fields.String(required=True)
+    starts_at = fields.String(required=True, allow_none=True)
+    turn_timeout = fields.Float(required=True)
+    created_by = fields.String(required=True)
+    created = fields.String(required=True)
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(TOURNAMENT_STATUSES),
+        metadata={"description": "registering; running (a round is being played); finished"},
+    )
+    reason = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "why it finished early: too_few_entrants; else null"},
+    )
+    version = fields.Integer(required=True, metadata={"description": "its log's length"})
+    registered = fields.Integer(required=True)
+    round = fields.Integer(required=True, metadata={"description": "rounds paired so far"})
+
+
+class Entrant(ma.Schema):
+    id = fields.String(required=True, metadata={"description": "a player's id, or a bot entrant's"})
+    name = fields.String(required=True)
+    bot = fields.String(
+        required=True, allow_none=True, metadata={"description": "a bot entrant's strategy"}
+    )
+
+
+class TournamentMatch(ma.Schema):
+    table = fields.Integer(required=True)
+    match = fields.String(required=True, metadata={"description": "the table's match, to spectate"})
+    seats = fields.List(
+        fields.String(allow_none=True),
+        required=True,
+        metadata={"description": "each seat's entrant; null: a bot filling a short table"},
+    )
+    status = fields.String(required=True, validate=validate.OneOf(("running", "finished")))
+    winners = fields.List(
+        fields.Integer(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "the winning seats, once finished"},
+    )
+    no_shows = fields.List(
+        fields.Integer(),
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "once finished, the seats whose person made no move while the "
+            "server played for them: each scores a loss"
+        },
+    )
+
+
+class TournamentRound(ma.Schema):
+    round = fields.Integer(required=True)
+    tables = fields.List(fields.Nested(TournamentMatch), required=True)
+    byes = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "who sits this round out, scoring a win"},
+    )
+
+
+class TournamentOut(TournamentSummary):
+    entrants = fields.List(fields.Nested(Entrant), required=True)
+    withdrawn = fields.List(fields.String(), required=True)
+    rounds_paired = fields.List(fields.Nested(TournamentRound), required=True)
+    standings = fields.List(
+        fields.Nested(StandingLine),
+        required=True,
+        metadata={"description": "ranked by points, then Buchholz, then registration"},
+    )
+
+
+class TournamentList(ma.Schema):
+    tournaments = fields.List(fields.Nested(TournamentSummary), required=True)
 
 
 class PlayerCreated(ma.Schema):

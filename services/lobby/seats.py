@@ -62,6 +62,7 @@ class Seats:
         duplicate: dict[str, Any] | None = None,
         people: Sequence[str | None] = (),
         seed: str | None = None,
+        tournament: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """An open match, checked against the rules catalog. Its creator is not seated.
 
@@ -69,16 +70,21 @@ class Seats:
         the match is played for by the bot timers (services/bots); None waits for ever.
         ``bot_pace`` (seconds): how long a bot's move waits after the entry before it while a
         person sits in the match; None: the lobby's default (``BOT_PACE_S``).
-        ``match_id``: the id drawn beforehand (quick match's tables); VersionConflict if a
-        match has it already. None: a new one.
+        ``match_id``: the id drawn beforehand (quick match's and tournaments' tables);
+        VersionConflict if a match has it already. None: a new one.
         ``duplicate``: the group of a duplicate table (duplicates.py), ``people`` the persons
         it keeps seats for (by seat) and ``seed`` the server seed its tables share (None: one
         drawn for this match alone).
+        ``tournament``: a tournament's table ({id, round, table}), created by the tournament
+        (``player``), whose capacity bounds its matches instead of a player's cap.
         """
         store = self.store
         count = self.checked_setup(game, variant, players, options)
         rules_of.check_sit_in({"game": game}, sit_in)
-        self.check_room_for_a_match(player)
+        if tournament is None:
+            self.check_room_for_a_match(player)
+        else:
+            check_memory(store.client, self.quotas.memory_fraction)
         match_id = match_id or secrets.token_hex(8)
         now = store.clock()
         match = rules_of.new_match(
@@ -87,6 +93,8 @@ class Seats:
         match["turn_timeout"] = turn_timeout
         match["bot_pace"] = self.bot_pace_s if bot_pace is None else bot_pace
         match["sit_in"] = sit_in
+        if tournament is not None:
+            match["tournament"] = tournament
         if duplicate is not None:
             match = rules_of.duplicate_table(match, duplicate, people)
         match, seed = self.committed(match, seed)
@@ -94,7 +102,8 @@ class Seats:
         by = actor(player, None)
         entry = {"kind": CREATED, "actor": by, "events": [event], "match": match}
         created = store.append(None, match, entry, seed=seed, now=now)
-        store.open_matches.created(player.id, match_id)
+        if tournament is None:
+            store.open_matches.created(player.id, match_id)
         return store.presented(created, player)
 
     def checked_setup(

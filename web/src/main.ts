@@ -2,7 +2,8 @@
  * English (i18n.ts). Screens: #/ (name and open matches), #/games and #/games/<id> (the
  * catalog, a game's page: how to play, a new match, its rules), #/match/<id> (seats, the
  * table, or watching it), #/quick/<id> (a quick-match request waiting), #/duplicate/<id> (a
- * duplicate group and its comparison), #/replay/<id>, #/matches, #/mine, #/leaderboards[/<game>]. */
+ * duplicate group and its comparison), #/replay/<id>, #/matches, #/mine, #/leaderboards[/<game>],
+ * #/tournaments and #/tournament/<id> (tournaments.ts). */
 import "./style.css";
 import { history, lobby, me, reason, rememberMe } from "./api";
 import { botStrategy, games, catalogEntry, lobbyGameId, originalText, ruleText, type CatalogGame } from "./catalog";
@@ -13,6 +14,7 @@ import { forPlayers, markdown, plainText } from "./markdown";
 import { MatchScreen, seatNames } from "./match";
 import { DuplicateScreen } from "./duplicate";
 import { ReplayScreen } from "./replay";
+import { TournamentScreen, tournamentsScreen } from "./tournaments";
 
 const app = document.getElementById("app")!;
 let current: { close(): void } | null = null;
@@ -25,6 +27,7 @@ function drawHeader(): void {
     h("a", { href: "#/games" }, t("nav_games")),
     h("a", { href: "#/matches" }, t("nav_matches")),
     h("a", { href: "#/mine" }, t("nav_mine")),
+    h("a", { href: "#/tournaments" }, t("nav_tournaments")),
     h("a", { href: "#/leaderboards" }, t("nav_leaderboards")));
   mount(document.getElementById("lang")!, h("span", { class: "lang-switch", role: "group", "aria-label": t("language") },
     LANGS.map((code) => h("button", {
@@ -391,7 +394,12 @@ async function route(): Promise<void> {
       const replay = new ReplayScreen(screen, arg);
       current = replay;
       await replay.open();
-    } else if (name === "mine") await mine(screen);
+    } else if (name === "tournament" && arg) {
+      const shown = new TournamentScreen(screen, arg);
+      current = shown;
+      await shown.open();
+    } else if (name === "tournaments") await tournamentsScreen(screen, nameForm);
+    else if (name === "mine") await mine(screen);
     else if (name === "matches") await matchesScreen(screen);
     else if (name === "leaderboards") await leaderboards(screen, arg);
     else await home(screen);

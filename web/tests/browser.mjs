@@ -362,6 +362,43 @@ const scenarios = {
     return { match: met[0], with_bot: withBot, waiting, cancelled };
   },
 
+  /** Tournaments: Ana creates a Brisca tournament of four bots through the form, follows its
+   * page until round one's tables have finished and the standings show points; Beto (in
+   * Spanish) registers in another from the list, then withdraws. */
+  async tournament(scope) {
+    const ana = await newPage(scope, "Ana");
+    const create = async (name, capacity, bots) => {
+      await ana.goto(`${BASE}/#/tournaments`);
+      await ana.waitForSelector("form.new-tournament #t-game");
+      await ana.fill("#t-name", name);
+      await ana.selectOption("#t-game", "brisca");
+      await ana.fill("#t-capacity", String(capacity));
+      await ana.fill("#t-bots", String(bots));
+      await ana.selectOption("#t-level", "random");
+      await ana.click("form.new-tournament button[type=submit]");
+      await ana.waitForURL(/#\/tournament\//);
+      return ana.url().split("#/tournament/")[1];
+    };
+    const played = await create("Copa de bots", 4, 4); // full at once: round one is on
+    await ana.waitForSelector(".round[data-round='1'] .tables li a.go");
+    await ana.waitForFunction(() => document.querySelectorAll(".round[data-round='1'] a.go.finished").length === 2, null, { timeout: 120_000 });
+    await ana.waitForSelector(".standings tbody tr:first-child td:nth-child(3):text-is('1')", { timeout: 10_000 });
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await ana.screenshot({ path: `${ARTIFACTS}/tournament.png`, fullPage: true });
+    const standings = await ana.locator(".standings tbody tr").count();
+    const open = await create("Torneo abierto", 3, 1);
+    const beto = await newPage(scope, "Beto", undefined, "es-ES");
+    await beto.goto(`${BASE}/#/tournaments`);
+    await beto.click(`li[data-tournament="${open}"] a`);
+    await beto.click("#t-register:has-text('Inscribirme')");
+    await beto.waitForSelector(".summary:has-text('2 de 3 inscritos')");
+    await beto.screenshot({ path: `${ARTIFACTS}/tournament-es.png`, fullPage: true });
+    await beto.click("#t-withdraw");
+    await beto.waitForSelector(".summary:has-text('1 de 3 inscritos')");
+    checkConsole(ana, beto);
+    return { played, open, standings };
+  },
+
   /** A person plays a complete Brisca against a bot by clicking; screenshots on the way. */
   async brisca(scope) {
     const page = await newPage(scope, "Ana");
@@ -761,7 +798,7 @@ const scenarios = {
       const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
       if (scroll > client) wide.push(`${what}: ${scroll} px wide in ${client}`);
     };
-    const screens = [["home", "#/", ".actions"], ["games", "#/games", ".catalog"], ["matches", "#/matches", "#l-finished h3"], ["mine", "#/mine", "#played h3"], ["leaderboards", "#/leaderboards/brisca", "#lb-game"]];
+    const screens = [["home", "#/", ".actions"], ["games", "#/games", ".catalog"], ["matches", "#/matches", "#l-finished h3"], ["mine", "#/mine", "#played h3"], ["leaderboards", "#/leaderboards/brisca", "#lb-game"], ["tournaments", "#/tournaments", "form.new-tournament"]];
     for (const [what, hash, ready] of screens) {
       await page.goto(`${BASE}/${hash}`);
       await page.waitForSelector(ready);

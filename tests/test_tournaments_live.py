@@ -1,0 +1,291 @@
+"""Tournaments through real processes (services/lobby/tournaments.py): the lobby, the bot
+dispatcher and an rq worker playing the bots and advancing the rounds, the history service
+replaying the standings from the logs."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from shared import swiss
+from shared.tournament_log import LOG_KEY
+from tests.bots_fixtures import BotProcess, BotProcesses
+from tests.redis_fixtures import RedisStore
+from tests.service_fixtures import Http, Service, error_of, session
+
+pytestmark = pytest.mark.cluster  # on one Redis and on a Redis Cluster
+
+
+@pytest.fixture(scope="module")
+def players(bot_processes: BotProcesses) -> Iterator[list[BotProcess]]:
+    """The dispatcher (turns, bots, advancing) and two workers, for the whole module."""
+    dispatcher = bot_processes.dispatcher()
+    dispatcher.wait_for_log("dispatching")
+    workers = [bot_processes.worker(f"tourney-worker-{i}") for i in range(2)]
+    for worker in workers:
+        worker.wait_for_log("working on")
+    yield [dispatcher, *workers]
+
+
+@pytest.fixture
+def lobby(lobby_service: Service) -> Http:
+    return Http(session(), lobby_service.url)
+
+
+@pytest.fixture
+def history(history_service: Service) -> Http:
+    return Http(session(), history_service.url)
+
+
+def create(lobby: Http, host: dict[str, Any], **body: Any) -> dict[str, Any]:
+    reply = lobby.post("/v1/tournaments", host["token"], json={"game": "brisca", **body})
+    assert reply.status == 201, reply.body
+    return reply.body
+
+
+def tournament(lobby: Http, viewer: dict[str, Any], tournament_id: str) -> dict[str, Any]:
+    reply = lobby.get(f"/v1/tournaments/{tournament_id}", viewer["token"])
+    assert reply.status == 200, reply.body
+    return reply.body
+
+
+def standings(history: Http, tournament_id: str) -> dict[str, Any]:
+    reply = history.get(f"/v1/tournaments/{tournament_id}/standings")
+    assert reply.status == 200, reply.body
+    return reply.body
+
+
+def until(history: Http, tournament_id: str, done: Any, timeout: float = 120.0) -> dict:
+    """The history's standings once ``done(them)``: read from the logs only, so nothing but
+    the dispatcher's advance jobs moves the tournament meanwhile."""
+    deadline = time.monotonic() + timeout
+    while not done(shown := standings(history, tournament_id)):
+        assert time.monotonic() < deadline, shown
+        time.sleep(0.3)
+    return shown
+
+
+def recomputed(history: Http, doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The standings, recomputed here from each match's own log (its result, its no-shows)."""
+    results = {}
+    for paired in doc["rounds_paired"]:
+        for table in paired["tables"]:
+            log = history.get(f"/v1/matches/{table['match']}/log").body
+            if log["status"] == "finished":
+                results[table["match"]] = swiss.match_outcome(log["entries"])
+    entrants = [e["id"] for e in doc["entrants"]]
+    lines = swiss.standings(entrants, doc["rounds_paired"], results, doc["withdrawn"])
+    return [{"entrant": s.entrant, "points": s.points, "buchholz": s.buchholz} for s in lines]
+
+
+def redis_entries(store: RedisStore, tournament_id: str) -> list[str]:
+    """The tournament's log as stored."""
+    client = store.client()
+    try:
+        return client.lrange(LOG_KEY.format(id=tournament_id), 0, -1)
+    finally:
+        client.close()
+
+
+def brief(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: line[k] for k in ("entrant", "points", "buchholz")} for line in lines]
+
+
+def test_sixteen_bots_play_a_swiss_brisca_tournament_to_its_end(
+    lobby: Http, history: Http, players: list[BotProcess]
+):
+    host = lobby.player("Host")
+    started = time.monotonic()
+    created = create(
+        lobby, host, capacity=16, bots=16, bot_level="random", name="Copa", options={"deals": 1}
+    )  # one deal a match, not four: a quarter of the moves
+    assert created["status"] == "running" and created["rounds"] == 4  # full: round one is on
+    assert len(created["rounds_paired"][0]["tables"]) == 8
+    done = until(history, created["id"], lambda s: s["status"] == "finished")
+    elapsed = time.monotonic() - started
+    doc = tournament(lobby, host, created["id"])
+    assert doc["status"] == "finished" and doc["round"] == 4
+    met = [frozenset(t["seats"]) for r in doc["rounds_paired"] for t in r["tables"]]
+    assert len(met) == len(set(met)) == 32, "an opponent met twice"
+    for paired in doc["rounds_paired"]:
+        seated = [e for t in paired["tables"] for e in t["seats"]]
+        assert sorted(seated) == sorted(e["id"] for e in doc["entrants"]) and not paired["byes"]
+    for paired in doc["rounds_paired"]:
+        for table in paired["tables"]:
+            match = lobby.view(host, table["match"])
+            assert match["tournament"] == {
+                "id": doc["id"], "round": paired["round"], "table": table["table"],
+            }  # fmt: skip
+            assert match["status"] == "finished" and match["bot_pace"] == 0
+    assert done["matches"] == 32
+    assert sum(line["points"] for line in done["standings"]) == 32
+    assert all(line["played"] == 4 for line in done["standings"])
+    assert brief(done["standings"]) == brief(doc["standings"]) == recomputed(history, doc)
+    print(f"16-bot Swiss Brisca, 4 rounds: {elapsed:.1f} s")
+
+
+def test_registration_withdrawal_and_a_bye_with_an_odd_count(
+    lobby: Http, history: Http, players: list[BotProcess]
+):
+    host, ana, bea, cai, dan = (lobby.player(n) for n in ("Host", "Ana", "Bea", "Cai", "Dan"))
+    doc = create(lobby, host, capacity=3, rounds=2, turn_timeout=600)
+    path = f"/v1/tournaments/{doc['id']}/register"
+    assert doc["status"] == "registering" and doc["registered"] == 0
+    assert lobby.post(path, ana["token"]).status == 200
+    error_of(lobby.post(path, ana["token"]), 409, "already_registered")
+    assert lobby.post(path, bea["token"]).status == 200
+    left = lobby.call("DELETE", path, bea["token"])
+    assert left.status == 200 and [e["id"] for e in left.body["entrants"]] == [ana["id"]]
+    error_of(lobby.call("DELETE", path, bea["token"]), 409, "not_registered")
+    assert lobby.post(path, bea["token"]).status == 200
+    full = lobby.post(path, cai["token"]).body  # the third: full, round one paired
+    assert full["status"] == "running" and full["rounds_paired"][0]["byes"] == [cai["id"]]
+    (table,) = full["rounds_paired"][0]["tables"]
+    assert table["seats"] == [ana["id"], bea["id"]]
+    match = lobby.view(ana, table["match"])
+    assert match["status"] == "running" and match["turn_timeout"] == 600
+    assert [s["player"] for s in match["seats"]] == [ana["id"], bea["id"]]
+    version = full["version"]
+    error_of(lobby.post(path, dan["token"]), 409, "tournament_started")
+    error_of(lobby.post(path, cai["token"]), 409, "tournament_started")
+    assert tournament(lobby, dan, doc["id"])["version"] == version  # refusals change nothing
+
+    # Ana withdraws mid-round: her match is resigned, Bea wins it; round two pairs Bea, Cai.
+    gone = lobby.call("DELETE", path, ana["token"])
+    assert gone.status == 200 and gone.body["withdrawn"] == [ana["id"]]
+    assert lobby.view(ana, table["match"])["result"]["winners"] == [1]
+    shown = until(history, doc["id"], lambda s: s["round"] == 2)
+    paired = tournament(lobby, dan, doc["id"])["rounds_paired"][1]
+    assert paired["byes"] == [] and sorted(paired["tables"][0]["seats"]) == sorted(
+        [bea["id"], cai["id"]]
+    )
+    by = {line["entrant"]: line for line in shown["standings"]}
+    assert (by[bea["id"]]["points"], by[cai["id"]]["points"], by[ana["id"]]["points"]) == (1, 1, 0)
+    assert by[ana["id"]]["withdrawn"] and by[cai["id"]]["byes"] == 1
+    error_of(lobby.call("DELETE", path, ana["token"]), 409, "not_registered")
+
+
+def test_a_no_show_loses_and_the_tournament_goes_on(
+    lobby: Http, history: Http, players: list[BotProcess]
+):
+    """Eve registers and never plays: the server plays her turns, a bot of the tournament's
+    level sits in for her after three, the match is played to its end, and she scores a loss
+    against the bot entrant whatever the bot made of her cards."""
+    host, eve = lobby.player("Host"), lobby.player("Eve")
+    doc = create(lobby, host, capacity=2, bots=1, rounds=1, bot_level="random", turn_timeout=1)
+    lobby.post(f"/v1/tournaments/{doc['id']}/register", eve["token"])
+    done = until(history, doc["id"], lambda s: s["status"] == "finished", timeout=60)
+    by = {line["entrant"]: line for line in done["standings"]}
+    assert by[eve["id"]]["points"] == 0 and by["bot-entrant-1"]["points"] == 1
+    (table,) = tournament(lobby, host, doc["id"])["rounds_paired"][0]["tables"]
+    assert table["no_shows"] == [table["seats"].index(eve["id"])]
+    log = history.get(f"/v1/matches/{table['match']}/log").body["entries"]
+    (sat,) = [e for e in log if e["kind"] == "seat.sat_in"]
+    assert (sat["seat"], sat["strategy"], sat["reason"]) == (table["no_shows"][0], "random", "timeouts")
+
+
+def test_refusals_are_4xx_and_change_nothing(lobby: Http, players: list[BotProcess]):
+    host = lobby.player("Host")
+    before = lobby.get("/v1/tournaments", host["token"]).body["tournaments"]
+    for body, code in (
+        ({"capacity": 4, "bots": 5}, "bad_capacity"),
+        ({"capacity": 4, "starts_at": "2001-01-01T00:00:00Z"}, "bad_start"),
+        ({"capacity": 4, "game": "no-such-game"}, "unknown_game"),
+        ({"capacity": 4, "bot_level": "no-such-level"}, None),
+        ({"capacity": 1}, None),
+        ({"capacity": 4, "rounds": 0}, None),
+    ):
+        reply = lobby.post("/v1/tournaments", host["token"], json={"game": "brisca", **body})
+        assert 400 <= reply.status < 500, (body, reply.body)
+        if code:
+            assert reply.body["error"]["code"] == code, reply.body
+    assert lobby.get("/v1/tournaments", host["token"]).body["tournaments"] == before
+    error_of(lobby.get("/v1/tournaments/0123456789abcdef", host["token"]), 404)
+    error_of(lobby.get("/v1/tournaments/nope", host["token"]), 404)
+    error_of(lobby.post("/v1/tournaments/nope/register", host["token"]), 404)
+    assert lobby.get("/v1/tournaments?status=bogus", host["token"]).status == 400
+    assert lobby.get("/v1/tournaments", None).status == 401
+
+
+def test_a_start_time_and_a_full_tournament(lobby: Http, history: Http, players: list[BotProcess]):
+    """Full before its start time, it takes nobody more; at that time the dispatcher starts
+    it, with nobody looking: three entrants, one table and a bye."""
+    host, ana, bea = lobby.player("Host"), lobby.player("Ana"), lobby.player("Bea")
+    starts = datetime.now(UTC) + timedelta(seconds=2)
+    doc = create(
+        lobby, host, capacity=3, bots=2, rounds=1, bot_level="random",
+        starts_at=starts.isoformat(), options={"deals": 1},
+    )  # fmt: skip
+    path = f"/v1/tournaments/{doc['id']}/register"
+    assert lobby.post(path, ana["token"]).body["status"] == "registering"
+    error_of(lobby.post(path, bea["token"]), 409, "tournament_full")
+    assert tournament(lobby, host, doc["id"])["status"] == "registering"
+    until(history, doc["id"], lambda s: s["round"] == 1, timeout=30)  # the history reads only
+    started = tournament(lobby, host, doc["id"])
+    assert started["rounds_paired"][0]["byes"] == [ana["id"]]
+    assert time.time() >= starts.timestamp()
+
+
+def test_advancing_from_many_places_at_once_pairs_each_round_once(
+    lobby: Http, history: Http, players: list[BotProcess], redis_store: RedisStore
+):
+    """Four bots, three rounds (every pairing once), while four clients read the tournament
+    all along (each read advances it) and the dispatcher's jobs advance it too."""
+    host = lobby.player("Host")
+    doc = create(
+        lobby, host, capacity=4, bots=4, rounds=3, bot_level="random", options={"deals": 1}
+    )
+    done = threading.Event()
+
+    def read() -> int:
+        reads = 0
+        while not done.is_set():
+            assert tournament(lobby, host, doc["id"])["round"] <= 3
+            reads += 1
+            time.sleep(0.02)
+        return reads
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        readers = [pool.submit(read) for _ in range(4)]
+        try:
+            until(history, doc["id"], lambda s: s["status"] == "finished", timeout=90)
+        finally:
+            done.set()
+        reads = sum(reader.result() for reader in readers)
+    entries = [json.loads(raw) for raw in redis_entries(redis_store, doc["id"])]
+    paired = [e["paired"] for e in entries if e["kind"] == "round.paired"]
+    assert [p["round"] for p in paired] == [1, 2, 3], "a round paired twice"
+    met = [frozenset(t["seats"]) for p in paired for t in p["tables"]]
+    assert len(set(met)) == 6
+    final = tournament(lobby, host, doc["id"])
+    assert [r["round"] for r in final["rounds_paired"]] == [1, 2, 3] and reads > 4
+    first = final["rounds_paired"][0]["tables"][0]["match"]
+    assert history.get(f"/v1/matches/{first}/verify").body["ok"] is True
+
+
+def test_tables_of_three_drawn_by_standing_take_bots_in_their_free_seats(
+    lobby: Http, history: Http, players: list[BotProcess]
+):
+    """Five bots at tables of three: one full table and one with a bot filling its third seat;
+    the filler scores nothing, the standings count the five."""
+    host = lobby.player("Host")
+    doc = create(
+        lobby, host, players=3, capacity=5, bots=5, rounds=2, bot_level="random",
+        options={"deals": 1},
+    )  # fmt: skip
+    first = doc["rounds_paired"][0]["tables"]
+    assert [t["seats"][2] is None for t in first] == [False, True]
+    filler = lobby.view(host, first[1]["match"])
+    assert filler["players"] == 3 and all(s["bot"] == "random" for s in filler["seats"])
+    done = until(history, doc["id"], lambda s: s["status"] == "finished", timeout=120)
+    final = tournament(lobby, host, doc["id"])
+    assert final["round"] == 2 and len(done["standings"]) == 5
+    assert brief(done["standings"]) == brief(final["standings"]) == recomputed(history, final)
+    assert all(line["played"] == 2 for line in done["standings"])
