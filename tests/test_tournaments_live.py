@@ -188,7 +188,11 @@ def test_a_no_show_loses_and_the_tournament_goes_on(
     assert table["no_shows"] == [table["seats"].index(eve["id"])]
     log = history.get(f"/v1/matches/{table['match']}/log").body["entries"]
     (sat,) = [e for e in log if e["kind"] == "seat.sat_in"]
-    assert (sat["seat"], sat["strategy"], sat["reason"]) == (table["no_shows"][0], "random", "timeouts")
+    assert (sat["seat"], sat["strategy"], sat["reason"]) == (
+        table["no_shows"][0],
+        "random",
+        "timeouts",
+    )
 
 
 def test_refusals_are_4xx_and_change_nothing(lobby: Http, players: list[BotProcess]):
