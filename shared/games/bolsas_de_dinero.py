@@ -13,7 +13,6 @@ Every decision where the text is silent, and each option, is in docs/games/bolsa
 from __future__ import annotations
 
 import functools
-
 from dataclasses import dataclass, field
 
 from shared.engine import (

@@ -300,7 +300,9 @@ class Ciruela(Game):
                     continue  # lay the other cards of the named suit first
             if self._names_suit(state, c):
                 own = suit(c)
-                actions += [{"type": "play", "card": c, "suit": x} for x in ENGLISH_SUITS if x != own]
+                actions += [
+                    {"type": "play", "card": c, "suit": x} for x in ENGLISH_SUITS if x != own
+                ]
             else:
                 actions.append({"type": "play", "card": c})
         return actions
