@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 import pytest
@@ -22,6 +23,7 @@ from shared.engine.kit.ending import end_match, highest, lowest
 from shared.engine.kit.tables import SPANISH_COUNT, value_of
 from shared.engine.kit.turns import next_seat, seats_from
 from shared.engine.kit.zones import card_actions, hand, not_in_hand
+from shared.engine.state import shuffle
 
 
 # -- options ---------------------------------------------------------------------------------
@@ -154,6 +156,17 @@ def test_a_new_deal_gathers_every_card_into_the_stock_and_shuffles_it():
     assert sorted(stock) == before and all(
         not z.cards for n, z in state.zones.items() if n != "stock"
     )
+
+
+def test_the_engine_shuffles_exactly_as_random_shuffle():
+    """Every stored match's deal depends on it: the same order and the same draws after."""
+    for size in (0, 1, 2, 3, 40, 48, 52, 108):
+        for seed in range(50):
+            ours, theirs = list(range(size)), list(range(size))
+            mine, reference = random.Random(f"s{seed}:1"), random.Random(f"s{seed}:1")
+            shuffle(mine, ours)
+            reference.shuffle(theirs)
+            assert ours == theirs and mine.random() == reference.random(), (size, seed)
 
 
 def test_a_card_not_held_is_refused_in_one_wording():

@@ -6,6 +6,8 @@ rank and suit without parsing on every call.
 
 from __future__ import annotations
 
+import functools
+
 SPANISH_SUITS = ("O", "C", "E", "B")  # oros, copas, espadas, bastos
 ENGLISH_SUITS = ("S", "H", "D", "C")  # spades, hearts, diamonds, clubs
 ENGLISH_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -19,19 +21,29 @@ def spanish_deck(
     size: int = 40, jokers: int = 0, copies: int = 1, suits: tuple[str, ...] = SPANISH_SUITS
 ) -> list[str]:
     """A Spanish deck of 40 (no 8 and 9) or 48 cards, per suit 1..7, (8, 9), 10..12."""
+    return list(_spanish_deck(size, jokers, suits)) * copies
+
+
+@functools.cache
+def _spanish_deck(size: int, jokers: int, suits: tuple[str, ...]) -> tuple[str, ...]:
+    """One Spanish deck, made once per shape (a match deals a new deck every round)."""
     if size not in (40, 48):
         raise ValueError("a Spanish deck has 40 or 48 cards")
     ranks = [1, 2, 3, 4, 5, 6, 7] + ([8, 9] if size == 48 else []) + [10, 11, 12]
-    one = [f"{r}{s}" for s in suits for r in ranks] + [JOKER] * jokers
-    return one * copies
+    return tuple([f"{r}{s}" for s in suits for r in ranks] + [JOKER] * jokers)
 
 
 def english_deck(
     jokers: int = 0, copies: int = 1, suits: tuple[str, ...] = ENGLISH_SUITS
 ) -> list[str]:
     """A 52-card English deck (per suit A..K), with jokers and copies as asked."""
-    one = [f"{r}{s}" for s in suits for r in ENGLISH_RANKS] + [JOKER] * jokers
-    return one * copies
+    return list(_english_deck(jokers, suits)) * copies
+
+
+@functools.cache
+def _english_deck(jokers: int, suits: tuple[str, ...]) -> tuple[str, ...]:
+    """One English deck, made once per shape."""
+    return tuple([f"{r}{s}" for s in suits for r in ENGLISH_RANKS] + [JOKER] * jokers)
 
 
 def _parse(card: str) -> tuple[int, str]:

@@ -108,7 +108,7 @@ class State:
         return random.Random(f"{self.seed}:{self.chance}")
 
     def shuffle(self, cards: list[str]) -> None:
-        self.rng().shuffle(cards)
+        shuffle(self.rng(), cards)
 
     # -- teams -----------------------------------------------------------------------
     def team_of(self, seat: int) -> list[int]:
@@ -227,6 +227,21 @@ _KIND_NAMES = {
     str: "a string", dict: "an object", int: "an integer", list: "a list", bool: "a boolean",
     (list, type(None)): "a list or null", (dict, type(None)): "an object or null",
 }  # fmt: skip
+
+
+def shuffle(rng: random.Random, cards: list) -> None:
+    """``rng.shuffle(cards)``: the same draws and the same order (CPython's ``Random.shuffle``
+    with ``_randbelow_with_getrandbits`` inlined), for every deal and restock shuffles a deck
+    and the method call per card was most of a short match's setup. tests/test_kit.py checks
+    it against ``Random.shuffle`` (a Python whose shuffle draws otherwise would fail there)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _game_data(game_id: str, doc: dict, copy_values: bool) -> Any:

@@ -12,6 +12,7 @@ Every decision where the text is silent, and each option, is in docs/games/bolsa
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from shared.engine import (
@@ -77,6 +78,7 @@ def pile(i: int) -> str:
     return f"draw:{i}"
 
 
+@functools.cache  # asked for every bag of a seat on every listing: each name made once
 def bag(seat: int, k: int) -> str:
     """The face-up cards of ``seat``'s bag number ``k`` (its face-down card is in ``cover:<seat>``)."""
     return f"bag:{seat}:{k}"
@@ -396,24 +398,26 @@ class BolsasDeDinero(Game):
 
     @fill.enumerate
     def _legal_fills(self, state: State, seat: int) -> list[Action]:
-        """The same as filtering the candidates, with each bag's number worked out once."""
+        """The same as filtering the candidates, with each bag's number worked out once and
+        the bags a number may go in once per number (the cards of a number share them)."""
         numbers = self._numbers(state, seat)
         opened = BolsasData.of(state).opened
+        free = [(k, number) for k, number in enumerate(numbers) if k not in opened]
         taken = {n for n in numbers if n is not None}
         one = state.options["bags_per_number"] == "one"
+        bags_for: dict[int, list[int]] = {}  # by rank (the joker: 0): the bags it may go in
         actions = []
         for c in sorted(set(state.cards(hand(seat)))):
-            for k, number in enumerate(numbers):
-                if k in opened:
-                    continue
+            r = rank(c)  # the joker: 0
+            ks = bags_for.get(r)
+            if ks is None:
                 if c == JOKER:
-                    ok = number is not None
-                elif number is None:
-                    ok = not (one and rank(c) in taken)
+                    ks = [k for k, number in free if number is not None]
                 else:
-                    ok = rank(c) == number
-                if ok:
-                    actions.append({"type": "fill", "card": c, "bag": k})
+                    empty_ok = not (one and r in taken)
+                    ks = [k for k, n in free if n == r or (n is None and empty_ok)]
+                bags_for[r] = ks
+            actions += [{"type": "fill", "card": c, "bag": k} for k in ks]
         return actions
 
     @fill.refusal
@@ -510,9 +514,10 @@ class BolsasDeDinero(Game):
     @staticmethod
     def _numbers(state: State, seat: int) -> list[int | None]:
         """The number of each of ``seat``'s bags (None: no face-up card in it yet)."""
+        zones = state.zones
         out: list[int | None] = []
-        for k in range(len(state.cards(seat_zone("cover", seat)))):
-            cards = state.cards(bag(seat, k))
+        for k in range(len(zones[seat_zone("cover", seat)].cards)):
+            cards = zones[bag(seat, k)].cards
             out.append(rank(cards[0]) if cards else None)
         return out
 

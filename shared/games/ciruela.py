@@ -15,6 +15,7 @@ after any other card.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from shared.engine import (
@@ -238,12 +239,17 @@ class Ciruela(Game):
         return [self.turn(seat=seat)]
 
     # -- rules as questions -------------------------------------------------------------
+    def _opener(self, state: State) -> Callable[[str], bool]:
+        """Whether a card may open the turn: the same number as the top card, or the suit to
+        match (the top card read once for a whole hand)."""
+        top_rank, follow = rank(shedding.top(state)), CiruelaData.of(state).suit
+        return lambda card: rank(card) == top_rank or suit(card) == follow
+
     def _matches(self, state: State, card: str) -> bool:
-        """May open a turn: the same number as the top card, or the suit to match."""
-        return rank(card) == rank(shedding.top(state)) or suit(card) == CiruelaData.of(state).suit
+        return self._opener(state)(card)
 
     def _can_open(self, state: State, seat: int) -> bool:
-        return any(self._matches(state, c) for c in state.cards(hand(seat)))
+        return any(map(self._opener(state), state.cards(hand(seat))))
 
     def _names_suit(self, state: State, card: str) -> bool:
         """An A names a suit when it opens the turn, and when added if ``ace_chains``."""
@@ -274,6 +280,31 @@ class Ciruela(Game):
             actions.append({"type": "play", "card": c})
             if rank(c) == ACE:
                 actions += [{"type": "play", "card": c, "suit": s} for s in ENGLISH_SUITS]
+        return actions
+
+    @play.enumerate
+    def _legal_plays(self, state: State, seat: int) -> list[Action]:
+        """The candidates the refusal accepts, in their order, listed directly: filtering wrote
+        out a refusal for nearly every card and suit of the hand, on every listing."""
+        data = CiruelaData.of(state)
+        cards = state.cards(hand(seat))
+        fits = self._opener(state) if state.phase == "open" else (lambda c: suit(c) == data.suit)
+        named_suit = data.to_empty
+        actions: list[Action] = []
+        for c in cards:
+            if not fits(c):
+                continue
+            if named_suit and self._ends_the_run(state, c):
+                others = (o for o in cards if suit(o) == named_suit and o != c)
+                if any(not self._ends_the_run(state, o) for o in others):
+                    continue  # lay the other cards of the named suit first
+            if self._names_suit(state, c):
+                own = suit(c)
+                actions += [
+                    {"type": "play", "card": c, "suit": x} for x in ENGLISH_SUITS if x != own
+                ]
+            else:
+                actions.append({"type": "play", "card": c})
         return actions
 
     @play.refusal

@@ -100,21 +100,29 @@ def row_score(cards: list[str], numbers: str = "ten") -> int:
     return sum(card_value(c, numbers) for c in cards) - ROW_COST + bonus
 
 
+def follows(row: list[str], card: str, order: str) -> bool:
+    """Whether ``card`` may follow the expedition ``row``: descending, lower than its last card
+    (A high); else a figure before any number, a number above the last number."""
+    if order == "descending":
+        return not row or ENGLISH_ACE_HIGH[rank(card)] < ENGLISH_ACE_HIGH[rank(row[-1])]
+    last = next((r for r in map(rank, reversed(row)) if r not in FIGURES), None)
+    if last is None:
+        return True
+    r = rank(card)
+    return r not in FIGURES and r > last
+
+
 def placement_problem(row: list[str], card: str, order: str) -> Message | None:
     """Why ``card`` cannot follow the expedition ``row`` (None: it can)."""
+    if follows(row, card, order):
+        return None
     kinds = {"card": CARD, "last": CARD}
     if order == "descending":
-        if row and ENGLISH_ACE_HIGH[rank(card)] >= ENGLISH_ACE_HIGH[rank(row[-1])]:
-            return Message(NOT_LOWER, {"card": card, "last": row[-1]}, kinds)
-        return None
-    numbers = [c for c in row if rank(c) not in FIGURES]
+        return Message(NOT_LOWER, {"card": card, "last": row[-1]}, kinds)
     if rank(card) in FIGURES:
-        if numbers:
-            return FIGURE_LATE(card=card)
-        return None
-    if numbers and rank(card) <= rank(numbers[-1]):
-        return Message(NOT_HIGHER, {"card": card, "last": numbers[-1]}, kinds)
-    return None
+        return FIGURE_LATE(card=card)
+    last = [c for c in row if rank(c) not in FIGURES][-1]
+    return Message(NOT_HIGHER, {"card": card, "last": last}, kinds)
 
 
 @dataclass
@@ -288,6 +296,17 @@ class Exploradores(Game):
     @place.candidates
     def _places(self, state: State, seat: int) -> list[Action]:
         return card_actions("place", state.cards(hand(seat)))
+
+    @place.enumerate
+    def _legal_places(self, state: State, seat: int) -> list[Action]:
+        """The hand's cards that may follow their expeditions, listed directly: filtering wrote
+        out a refusal for most cards of the hand on every listing."""
+        order, zones = state.options["order"], state.zones
+        return [
+            {"type": "place", "card": c}
+            for c in dict.fromkeys(zones[hand(seat)].cards)
+            if follows(zones[expedition(suit(c), seat)].cards, c, order)
+        ]
 
     @place.refusal
     def _place_refused(self, state: State, seat: int, action: Action) -> Message | None:

@@ -207,12 +207,7 @@ class SolitarioGolf(Game):
     @play.enumerate
     def _legal_plays(self, state: State, seat: int) -> list[Action]:
         """The free cards one rank from the waste's top."""
-        top, wrap = state.cards(WASTE)[-1], state.options["wrap"]
-        return [
-            {"type": "play", "card": card}
-            for _column, card in exposed(state, COLUMNS)
-            if adjacent(card, top, wrap)
-        ]
+        return [{"type": "play", "card": card} for card in self._playable(state)]
 
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> Message | None:
@@ -251,6 +246,7 @@ class SolitarioGolf(Game):
 
     # -- rules as questions ------------------------------------------------------------
     def _playable(self, state: State) -> list[str]:
+        """The free cards one rank from the waste's top."""
         top, wrap = state.cards(WASTE)[-1], state.options["wrap"]
         return [c for _col, c in exposed(state, COLUMNS) if adjacent(c, top, wrap)]
 
@@ -262,7 +258,9 @@ class SolitarioGolf(Game):
         """End the match once the columns are empty (won) or nothing is left to do (lost)."""
         if not self._left(state):
             return self._end(state, True, CLEARED)
-        if not self.legal_actions(state, 0):
+        # Nothing left to do, asked without listing (this runs after every move): no free
+        # card fits and the stock is used up (with a card that fits, it may be played).
+        if not state.cards(STOCK) and not self._playable(state):
             return self._end(state, False, STUCK)
         return []
 

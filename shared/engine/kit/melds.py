@@ -18,6 +18,7 @@ from .tables import TABLES
 
 Groups = list[list[str]]
 NO_STEP = -99  # a rank outside the sequence (a joker): never part of a run
+TRIPLES_KEPT = 4096  # is_group's answers kept per Melds for the triples of recent hands
 
 
 @cache
@@ -42,7 +43,7 @@ class Melds:
 
     __slots__ = (
         "max_wilds", "natural_wilds", "run_sizes", "sequence", "set_sizes", "wilds", "_gap",
-        "_grown", "_keys", "_sizes",
+        "_grown", "_keys", "_sizes", "_triples",
     )  # fmt: skip
 
     def __init__(
@@ -63,6 +64,7 @@ class Melds:
         self.max_wilds = max_wilds
         self.natural_wilds = natural_wilds and any(c != JOKER for c in self.wilds)
         self._keys = _keys(sequence)
+        self._triples: dict[tuple[str, str, str], bool] = {}  # is_group's answers (group_masks)
         self._sizes = sorted(set(set_sizes) | set(self.run_sizes))
         grown = self._sizes[:1]
         while grown and grown[-1] + 1 in self._sizes:
@@ -83,15 +85,16 @@ class Melds:
         size = len(cards)
         if size not in self.set_sizes and size not in self.run_sizes:
             return False
-        naturals = [c for c in cards if c not in self.wilds]
+        wilds = self.wilds
+        naturals = [c for c in cards if c not in wilds]
         if JOKER in naturals:
             return False
         if size - len(naturals) <= self.max_wilds and self._holds(naturals, size):
             return True
-        if not self.natural_wilds:
+        if not self.natural_wilds or len(naturals) == size:  # no wild to stand as itself
             return False
         # Some wild cards standing as themselves: fewer wilds, more naturals to agree.
-        own = [c for c in cards if c in self.wilds and c != JOKER]
+        own = [c for c in cards if c in wilds and c != JOKER]
         for k in range(1, len(own) + 1):
             if size - len(naturals) - k <= self.max_wilds:
                 for chosen in combinations(own, k):
@@ -143,6 +146,11 @@ class Melds:
         found: set[int] = set()
         more = len(grown) - 1
         if grown[0] == 3:  # the usual case: walk the triples of cards that fit pairwise
+            # A hand changes by a card or two a turn, so its triples come back: their answers
+            # are kept (is_group depends on the cards only), a few thousand at most.
+            known = self._triples
+            if len(known) > TRIPLES_KEPT:
+                known.clear()
             for i in range(n):
                 fi = fits[i]
                 above_i = fi & -(2 << i)
@@ -156,7 +164,11 @@ class Melds:
                         bk = above_j & -above_j
                         above_j ^= bk
                         k = bk.bit_length() - 1
-                        if is_group((hand[i], hand[j], hand[k])):
+                        triple = (hand[i], hand[j], hand[k])
+                        grouped = known.get(triple)
+                        if grouped is None:
+                            grouped = known[triple] = is_group(triple)
+                        if grouped:
                             mask = 1 << i | bj | bk
                             found.add(mask)
                             if more:

@@ -53,5 +53,7 @@ def _orders(players: int, way: int) -> tuple[tuple[int, ...], ...]:
 
 
 def seats_from(state: State, first: int) -> list[int]:
-    """Every seat once, in the order of play, starting at ``first``."""
-    return [next_seat(state, first, i) for i in range(state.players)]
+    """Every seat once, in the order of play, starting at ``first``: ``first``, then the seats
+    after it (``seats_after`` ends with ``first`` itself)."""
+    after = _orders(state.players, direction(state))[first]
+    return [first, *after[:-1]]
