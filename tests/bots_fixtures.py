@@ -37,7 +37,7 @@ TEST_BOTS_ENV = {
     "BOTS_MAINTENANCE_S": "5",
     "LOG_LEVEL": "INFO",
 }
-STOP_TIMEOUT_SECONDS = 15.0
+STOP_TIMEOUT_SECONDS = 30.0  # a graceful stop, job in hand: within k8s' 60 s grace for workers, with room for a loaded CI (15 s was missed once on the cluster, at 16 s)
 
 
 class BotProcess:
