@@ -503,6 +503,7 @@ def make_run_front(redis_store: Any, rules_service: Service) -> Iterator[str]:
     try:
         url = f"http://127.0.0.1:{gateway_port}"
         wait_until(lambda: ready(f"http://127.0.0.1:{lobby_port}"), timeout=30, what="lobby")
+        wait_until(lambda: alive(url), timeout=30, what="gateway")  # it may start after the lobby
         yield url
     finally:
         for process in processes:
@@ -510,8 +511,17 @@ def make_run_front(redis_store: Any, rules_service: Service) -> Iterator[str]:
 
 
 def ready(url: str) -> bool:
+    return answers(f"{url}/readyz")
+
+
+def alive(url: str) -> bool:
+    """The gateway answers (its /readyz waits for a built web app, which this test needs not)."""
+    return answers(f"{url}/healthz")
+
+
+def answers(url: str) -> bool:
     try:
-        return requests.get(f"{url}/readyz", timeout=1).status_code == 200
+        return requests.get(url, timeout=1).status_code == 200
     except requests.RequestException:
         return False
 
