@@ -271,13 +271,7 @@ def test_a_seat_that_misses_its_turns_in_a_row_abandons_a_match_with_no_sit_in(
         snap = lobby.load(match["id"])
         if snap.match["status"] == "finished":
             break
-        to_act = snap.match["to_act"][0]
-        if to_act == seat:  # the absent seat: the turn timer plays for it
-            view = lobby.seat_view(match["id"], seat)["view"]
-            lobby.submit_for_seat(match["id"], seat, view["legal_actions"][0], snap.version)
-        else:
-            legal = http.view(seated[to_act], match["id"])["view"]["legal_actions"]
-            assert http.act(seated[to_act], match["id"], legal[0], snap.version).status == 200
+        play_turn_with_seat_absent(http, lobby, snap, seated, seat)
     final = http.view(seated[0], match["id"])
     assert final["status"] == "finished", final
     assert final["result"]["reason"] == "abandoned" and final["result"]["seat"] == seat
@@ -287,18 +281,26 @@ def test_a_seat_that_misses_its_turns_in_a_row_abandons_a_match_with_no_sit_in(
     assert verify(lobby.log.entries(match["id"]))["ok"]
 
 
+def play_turn_with_seat_absent(
+    http: Http, lobby: Lobby, snap: Any, seated: list, absent: int
+) -> None:
+    """One turn of ``snap``'s match: the turn timer plays for the ``absent`` seat, the seat's
+    player plays its first legal action otherwise."""
+    match_id, to_act = snap.id, snap.match["to_act"][0]
+    if to_act == absent:
+        view = lobby.seat_view(match_id, absent)["view"]
+        lobby.submit_for_seat(match_id, absent, view["legal_actions"][0], snap.version)
+    else:
+        legal = http.view(seated[to_act], match_id)["view"]["legal_actions"]
+        assert http.act(seated[to_act], match_id, legal[0], snap.version).status == 200
+
+
 def test_a_seat_that_misses_its_turns_in_a_row_gets_a_bot_with_a_sit_in(http: Http, lobby: Lobby):
     match, seated = http.seated_match(game="brisca", players=2, turn_timeout=5, sit_in="hard")
     seat = match["to_act"][0]
     while not lobby.load(match["id"]).match["seats"][seat].get("sat_in"):
         snap = lobby.load(match["id"])
-        to_act = snap.match["to_act"][0]
-        if to_act == seat:  # the absent seat: the turn timer plays for it
-            view = lobby.seat_view(match["id"], seat)["view"]
-            lobby.submit_for_seat(match["id"], seat, view["legal_actions"][0], snap.version)
-        else:
-            legal = http.view(seated[to_act], match["id"])["view"]["legal_actions"]
-            assert http.act(seated[to_act], match["id"], legal[0], snap.version).status == 200
+        play_turn_with_seat_absent(http, lobby, snap, seated, seat)
     snap = lobby.load(match["id"])
     assert snap.match["status"] == "running" and seat in snap.match["to_act"]
     assert snap.match["seats"][seat]["player"] == seated[seat]["id"]
