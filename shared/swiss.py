@@ -35,6 +35,7 @@ from typing import Any
 
 from shared import duplicate
 from shared.entry_kinds import ACTION, BOT_ADDED, JOINED, LEFT
+from shared.verify import finishing_entry
 
 WIN, DRAW, LOSS, BYE = 1.0, 0.5, 0.0, 1.0
 SEARCH_LIMIT = 20_000  # pairing steps tried before repeats are allowed (never met below 64)
@@ -105,7 +106,8 @@ def match_outcome(entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
             stood_in.add(seat)
         elif entry.get("kind") == ACTION:
             moved.add(seat)
-    result = entries[-1].get("result") or {}
+    # the finishing entry's result: a duplicate table's log ends with its seed.revealed
+    result = (finishing_entry(entries) or entries[-1]).get("result") or {}
     return {
         "winners": list(result.get("winners") or []),
         "no_shows": sorted(stood_in - moved),
