@@ -107,7 +107,7 @@ def match_outcome(entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
         elif entry.get("kind") == ACTION:
             moved.add(seat)
     # the finishing entry's result: a duplicate table's log ends with its seed.revealed
-    result = (finishing_entry(entries) or entries[-1]).get("result") or {}
+    result = (finishing_entry(list(entries)) or entries[-1]).get("result") or {}
     return {
         "winners": list(result.get("winners") or []),
         "no_shows": sorted(stood_in - moved),
@@ -135,8 +135,8 @@ def standings(
         if entrant in lines:
             lines[entrant].withdrawn = True
     for paired in rounds:
-        scored = round_matchpoints(duplicate_game, paired, results)
-        for entrant, points in (scored or {}).items():
+        matched = round_matchpoints(duplicate_game, paired, results)
+        for entrant, points in (matched or {}).items():
             lines[entrant].matchpoints += points  # type: ignore[operator]
         for entrant in paired.get("byes") or []:
             line = lines[entrant]

@@ -341,7 +341,9 @@ def test_a_duplicate_escoba_tournament_deals_each_round_alike_and_ranks_by_match
         assert shown["status"] == "finished" and shown["seed_sha256"] == group["seed_sha256"]
         assert [t["match"] for t in shown["tables"]] == [t["match"] for t in paired["tables"]]
         assert [t["entrants"] for t in shown["tables"]] == [[0, 1], [1, 0]]  # turned
-        logs = [history.get(f"/v1/matches/{t['match']}/log").body["entries"] for t in paired["tables"]]
+        logs = [
+            history.get(f"/v1/matches/{t['match']}/log").body["entries"] for t in paired["tables"]
+        ]
         finished_at = max(e["time"] for log in logs for e in log if e["kind"] != "seed.revealed")
         for table, log in zip(paired["tables"], logs, strict=True):
             match = log[0]["match"]

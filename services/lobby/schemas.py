@@ -75,6 +75,16 @@ class NewPlayer(Strict):
     )
 
 
+def json_bool(default: bool, description: str) -> fields.Boolean:
+    """A request's flag: JSON true or false only (not 1, "yes"), ``default`` when left out."""
+    return fields.Boolean(
+        load_default=optional(default),
+        truthy={True},
+        falsy={False},
+        metadata={"description": description},
+    )
+
+
 class GameSetup(Strict):
     """What a new match, a quick-match request and a tournament name alike."""
 
@@ -106,14 +116,8 @@ class NewMatch(GameSetup):
             "default: none"
         },
     )
-    autostart = fields.Boolean(
-        load_default=optional(True),
-        truthy={True},
-        falsy={False},
-        metadata={
-            "description": "deal as soon as the last seat is taken (else POST /start); "
-            "default: true"
-        },
+    autostart = json_bool(
+        True, "deal as soon as the last seat is taken (else POST /start); default: true"
     )
     turn_timeout = JsonNumber(
         load_default=optional(None),
@@ -525,16 +529,12 @@ class NewTournament(GameSetup):
             "seat (a no-show). Default 60"
         },
     )
-    duplicate = fields.Boolean(
-        load_default=optional(False),
-        truthy={True},
-        falsy={False},
-        metadata={
-            "description": "played duplicate: each round of two tables or more is one "
-            "duplicate group (every table dealt the same committed cards, seats turned table "
-            "by table) and the standings rank by matchpoints; needs a capacity of two tables "
-            "at least (else 400 bad_capacity). Default false"
-        },
+    duplicate = json_bool(
+        False,
+        "played duplicate: each round of two tables or more is one duplicate group (every "
+        "table dealt the same committed cards, seats turned table by table) and the standings "
+        "rank by matchpoints; needs a capacity of two tables at least (else 400 "
+        "bad_capacity). Default false",
     )
 
 

@@ -45,6 +45,7 @@ from typing import Any
 from services.errors import BadRequest, Conflict, DomainError, Forbidden, NotFound
 from shared import swiss
 from shared.bots import names as bot_names
+from shared.duplicate import MIN_TABLES
 from shared.entry_kinds import (
     REGISTERED,
     ROUND_PAIRED,
@@ -52,7 +53,6 @@ from shared.entry_kinds import (
     TOURNAMENT_FINISHED,
     WITHDRAWN,
 )
-from shared.duplicate import MIN_TABLES
 from shared.eventstore import VersionConflict
 from shared.tournament_log import (
     FINISHED,
