@@ -213,6 +213,9 @@ def test_refusals_are_4xx_and_change_nothing(lobby: Http, players: list[BotProce
         ({"capacity": 4, "bot_level": "no-such-level"}, None),
         ({"capacity": 1}, None),
         ({"capacity": 4, "rounds": 0}, None),
+        ({"capacity": 3, "duplicate": True}, "bad_capacity"),  # not two tables of two
+        ({"capacity": 26, "duplicate": True}, "bad_capacity"),  # 13 tables: not one group
+        ({"capacity": 4, "duplicate": "yes"}, None),
     ):
         reply = lobby.post("/v1/tournaments", host["token"], json={"game": "brisca", **body})
         assert 400 <= reply.status < 500, (body, reply.body)

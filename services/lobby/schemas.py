@@ -533,7 +533,7 @@ class NewTournament(GameSetup):
         False,
         "played duplicate: each round of two tables or more is one duplicate group (every "
         "table dealt the same committed cards, seats turned table by table) and the standings "
-        "rank by matchpoints; needs a capacity of two tables at least (else 400 "
+        "rank by matchpoints; the capacity must hold 2 to 12 tables (else 400 "
         "bad_capacity). Default false",
     )
 

@@ -45,7 +45,7 @@ from typing import Any
 from services.errors import BadRequest, Conflict, DomainError, Forbidden, NotFound
 from shared import swiss
 from shared.bots import names as bot_names
-from shared.duplicate import MIN_TABLES
+from shared.duplicate import MAX_TABLES, MIN_TABLES
 from shared.entry_kinds import (
     REGISTERED,
     ROUND_PAIRED,
@@ -118,10 +118,11 @@ class Tournaments:
         capacity, bots = setup["capacity"], setup["bots"]
         if bots > capacity:
             raise BadRequest("more bot entrants than places", code="bad_capacity")
-        if setup["duplicate"] and capacity < MIN_TABLES * seats:
+        if setup["duplicate"] and not MIN_TABLES * seats <= capacity <= MAX_TABLES * seats:
             raise BadRequest(
-                f"a duplicate tournament needs room for {MIN_TABLES} tables of {seats}: "
-                f"a capacity of {MIN_TABLES * seats} at least",
+                f"a duplicate tournament's round is one group of {MIN_TABLES} to {MAX_TABLES} "
+                f"tables of {seats}: a capacity of {MIN_TABLES * seats} to "
+                f"{MAX_TABLES * seats}",
                 code="bad_capacity",
             )
         now = self.clock()
