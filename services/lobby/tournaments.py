@@ -279,13 +279,17 @@ class Tournaments:
         self, doc: Doc, paired: dict[str, Any], rounds: int, ended: dict[str, Any]
     ) -> Doc:
         """The round as one duplicate group: its record (the seed) written, then the round
-        appended with the group's commitment and match ids, then its tables opened."""
+        appended with the group's commitment and match ids, then its tables opened, under
+        the group's opening lock (taken before the append: a read meanwhile leaves them)."""
         appended: list[Doc] = []
+        locks: list[str] = []
 
         def commit(group: dict[str, Any]) -> None:
             for table, match_id in zip(paired["tables"], group["matches"], strict=True):
                 table["match"] = match_id
             paired["group"] = {"id": group["id"], "seed_sha256": group["seed_sha256"]}
+            locks.append(OPENING_KEY.format(id=doc["id"], match=group["id"]))
+            self.client.set(locks[0], 1, ex=OPENING_FOR_S)
             appended.append(
                 self._append(doc, ROUND_PAIRED, None, paired=paired, rounds=rounds, results=ended)
             )
@@ -303,6 +307,9 @@ class Tournaments:
             if not appended:
                 raise
             # appended, a table not opened (another lobby raced it): the next advance opens it
+        finally:
+            if locks:
+                self.client.delete(locks[0])
         return appended[0]
 
     @staticmethod
