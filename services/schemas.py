@@ -271,6 +271,15 @@ class StandingLine(ma.Schema):
     wins = fields.Integer(required=True)
     byes = fields.Integer(required=True)
     withdrawn = fields.Boolean(required=True)
+    matchpoints = fields.Float(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "a duplicate tournament's ranking score: each deal's result with a "
+            "seat's cards against the other tables' with the same cards, 1 a table beaten, "
+            "0.5 a tie; a bye scores the round's average. Null: not duplicate"
+        },
+    )
 
 
 class LogEntry(ma.Schema):

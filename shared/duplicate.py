@@ -94,3 +94,52 @@ def comparison(game: str, tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "deals": deals,
         "entrants": [{"entrant": e, "points": points} for e, points in enumerate(totals)],
     }
+
+
+def turned(tables: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    """A round's tables (each, by seat, who sits there) as a duplicate group seats them:
+    table ``t`` turned by ``t`` seats (``rotated``), so that each seat's cards go to players
+    of every part of the standings (two seats: alternate tables swap who holds seat 0)."""
+    if not tables:
+        return []
+    order = rotated(len(tables[0]), len(tables))
+    return [[table[i] for i in order[t]] for t, table in enumerate(tables)]
+
+
+def matchpoints(game: str, tables: Sequence[dict[str, Any]]) -> tuple[dict[Any, float], float]:
+    """Each entrant's matchpoints in one duplicate round, and what an average result scores.
+
+    ``tables``: by table (seated as ``turned`` seats them), ``{"match", "seats" (the entrant
+    at each seat; None: a bot filling a short table), "deals" (``deals_of`` its result),
+    "no_shows" (seats)}``. For every deal the tables' cards were alike in (``comparison``'s
+    ``same_cards``) and every seat, each table's points with that seat's cards are ranked
+    against the other tables' with the same cards: 1 for each beaten, 0.5 for each tie. The
+    entrant at that seat scores them; a no-show scores none (the cells still count for the
+    others), a filler bot's go to nobody. The average: half of what beating every other
+    table on every deal would give, ``(tables - 1) / 2`` a deal and seat (a bye's score)."""
+    groups = [
+        {
+            "match": table["match"],
+            "entrants": order,
+            "seats": [{"name": entrant} for entrant in table["seats"]],
+            "result": {"rounds": table["deals"]},
+        }
+        for table, order in zip(tables, rotated(len(tables[0]["seats"]), len(tables)), strict=True)
+    ] if tables else []  # fmt: skip
+    compared = comparison(game, groups)
+    scored = {e: 0.0 for table in tables for e in table["seats"] if e is not None}
+    alike = [deal for deal in compared["deals"] if deal["same_cards"]]
+    for deal in alike:
+        for seat in deal["seats"]:
+            cells = seat["tables"]
+            for cell in cells:
+                table = tables[cell["table"]]
+                entrant = table["seats"][seat["seat"]]
+                if entrant is None or seat["seat"] in (table.get("no_shows") or ()):
+                    continue
+                scored[entrant] += sum(
+                    1.0 if cell["points"] > other["points"] else 0.5
+                    for other in cells
+                    if other is not cell and cell["points"] >= other["points"]
+                )
+    return scored, len(alike) * (len(tables) - 1) / 2

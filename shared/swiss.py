@@ -17,6 +17,14 @@ person who made no move of their own while the server played for their seat: a t
 timer's move, the abandonment after three, a bot sitting in) loses whatever the result
 says, and the seats that played win if only no-shows won. Tiebreak: Buchholz, the sum of
 one's opponents' points (a bye adds none).
+
+A duplicate tournament (each round of two tables or more one duplicate group, its tables
+seated by ``shared.duplicate.turned``) ranks by **matchpoints** instead
+(``shared.duplicate.matchpoints``): each result with a seat's cards ranked against the
+other tables' with the same cards, a round counted once all its tables have finished; a bye
+scores the round's average; a round of one table (nothing to compare) adds none. Ties:
+Buchholz over the opponents' matchpoints, then points, then registration. Pairing follows
+the ranking, so the Swiss rounds pair by matchpoints.
 """
 
 from __future__ import annotations
@@ -25,7 +33,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared import duplicate
 from shared.entry_kinds import ACTION, BOT_ADDED, JOINED, LEFT
+from shared.verify import finishing_entry
 
 WIN, DRAW, LOSS, BYE = 1.0, 0.5, 0.0, 1.0
 SEARCH_LIMIT = 20_000  # pairing steps tried before repeats are allowed (never met below 64)
@@ -44,13 +54,18 @@ class Standing:
     byes: int = 0
     withdrawn: bool = False
     opponents: list[str] = field(default_factory=list)
+    matchpoints: float | None = None  # a duplicate tournament's ranking score; else None
 
     def as_dict(self, rank: int) -> dict[str, Any]:
         return {
             "rank": rank, "entrant": self.entrant, "points": self.points,
             "buchholz": self.buchholz, "played": self.played, "wins": self.wins,
-            "byes": self.byes, "withdrawn": self.withdrawn,
+            "byes": self.byes, "withdrawn": self.withdrawn, "matchpoints": self.matchpoints,
         }  # fmt: skip
+
+    def score(self) -> float:
+        """What ranks the entrant: matchpoints in a duplicate tournament, else points."""
+        return self.points if self.matchpoints is None else self.matchpoints
 
 
 def seat_points(
@@ -91,8 +106,13 @@ def match_outcome(entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
             stood_in.add(seat)
         elif entry.get("kind") == ACTION:
             moved.add(seat)
-    winners = (entries[-1].get("result") or {}).get("winners") or []
-    return {"winners": list(winners), "no_shows": sorted(stood_in - moved)}
+    # the finishing entry's result: a duplicate table's log ends with its seed.revealed
+    result = (finishing_entry(list(entries)) or entries[-1]).get("result") or {}
+    return {
+        "winners": list(result.get("winners") or []),
+        "no_shows": sorted(stood_in - moved),
+        "deals": duplicate.deals_of(result),  # each deal's points by seat: matchpoints'
+    }
 
 
 def standings(
@@ -100,16 +120,24 @@ def standings(
     rounds: Iterable[dict[str, Any]],
     results: dict[str, dict[str, Any]],
     withdrawn: Iterable[str] = (),
+    duplicate_game: str | None = None,
 ) -> list[Standing]:
     """The ranked standings: ``rounds`` as the tournament log records them (``tables`` with
-    their ``match`` and ``seats``, entrant ids or None for a bot filler; ``byes``);
-    ``results``: each finished match's outcome, ``{"winners", "no_shows"}`` (a match not in
-    it is still being played)."""
+    their ``match`` and ``seats``, entrant ids or None for a bot filler; ``byes``; a
+    duplicate round's ``group``); ``results``: each finished match's outcome, ``{"winners",
+    "no_shows", "deals"}`` (a match not in it is still being played). ``duplicate_game``:
+    the game of a duplicate tournament, ranked by matchpoints (None: by points)."""
     lines = {entrant: Standing(entrant, order) for order, entrant in enumerate(entrants)}
+    if duplicate_game is not None:
+        for line in lines.values():
+            line.matchpoints = 0.0
     for entrant in withdrawn:
         if entrant in lines:
             lines[entrant].withdrawn = True
     for paired in rounds:
+        matched = round_matchpoints(duplicate_game, paired, results)
+        for entrant, points in (matched or {}).items():
+            lines[entrant].matchpoints += points  # type: ignore[operator]
         for entrant in paired.get("byes") or []:
             line = lines[entrant]
             line.points += BYE
@@ -133,8 +161,24 @@ def standings(
                     line.played += 1
                     line.wins += points == WIN
     for line in lines.values():
-        line.buchholz = sum(lines[o].points for o in line.opponents)
-    return sorted(lines.values(), key=lambda s: (-s.points, -s.buchholz, s.order))
+        line.buchholz = sum(lines[o].score() for o in line.opponents)
+    return sorted(lines.values(), key=lambda s: (-s.score(), -s.buchholz, -s.points, s.order))
+
+
+def round_matchpoints(
+    game: str | None, paired: dict[str, Any], results: dict[str, dict[str, Any]]
+) -> dict[str, float] | None:
+    """A duplicate round's matchpoints by entrant, its byes scoring the average, once every
+    table of it has finished (None: not a duplicate round, or still being played)."""
+    tables = paired["tables"]
+    if game is None or not paired.get("group") or any(t["match"] not in results for t in tables):
+        return None
+    scored, average = duplicate.matchpoints(game, [
+        {"match": t["match"], "seats": t["seats"], "deals": results[t["match"]].get("deals") or [],
+         "no_shows": results[t["match"]].get("no_shows") or []}
+        for t in tables
+    ])  # fmt: skip
+    return {**scored, **{entrant: average for entrant in paired.get("byes") or []}}
 
 
 def ranked_active(lines: Sequence[Standing]) -> list[Standing]:
@@ -207,9 +251,12 @@ def consecutive_tables(lines: Sequence[Standing], seats: int) -> list[list[str |
     return tables
 
 
-def pair_round(lines: Sequence[Standing], seats: int, round_number: int) -> dict[str, Any]:
+def pair_round(
+    lines: Sequence[Standing], seats: int, round_number: int, duplicate_round: bool = False
+) -> dict[str, Any]:
     """The next round's ``tables`` (numbered from 1, each with its ``seats``) and ``byes``.
-    Two-seat tables alternate who sits first from round to round."""
+    Two-seat tables alternate who sits first from round to round; a duplicate round's
+    tables are then turned as its group seats them (``shared.duplicate.turned``)."""
     tables: list[list[str | None]]
     if seats == 2:
         pairs, bye = swiss_pairs(lines)
@@ -217,6 +264,8 @@ def pair_round(lines: Sequence[Standing], seats: int, round_number: int) -> dict
         byes = [bye] if bye else []
     else:
         tables, byes = consecutive_tables(lines, seats), []
+    if duplicate_round:
+        tables = duplicate.turned(tables)
     return {
         "tables": [{"table": n, "seats": list(t)} for n, t in enumerate(tables, 1)],
         "byes": byes,

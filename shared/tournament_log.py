@@ -3,7 +3,9 @@
 Like a match, a tournament is its log: ``tournament.created``, then ``tournament.registered``
 and ``tournament.withdrawn`` entries, one ``round.paired`` per round (its tables, their
 match ids, its byes, and the results of the round before, which its pairing was made from)
-and ``tournament.finished`` (with the last round's results). The results are the match
+and ``tournament.finished`` (with the last round's results). A duplicate tournament's round
+of two tables or more is one duplicate group: its ``round.paired`` names the ``group`` and
+its ``seed_sha256``, committed before any of its tables is dealt. The results are the match
 logs' (each match's winners), recorded so that the tournament reads on once its matches
 are archived; the history service recomputes the standings from the match logs themselves. Every key of a tournament is under its
 own hash tag, so an append (the entry and the folded document, at an expected version) is
@@ -154,12 +156,19 @@ def standings_of(doc: Doc, results: dict[str, Any]) -> list[dict[str, Any]]:
     """The tournament's ranked standings, each line with the entrant's name and bot level;
     ``results``: the winners of each of its finished matches."""
     entrants = {e["id"]: e for e in doc["entrants"]}
-    lines = swiss.standings(list(entrants), doc["rounds_paired"], results, doc["withdrawn"])
+    lines = swiss.standings(
+        list(entrants), doc["rounds_paired"], results, doc["withdrawn"], duplicate_game(doc)
+    )
     return [
         {**line.as_dict(rank), "name": entrants[line.entrant]["name"],
          "bot": entrants[line.entrant]["bot"]}
         for rank, line in enumerate(lines, 1)
     ]  # fmt: skip
+
+
+def duplicate_game(doc: Doc) -> str | None:
+    """The game of a duplicate tournament, whose standings rank by matchpoints (None: not)."""
+    return doc["game"] if doc.get("duplicate") else None
 
 
 def match_ids(doc: Doc) -> list[str]:

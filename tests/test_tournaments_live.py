@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from shared import swiss
-from shared.tournament_log import LOG_KEY
+from shared.tournament_log import LOG_KEY, duplicate_game
 from tests.bots_fixtures import BotProcess, BotProcesses
 from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import Http, Service, error_of, session
@@ -81,8 +81,14 @@ def recomputed(history: Http, doc: dict[str, Any]) -> list[dict[str, Any]]:
             if log["status"] == "finished":
                 results[table["match"]] = swiss.match_outcome(log["entries"])
     entrants = [e["id"] for e in doc["entrants"]]
-    lines = swiss.standings(entrants, doc["rounds_paired"], results, doc["withdrawn"])
-    return [{"entrant": s.entrant, "points": s.points, "buchholz": s.buchholz} for s in lines]
+    lines = swiss.standings(
+        entrants, doc["rounds_paired"], results, doc["withdrawn"], duplicate_game(doc)
+    )
+    return [
+        {"entrant": s.entrant, "points": s.points, "buchholz": s.buchholz,
+         "matchpoints": s.matchpoints}
+        for s in lines
+    ]  # fmt: skip
 
 
 def redis_entries(store: RedisStore, tournament_id: str) -> list[str]:
@@ -95,7 +101,9 @@ def redis_entries(store: RedisStore, tournament_id: str) -> list[str]:
 
 
 def brief(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: line[k] for k in ("entrant", "points", "buchholz")} for line in lines]
+    return [
+        {k: line[k] for k in ("entrant", "points", "buchholz", "matchpoints")} for line in lines
+    ]
 
 
 def test_sixteen_bots_play_a_swiss_brisca_tournament_to_its_end(
@@ -205,6 +213,9 @@ def test_refusals_are_4xx_and_change_nothing(lobby: Http, players: list[BotProce
         ({"capacity": 4, "bot_level": "no-such-level"}, None),
         ({"capacity": 1}, None),
         ({"capacity": 4, "rounds": 0}, None),
+        ({"capacity": 3, "duplicate": True}, "bad_capacity"),  # not two tables of two
+        ({"capacity": 26, "duplicate": True}, "bad_capacity"),  # 13 tables: not one group
+        ({"capacity": 4, "duplicate": "yes"}, None),
     ):
         reply = lobby.post("/v1/tournaments", host["token"], json={"game": "brisca", **body})
         assert 400 <= reply.status < 500, (body, reply.body)
@@ -293,3 +304,73 @@ def test_tables_of_three_drawn_by_standing_take_bots_in_their_free_seats(
     assert final["round"] == 2 and len(done["standings"]) == 5
     assert brief(done["standings"]) == brief(final["standings"]) == recomputed(history, final)
     assert all(line["played"] == 2 for line in done["standings"])
+
+
+def test_a_duplicate_escoba_tournament_deals_each_round_alike_and_ranks_by_matchpoints(
+    lobby: Http, history: Http, players: list[BotProcess], redis_store: RedisStore
+):
+    """Four bots, two rounds of two tables: each round one duplicate group, committed in its
+    round.paired entry before its tables were created, its seed withheld from every table
+    until the last has finished, then each table verifying; the standings by matchpoints
+    equal a recomputation from the logs."""
+    host = lobby.player("Host")
+    created = create(
+        lobby, host, game="escoba", capacity=4, bots=4, rounds=2, bot_level="random",
+        duplicate=True,
+    )  # fmt: skip
+    assert created["duplicate"] and created["status"] == "running"
+    withheld, checked = 0, set()
+    deadline = time.monotonic() + 180
+    while (doc := tournament(lobby, host, created["id"]))["status"] != "finished":
+        assert time.monotonic() < deadline, doc
+        for paired in doc["rounds_paired"]:
+            for table in paired["tables"]:
+                if table["status"] == "finished" and table["match"] not in checked:
+                    reply = history.get(f"/v1/matches/{table['match']}/verify")
+                    if reply.status == 409:  # the other table plays on: caught in time
+                        assert reply.body["error"]["code"] == "seed_withheld", reply.body
+                        withheld += 1
+                    checked.add(table["match"])
+        time.sleep(0.1)
+    entries = [json.loads(raw) for raw in redis_entries(redis_store, doc["id"])]
+    assert entries[0]["tournament"]["duplicate"] is True
+    logged = [e for e in entries if e["kind"] == "round.paired"]
+    assert [e["paired"]["round"] for e in logged] == [1, 2]
+    compared = 0
+    for entry, paired in zip(logged, doc["rounds_paired"], strict=True):
+        group = entry["paired"]["group"]
+        assert group == paired["group"] and len(group["seed_sha256"]) == 64
+        shown = lobby.get(f"/v1/duplicates/{group['id']}", host["token"]).body
+        assert shown["status"] == "finished" and shown["seed_sha256"] == group["seed_sha256"]
+        assert [t["match"] for t in shown["tables"]] == [t["match"] for t in paired["tables"]]
+        assert [t["entrants"] for t in shown["tables"]] == [[0, 1], [1, 0]]  # turned
+        logs = [
+            history.get(f"/v1/matches/{t['match']}/log").body["entries"] for t in paired["tables"]
+        ]
+        finished_at = max(e["time"] for log in logs for e in log if e["kind"] != "seed.revealed")
+        for table, log in zip(paired["tables"], logs, strict=True):
+            match = log[0]["match"]
+            assert match["seed_sha256"] == group["seed_sha256"]  # one seed, committed
+            assert match["duplicate"]["group"] == group["id"]
+            assert match["tournament"] == {
+                "id": doc["id"], "round": paired["round"], "table": table["table"],
+            }  # fmt: skip
+            assert entry["time"] <= log[0]["time"]  # in the tournament's log before the table
+            assert log[-1]["kind"] == "seed.revealed" and log[-1]["time"] >= finished_at
+            assert history.get(f"/v1/matches/{table['match']}/verify").body["ok"] is True
+            assert [s["bot"] for s in lobby.view(host, table["match"])["seats"]] == ["random"] * 2
+        assert _dealt(logs[0]) == _dealt(logs[1])  # the same cards at the same seats
+        compared += shown["comparison"]["compared_deals"]
+        assert all(m is not None for t in paired["tables"] for m in t["matchpoints"])
+    done = standings(history, doc["id"])
+    assert done["duplicate"] and done["status"] == "finished" and done["matches"] == 4
+    assert sum(line["matchpoints"] for line in done["standings"]) == 2 * compared
+    assert brief(done["standings"]) == brief(doc["standings"]) == recomputed(history, doc)
+    ranked = [line["matchpoints"] for line in done["standings"]]
+    assert ranked == sorted(ranked, reverse=True)
+    print(f"duplicate Escoba, 2 rounds: {compared} deals compared, {withheld} seed_withheld seen")
+
+
+def _dealt(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The first deal's events, each seat's cards included (a revealed log shows them)."""
+    return next(e for e in entries if e["kind"] == "match.started")["events"][1:]

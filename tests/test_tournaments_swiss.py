@@ -194,7 +194,9 @@ def test_the_outcome_of_a_match_from_its_log() -> None:
         entry("action", actor={"player": "ana", "seat": 0, "system": False}),
     ]
     assert swiss.match_outcome(log) is None  # not finished
-    ended = {**log[-1], "status": "finished", "result": {"winners": [1]}}
-    assert swiss.match_outcome([*log[:-1], ended]) == {"winners": [1], "no_shows": [1]}
+    ended = {**log[-1], "status": "finished", "result": {"winners": [1], "rounds": [[2, 5]]}}
+    assert swiss.match_outcome([*log[:-1], ended]) == {
+        "winners": [1], "no_shows": [1], "deals": [[2, 5]],  # each deal's points, by seat
+    }  # fmt: skip
     moved = entry("action", actor={"player": "bea", "seat": 1, "system": False})
-    assert swiss.match_outcome([*log[:-1], moved, ended]) == {"winners": [1], "no_shows": []}
+    assert swiss.match_outcome([*log[:-1], moved, ended])["no_shows"] == []

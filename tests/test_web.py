@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -228,7 +229,9 @@ def test_a_tournament_page_shows_its_rounds_and_standings_and_takes_registration
         f"{platform.url}/v1/tournaments/{shown['played']}/standings", timeout=10
     ).json()
     assert standings["round"] >= 1 and standings["matches"] >= 2
-    assert standings["standings"][0]["points"] >= 1
+    assert standings["duplicate"] and standings["standings"][0]["matchpoints"] > 0
+    assert sum(line["points"] for line in standings["standings"]) >= 2  # round one's two
+    assert re.fullmatch(r"[0-9a-f]{16}", shown["group"])  # the page linked round one's group
 
 
 def test_no_screen_scrolls_sideways_on_a_phone(scenarios: dict[str, dict[str, Any]]) -> None:

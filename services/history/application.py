@@ -228,7 +228,7 @@ class History:
         return {
             "tournament": doc["id"], "name": doc["name"], "game": doc["game"],
             "status": doc["status"], "round": len(doc["rounds_paired"]), "rounds": doc["rounds"],
-            "matches": len(results), "standings": tournament_log.standings_of(doc, results),
+            "duplicate": bool(doc.get("duplicate")), "matches": len(results), "standings": tournament_log.standings_of(doc, results),
         }  # fmt: skip
 
     def ready(self) -> bool:

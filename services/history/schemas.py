@@ -274,11 +274,17 @@ class TournamentStandings(ma.Schema):
     )
     round = fields.Integer(required=True, metadata={"description": "rounds paired so far"})
     rounds = fields.Integer(required=True, allow_none=True)
+    duplicate = fields.Boolean(
+        required=True, metadata={"description": "played duplicate, ranked by matchpoints"}
+    )
     matches = fields.Integer(
         required=True, metadata={"description": "the tournament's matches finished so far"}
     )
     standings = fields.List(
         fields.Nested(StandingLine),
         required=True,
-        metadata={"description": "ranked by points, then Buchholz, then registration"},
+        metadata={
+            "description": "ranked by points (a duplicate tournament: matchpoints), then "
+            "Buchholz, then registration"
+        },
     )

@@ -147,7 +147,9 @@ class Lobby:
         self.actions = Actions(self.store, self.endings, self.sit_ins)
         self.quick = QuickMatch(client, self.seats, rating, clock)
         self.duplicates = Duplicates(self.seats)
-        self.tournaments = Tournaments(client, self.seats, self.endings.resign, clock)
+        self.tournaments = Tournaments(
+            client, self.seats, self.duplicates, self.endings.resign, clock
+        )
 
         # The use cases, each its concern's own (the HTTP views, the bot workers and the
         # turn timers call them here).

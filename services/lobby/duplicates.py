@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from services.errors import BadRequest, Conflict, Forbidden, NotFound
@@ -107,12 +107,22 @@ class Duplicates:
         entrants: Sequence[Sequence[int]] | None = None,
         turn_timeout: float | None = None,
         bot_pace: float | None = None,
+        tournament: dict[str, Any] | None = None,
+        sit_in: str | None = rules_of.DEFAULT_SIT_IN,
+        committed: Callable[[dict[str, Any]], Any] | None = None,
     ) -> dict[str, Any]:
         """A duplicate group of ``tables`` (each, by seat, the person or bot strategy sitting
         there), all dealt the same cards: what a tournament round or ``open_rotated`` opens.
         ``entrants``: by table and seat, the entrant the comparison credits (None: rotated).
         Everything is checked before anything is written; a person sits at one table of the
-        group at most (they would see the same cards twice)."""
+        group at most (they would see the same cards twice).
+
+        A tournament's round: ``tournament`` (``{id, round}``; each table's match names its
+        table, from 1) and its ``sit_in``; the tournament's limits bound it, not the
+        creator's cap. ``committed(group)`` is called once the group's record is written and
+        before any table is opened, with its ``id``, ``seed_sha256`` and ``matches``: the
+        tournament appends its round there, so the commitment is in its log before any card
+        is dealt; if it raises, the record is deleted and nothing is opened."""
         count = self.seats.checked_setup(game, variant, players, options)
         _check_tables(len(tables))
         entrants = [list(t) for t in entrants] if entrants else rotated(count, len(tables))
@@ -131,7 +141,9 @@ class Duplicates:
                 "the same cards twice",
                 code="seated_twice",
             )
-        self.seats.check_room_for_a_match(creator)
+        rules_of.check_sit_in({"game": game}, sit_in)
+        if tournament is None:
+            self.seats.check_room_for_a_match(creator)
         seed, group_id = self.seats.new_seed(), secrets.token_hex(8)
         match_ids = [secrets.token_hex(8) for _ in tables]
         group = {
@@ -142,8 +154,16 @@ class Duplicates:
             "matches": match_ids, "entrants": entrants,
             "seating": [[_sitter(s) for s in table] for table in tables],
             "turn_timeout": turn_timeout, "bot_pace": bot_pace,
+            "tournament": tournament, "sit_in": sit_in,
         }  # fmt: skip
-        self.store.client.set(GROUP_KEY.format(id=group_id), json.dumps(group), nx=True)
+        key = GROUP_KEY.format(id=group_id)
+        self.store.client.set(key, json.dumps(group), nx=True)
+        if committed is not None:
+            try:
+                committed({k: group[k] for k in ("id", "seed_sha256", "matches")})
+            except Exception:
+                self.store.client.delete(key)
+                raise
         self._open_tables(group)
         return self.get(group_id)
 
@@ -227,7 +247,7 @@ class Duplicates:
             "group": group["id"], "table": table, "matches": group["matches"],
             "seed_sha256": group["seed_sha256"],
         }  # fmt: skip
-        store = self.store
+        store, where = self.store, group.get("tournament")
         try:
             if not store.exists(match_id):
                 self.seats.create_match(
@@ -235,6 +255,8 @@ class Duplicates:
                     group["options"], turn_timeout=group["turn_timeout"],
                     bot_pace=group["bot_pace"], match_id=match_id, duplicate=duplicate,
                     people=[s.get("player") for s in sitters], seed=group["seed"],
+                    sit_in=group.get("sit_in", rules_of.DEFAULT_SIT_IN),
+                    tournament={**where, "table": table + 1} if where else None,
                 )  # fmt: skip
             for seat, sitter in enumerate(sitters):
                 if "bot" in sitter and store.load(match_id).match["seats"][seat]["player"] is None:

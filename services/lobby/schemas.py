@@ -75,6 +75,16 @@ class NewPlayer(Strict):
     )
 
 
+def json_bool(default: bool, description: str) -> fields.Boolean:
+    """A request's flag: JSON true or false only (not 1, "yes"), ``default`` when left out."""
+    return fields.Boolean(
+        load_default=optional(default),
+        truthy={True},
+        falsy={False},
+        metadata={"description": description},
+    )
+
+
 class GameSetup(Strict):
     """What a new match, a quick-match request and a tournament name alike."""
 
@@ -106,14 +116,8 @@ class NewMatch(GameSetup):
             "default: none"
         },
     )
-    autostart = fields.Boolean(
-        load_default=optional(True),
-        truthy={True},
-        falsy={False},
-        metadata={
-            "description": "deal as soon as the last seat is taken (else POST /start); "
-            "default: true"
-        },
+    autostart = json_bool(
+        True, "deal as soon as the last seat is taken (else POST /start); default: true"
     )
     turn_timeout = JsonNumber(
         load_default=optional(None),
@@ -525,6 +529,13 @@ class NewTournament(GameSetup):
             "seat (a no-show). Default 60"
         },
     )
+    duplicate = json_bool(
+        False,
+        "played duplicate: each round of two tables or more is one duplicate group (every "
+        "table dealt the same committed cards, seats turned table by table) and the standings "
+        "rank by matchpoints; the capacity must hold 2 to 12 tables (else 400 "
+        "bad_capacity). Default false",
+    )
 
 
 TOURNAMENT_STATUSES = ("registering", "running", "finished")
@@ -552,6 +563,9 @@ class TournamentSummary(ma.Schema):
     bot_level = fields.String(required=True)
     starts_at = fields.String(required=True, allow_none=True)
     turn_timeout = fields.Float(required=True)
+    duplicate = fields.Boolean(
+        required=True, metadata={"description": "played duplicate, ranked by matchpoints"}
+    )
     created_by = fields.String(required=True)
     created = fields.String(required=True)
     status = fields.String(
@@ -601,6 +615,25 @@ class TournamentMatch(ma.Schema):
             "server played for them: each scores a loss"
         },
     )
+    matchpoints = fields.List(
+        fields.Float(allow_none=True),
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "a duplicate round's, by seat, once every table of the round has "
+            "finished (null: a filler bot's seat); else null"
+        },
+    )
+
+
+class TournamentGroup(ma.Schema):
+    id = fields.String(
+        required=True, metadata={"description": "the duplicate group: GET /v1/duplicates/{id}"}
+    )
+    seed_sha256 = fields.String(
+        required=True,
+        metadata={"description": "the commitment to the seed every table of the round is dealt"},
+    )
 
 
 class TournamentRound(ma.Schema):
@@ -609,7 +642,19 @@ class TournamentRound(ma.Schema):
     byes = fields.List(
         fields.String(),
         required=True,
-        metadata={"description": "who sits this round out, scoring a win"},
+        metadata={
+            "description": "who sits this round out, scoring a win (in a duplicate round, "
+            "the round's average matchpoints)"
+        },
+    )
+    group = fields.Nested(
+        TournamentGroup,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "a duplicate round's group, committed in its round.paired entry; "
+            "null: a plain round (not duplicate, or one table only)"
+        },
     )
 
 
@@ -620,7 +665,10 @@ class TournamentOut(TournamentSummary):
     standings = fields.List(
         fields.Nested(StandingLine),
         required=True,
-        metadata={"description": "ranked by points, then Buchholz, then registration"},
+        metadata={
+            "description": "ranked by points (a duplicate tournament: matchpoints), then "
+            "Buchholz, then registration"
+        },
     )
 
 

@@ -19,6 +19,13 @@ by its watchdog until done) and when a start time has come (``start_due``, from 
 set of the tournaments waiting for theirs), and every read of the tournament (so a lost
 job is made good as soon as anyone looks).
 
+A duplicate tournament (``duplicate``) opens each round of two tables or more as one
+duplicate group (duplicates.py, ``open_group``), its tables seated as ``pair_round`` turns
+them: the group's record, with its seed, is written first, then the ``round.paired`` append
+names the group and its ``seed_sha256`` (committed before a card is dealt), then its tables
+are opened; a ``round.paired`` that finds the version moved on deletes the record and
+opens nothing. Its standings rank by matchpoints (shared/swiss.py).
+
 A tournament's matches are ordinary matches, created by the tournament itself (its
 ``created_by`` is ``tournament-<id>``) with ``tournament: {id, round, table}`` and the
 tournament's ``turn_timeout``: a person who does not play has their turns played by the
@@ -38,6 +45,7 @@ from typing import Any
 from services.errors import BadRequest, Conflict, DomainError, Forbidden, NotFound
 from shared import swiss
 from shared.bots import names as bot_names
+from shared.duplicate import MAX_TABLES, MIN_TABLES
 from shared.entry_kinds import (
     REGISTERED,
     ROUND_PAIRED,
@@ -52,11 +60,13 @@ from shared.tournament_log import (
     Doc,
     Stale,
     TournamentLog,
+    duplicate_game,
     match_ids,
     standings_of,
 )
 
 from . import match as rules_of
+from .duplicates import Duplicates, Entrant
 from .matchstore import actor, iso_time
 from .players import Player
 from .seats import Seats
@@ -84,6 +94,7 @@ class Tournaments:
         self,
         client: Any,
         seats: Seats,
+        duplicates: Duplicates,
         resign: Callable[[Player, str], Any],
         clock: Callable[[], float],
     ) -> None:
@@ -91,6 +102,7 @@ class Tournaments:
         self.log = TournamentLog(client)
         self.client = client
         self.seats = seats
+        self.duplicates = duplicates
         self.resign = resign
         self.clock = clock
 
@@ -106,6 +118,13 @@ class Tournaments:
         capacity, bots = setup["capacity"], setup["bots"]
         if bots > capacity:
             raise BadRequest("more bot entrants than places", code="bad_capacity")
+        if setup["duplicate"] and not MIN_TABLES * seats <= capacity <= MAX_TABLES * seats:
+            raise BadRequest(
+                f"a duplicate tournament's round is one group of {MIN_TABLES} to {MAX_TABLES} "
+                f"tables of {seats}: a capacity of {MIN_TABLES * seats} to "
+                f"{MAX_TABLES * seats}",
+                code="bad_capacity",
+            )
         now = self.clock()
         starts_at = setup["starts_at"]
         if starts_at is not None and starts_at.timestamp() <= now:
@@ -117,7 +136,7 @@ class Tournaments:
             "rounds": setup["rounds"], "capacity": capacity, "bot_level": level,
             "starts_at": iso_time(starts_at.timestamp()) if starts_at else None,
             "turn_timeout": setup["turn_timeout"] or DEFAULT_TURN_TIMEOUT_S,
-            "created_by": player.id, "created": iso_time(now),
+            "duplicate": setup["duplicate"], "created_by": player.id, "created": iso_time(now),
         }  # fmt: skip
         created = self._append(None, TOURNAMENT_CREATED, player, tournament=doc)
         if starts_at is not None:
@@ -237,27 +256,90 @@ class Tournaments:
         return self.clock() >= parse_time(doc["starts_at"])
 
     def _pair(self, doc: Doc, results: dict[str, Any]) -> Doc:
-        """Append the next round, its match ids drawn now, then open its tables."""
+        """Append the next round, its match ids drawn now, then open its tables (a duplicate
+        round: through its group, ``_pair_duplicate``)."""
         number = len(doc["rounds_paired"]) + 1
         ids = [e["id"] for e in doc["entrants"]]
-        lines = swiss.standings(ids, doc["rounds_paired"], results, doc["withdrawn"])
-        paired = swiss.pair_round(lines, doc["players"], number)
-        for table in paired["tables"]:
-            table["match"] = secrets.token_hex(8)
+        lines = swiss.standings(
+            ids, doc["rounds_paired"], results, doc["withdrawn"], duplicate_game(doc)
+        )
+        paired = swiss.pair_round(lines, doc["players"], number, bool(doc.get("duplicate")))
         paired = {"round": number, **paired}
         rounds = doc["rounds"] or (swiss.rounds_for(len(ids)) if doc["players"] == 2 else 3)
         ended = {m: w for m, w in results.items() if m not in doc["results"]}
+        if doc.get("duplicate") and len(paired["tables"]) >= MIN_TABLES:
+            return self._pair_duplicate(doc, paired, rounds, ended)
+        for table in paired["tables"]:
+            table["match"] = secrets.token_hex(8)
         doc = self._append(doc, ROUND_PAIRED, None, paired=paired, rounds=rounds, results=ended)
         self._open_round(doc, paired)
         return doc
 
+    def _pair_duplicate(
+        self, doc: Doc, paired: dict[str, Any], rounds: int, ended: dict[str, Any]
+    ) -> Doc:
+        """The round as one duplicate group: its record (the seed) written, then the round
+        appended with the group's commitment and match ids, then its tables opened, under
+        the group's opening lock (taken before the append: a read meanwhile leaves them)."""
+        appended: list[Doc] = []
+        locks: list[str] = []
+
+        def commit(group: dict[str, Any]) -> None:
+            for table, match_id in zip(paired["tables"], group["matches"], strict=True):
+                table["match"] = match_id
+            paired["group"] = {"id": group["id"], "seed_sha256": group["seed_sha256"]}
+            locks.append(OPENING_KEY.format(id=doc["id"], match=group["id"]))
+            self.client.set(locks[0], 1, ex=OPENING_FOR_S)
+            appended.append(
+                self._append(doc, ROUND_PAIRED, None, paired=paired, rounds=rounds, results=ended)
+            )
+
+        tables = [[self._sitter(doc, e) for e in t["seats"]] for t in paired["tables"]]
+        people = any(isinstance(s, Player) for table in tables for s in table)
+        try:
+            self.duplicates.open_group(
+                creator_of(doc["id"]), doc["game"], doc["variant"], doc["players"],
+                doc["options"], tables, turn_timeout=doc["turn_timeout"] if people else None,
+                bot_pace=None if people else 0.0, sit_in=doc["bot_level"],
+                tournament={"id": doc["id"], "round": paired["round"]}, committed=commit,
+            )  # fmt: skip
+        except DomainError:
+            if not appended:
+                raise
+            # appended, a table not opened (another lobby raced it): the next advance opens it
+        finally:
+            if locks:
+                self.client.delete(locks[0])
+        return appended[0]
+
+    @staticmethod
+    def _sitter(doc: Doc, entrant_id: str | None) -> Entrant:
+        """Who sits in an entrant's seat: the person, or the bot entrant's (a filler's) bot."""
+        entrant = next((e for e in doc["entrants"] if e["id"] == entrant_id), None)
+        if entrant is not None and entrant["bot"] is None:
+            return Player(entrant["id"], entrant["name"])
+        return entrant["bot"] if entrant else doc["bot_level"]
+
     def _open_round(self, doc: Doc, paired: dict[str, Any]) -> None:
-        """Open the round's tables whose match is missing or not full yet (one read for all)."""
+        """Open the round's tables whose match is missing or not full yet (one read for all);
+        a duplicate round's through its group, which opens what its lobby left unopened."""
         matches = self._matches([t["match"] for t in paired["tables"]])
-        for table in paired["tables"]:
-            match = matches.get(table["match"])
-            if match is None or not rules_of.is_full(match):
-                self._open_table(doc, paired["round"], table)
+        unopened = [
+            table for table in paired["tables"]
+            if (match := matches.get(table["match"])) is None or not rules_of.is_full(match)
+        ]  # fmt: skip
+        group = paired.get("group")
+        if group and unopened:
+            lock = OPENING_KEY.format(id=doc["id"], match=group["id"])
+            if self.client.set(lock, 1, nx=True, ex=OPENING_FOR_S):
+                try:
+                    with contextlib.suppress(DomainError):  # raced: the next advance
+                        self.duplicates.get(group["id"])
+                finally:
+                    self.client.delete(lock)
+            return
+        for table in unopened:
+            self._open_table(doc, paired["round"], table)
 
     def _open_table(self, doc: Doc, number: int, table: dict[str, Any]) -> None:
         """The table's match: created, each person seated, bots in the other seats; full,
@@ -326,16 +408,18 @@ class Tournaments:
     def shown(self, doc: Doc) -> dict[str, Any]:
         """What anybody sees of a tournament: the document, each round's tables with their
         matches' status, and the standings."""
-        results = self.results(doc)
-        rounds = [
-            {**paired, "tables": [
+        results, game = self.results(doc), duplicate_game(doc)
+        rounds = []
+        for paired in doc["rounds_paired"]:
+            scored = swiss.round_matchpoints(game, paired, results)
+            rounds.append({**paired, "group": paired.get("group"), "tables": [
                 {**t, "status": rules_of.FINISHED if t["match"] in results else rules_of.RUNNING,
                  "winners": (results.get(t["match"]) or {}).get("winners"),
-                 "no_shows": (results.get(t["match"]) or {}).get("no_shows")}
+                 "no_shows": (results.get(t["match"]) or {}).get("no_shows"),
+                 "matchpoints": [scored.get(e) if e else None for e in t["seats"]]
+                 if scored is not None else None}
                 for t in paired["tables"]
-            ]}
-            for paired in doc["rounds_paired"]
-        ]  # fmt: skip
+            ]})  # fmt: skip
         return {**summary(doc), "entrants": doc["entrants"], "withdrawn": doc["withdrawn"],
                 "rounds_paired": rounds, "standings": standings_of(doc, results)}  # fmt: skip
 
@@ -372,6 +456,7 @@ def summary(doc: Doc) -> dict[str, Any]:
     )  # fmt: skip
     return {
         **{k: doc.get(k) for k in fields},
+        "duplicate": bool(doc.get("duplicate")),
         "registered": len(doc["entrants"]),
         "round": len(doc["rounds_paired"]),
     }

@@ -1,5 +1,7 @@
 /** Tournaments: #/tournaments (the list and a form to create one) and #/tournament/<id>
  * (registering, each round's tables with links to watch their matches, the standings).
+ * A duplicate tournament's page links each round's group (#/duplicate/<id>) and shows the
+ * matchpoints its standings rank by.
  * A tournament's page asks again every few seconds while it is not finished: the
  * standings move as its matches end. */
 import { lobby, me, reason } from "./api";
@@ -35,7 +37,7 @@ export async function tournamentsScreen(screen: HTMLElement, name: (then: () => 
     : h("p", { class: "muted" }, t("none_now")));
 }
 
-/** A new tournament: game, capacity, rounds, bots, when it starts. */
+/** A new tournament: game, capacity, rounds, bots, played duplicate or not. */
 function createForm(all: CatalogGame[], name: (then: () => void) => HTMLElement): HTMLFormElement {
   const form = h("form", { class: "new-tournament" }) as HTMLFormElement;
   const game = h("select", { id: "t-game" }, all.map((g) => h("option", { value: g.id }, g.name))) as HTMLSelectElement;
@@ -44,6 +46,7 @@ function createForm(all: CatalogGame[], name: (then: () => void) => HTMLElement)
   const bots = h("input", { id: "t-bots", type: "number", min: 0, max: 256, value: 0, step: 1 }) as HTMLInputElement;
   const rounds = h("input", { id: "t-rounds", type: "number", min: 1, max: 20, step: 1, placeholder: t("tourney_rounds_auto") }) as HTMLInputElement;
   const level = h("select", { id: "t-level" }, ["random", "easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === "medium" }, strategyLabel(l)))) as HTMLSelectElement;
+  const duplicate = h("input", { id: "t-duplicate", type: "checkbox" }) as HTMLInputElement;
   const error = h("div", { class: "form-error" });
   mount(form,
     h("h3", null, t("tourney_new")),
@@ -54,6 +57,8 @@ function createForm(all: CatalogGame[], name: (then: () => void) => HTMLElement)
     h("label", { for: "t-bots" }, t("tourney_bots")), bots,
     h("label", { for: "t-level" }, t("quick_level_label")), level,
     h("label", { for: "t-rounds" }, t("tourney_rounds")), rounds,
+    h("label", { for: "t-duplicate", class: "check" }, duplicate, " ", t("tourney_duplicate")),
+    h("p", { class: "muted" }, t("tourney_duplicate_note")),
     h("button", { type: "submit", class: "primary" }, t("create")),
     error);
   form.onsubmit = async (event) => {
@@ -64,7 +69,7 @@ function createForm(all: CatalogGame[], name: (then: () => void) => HTMLElement)
     const body = {
       game: lobbyGameId(chosen), capacity: parseInt(capacity.value, 10), bots: parseInt(bots.value, 10) || 0,
       rounds: rounds.value ? parseInt(rounds.value, 10) : null, bot_level: botStrategy(level.value), name: title.value.trim() || null,
-      options: {}, starts_at: null,
+      options: {}, starts_at: null, duplicate: duplicate.checked,
     };
     const created = await lobby.POST("/v1/tournaments", { body });
     if (created.error || !created.data) return mount(error, notice(reason(created.error), "error"));
@@ -109,24 +114,31 @@ export class TournamentScreen {
       ? h("button", { type: "button", id: "t-withdraw", on: { click: () => void act("DELETE") } }, t("tourney_withdraw"))
       : doc.status === "registering" ? h("button", { type: "button", class: "primary", id: "t-register", on: { click: () => void act("POST") } }, t("tourney_register")) : null;
     const seatName = (entrant: string | null | undefined) => (entrant ? names.get(entrant) ?? entrant : t("tourney_filler"));
+    const mp = (value: number | null | undefined) => (value === null || value === undefined ? "" : ` (${t("tourney_mp_short", { n: value })})`);
+    const heads = [["#", t("player")], doc.duplicate ? [t("tourney_matchpoints")] : [], [t("tourney_points"), t("tourney_buchholz"), t("tourney_played"), t("wins")]].flat();
     mount(this.screen,
       h("h2", null, doc.name),
       h("p", { class: "summary" }, `${gameName(all, doc.game)} · ${doc.variant} · `, t("tourney_entrants", { n: doc.registered, capacity: doc.capacity }), " · ",
         h("span", { class: `t-status ${doc.status}` }, statusWord(doc.status)),
-        doc.rounds ? ` · ${t("tourney_round_of", { n: doc.round, of: doc.rounds })}` : ""),
+        doc.rounds ? ` · ${t("tourney_round_of", { n: doc.round, of: doc.rounds })}` : "",
+        doc.duplicate ? h("span", { class: "t-duplicate" }, ` · ${t("tourney_duplicate_tag")}`) : ""),
       button, error,
       h("section", { class: "standings", "aria-labelledby": "t-standings" },
         h("h3", { id: "t-standings" }, t("tourney_standings")),
         doc.standings.length ? h("div", { class: "scroll" }, h("table", { class: "leaderboard standings" },
-          h("thead", null, h("tr", null, ["#", t("player"), t("tourney_points"), t("tourney_buchholz"), t("tourney_played"), t("wins")].map((text) => h("th", { scope: "col" }, text)))),
+          h("thead", null, h("tr", null, heads.map((text) => h("th", { scope: "col" }, text)))),
           h("tbody", null, doc.standings.map((line) => h("tr", { "data-entrant": line.entrant, class: line.withdrawn ? "withdrawn" : "" },
             h("td", null, String(line.rank)), h("td", null, seatName(line.entrant), line.withdrawn ? ` (${t("tourney_withdrawn")})` : ""),
+            doc.duplicate ? h("td", { class: "matchpoints" }, String(line.matchpoints ?? 0)) : null,
             h("td", null, String(line.points)), h("td", null, String(line.buchholz)), h("td", null, String(line.played)), h("td", null, String(line.wins)))))))
           : h("p", { class: "muted" }, t("none_yet"))),
       [...doc.rounds_paired].reverse().map((paired) => h("section", { class: "round", "data-round": paired.round },
         h("h3", null, t("tourney_round", { n: paired.round })),
+        paired.group ? h("p", { class: "group" }, h("a", { href: `#/duplicate/${paired.group.id}`, class: "group-link" }, t("tourney_group")), " ",
+          h("span", { class: "muted" }, t("duplicate_commitment"), " ", h("code", null, paired.group.seed_sha256.slice(0, 16) + "…")))
+          : doc.duplicate && paired.tables.length === 1 ? h("p", { class: "muted" }, t("tourney_plain_round")) : null,
         h("ul", { class: "tables" }, paired.tables.map((table) => h("li", { "data-match": table.match },
-          `${t("tourney_table", { n: table.table })}: `, table.seats.map((s, seat) => h("span", { class: table.winners?.includes(seat) ? "winner" : "" }, seatName(s))).flatMap((el, i) => (i ? [" – ", el] : [el])), " ",
+          `${t("tourney_table", { n: table.table })}: `, table.seats.map((s, seat) => h("span", { class: table.winners?.includes(seat) ? "winner" : "" }, seatName(s), mp(table.matchpoints?.[seat]))).flatMap((el, i) => (i ? [" – ", el] : [el])), " ",
           h("a", { href: table.status === "finished" ? `#/replay/${table.match}` : `#/match/${table.match}`, class: `go ${table.status}` },
             table.status === "finished" ? t("replay") : player && table.seats.includes(player.id) ? t("play_on") : t("watch"))))),
         paired.byes.length ? h("p", { class: "muted" }, t("tourney_bye", { names: paired.byes.map(seatName).join(", ") })) : null)),

@@ -362,12 +362,13 @@ const scenarios = {
     return { match: met[0], with_bot: withBot, waiting, cancelled };
   },
 
-  /** Tournaments: Ana creates a Brisca tournament of four bots through the form, follows its
-   * page until round one's tables have finished and the standings show points; Beto (in
-   * Spanish) registers in another from the list, then withdraws. */
+  /** Tournaments: Ana creates a duplicate Brisca tournament of four bots through the form,
+   * follows its page until round one's tables have finished, its group is linked and the
+   * standings show matchpoints; Beto (in Spanish) registers in another from the list, then
+   * withdraws. */
   async tournament(scope) {
     const ana = await newPage(scope, "Ana");
-    const create = async (name, capacity, bots) => {
+    const create = async (name, capacity, bots, duplicate = false) => {
       await ana.goto(`${BASE}/#/tournaments`);
       await ana.waitForSelector("form.new-tournament #t-game");
       await ana.fill("#t-name", name);
@@ -375,14 +376,18 @@ const scenarios = {
       await ana.fill("#t-capacity", String(capacity));
       await ana.fill("#t-bots", String(bots));
       await ana.selectOption("#t-level", "random");
+      if (duplicate) await ana.check("#t-duplicate");
       await ana.click("form.new-tournament button[type=submit]");
       await ana.waitForURL(/#\/tournament\//);
       return ana.url().split("#/tournament/")[1];
     };
-    const played = await create("Copa de bots", 4, 4); // full at once: round one is on
+    const played = await create("Copa de bots", 4, 4, true); // full at once: round one is on
     await ana.waitForSelector(".round[data-round='1'] .tables li a.go");
+    const group = (await ana.getAttribute(".round[data-round='1'] a.group-link", "href")).split("#/duplicate/")[1];
     await ana.waitForFunction(() => document.querySelectorAll(".round[data-round='1'] a.go.finished").length === 2, null, { timeout: 120_000 });
-    await ana.waitForSelector(".standings tbody tr:first-child td:nth-child(3):text-is('1')", { timeout: 10_000 });
+    // the round's matchpoints: one deal at least compared, each seat's worth 1 between two tables
+    await ana.waitForFunction(() => Number(document.querySelector(".standings tbody tr:first-child td.matchpoints")?.textContent) > 0, null, { timeout: 10_000 });
+    await ana.waitForSelector(".summary .t-duplicate");
     mkdirSync(ARTIFACTS, { recursive: true });
     await ana.screenshot({ path: `${ARTIFACTS}/tournament.png`, fullPage: true });
     const standings = await ana.locator(".standings tbody tr").count();
@@ -396,7 +401,7 @@ const scenarios = {
     await beto.click("#t-withdraw");
     await beto.waitForSelector(".summary:has-text('1 de 3 inscritos')");
     checkConsole(ana, beto);
-    return { played, open, standings };
+    return { played, open, standings, group };
   },
 
   /** A person plays a complete Brisca against a bot by clicking; screenshots on the way. */
