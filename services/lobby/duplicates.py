@@ -226,6 +226,7 @@ class Duplicates:
         duplicate = {
             "group": group["id"], "table": table, "matches": group["matches"],
             "seed_sha256": group["seed_sha256"],
+            "people": [[s["player"] for s in seated if "player" in s] for seated in group["seating"]],
         }  # fmt: skip
         store = self.store
         try:
