@@ -107,6 +107,7 @@ class Export(MethodView):
 class Scores(MethodView):
     @matches.response(200, schemas.ScoreSheet)
     @matches.doc(operationId="getScores")
+    @matches.alt_response(403, schema=ErrorSchema, description=f"a running {HIDDEN_TABLE[2:]}")
     @matches.alt_response(404, schema=ErrorSchema, description="no such match")
     def get(self, match_id: str):
         """The score sheet: points per seat per round, totals and winners."""

@@ -102,19 +102,10 @@ class History:
         return entries
 
     def watched_entries(self, match_id: str) -> list[Entry]:
-        """The whole log, unless it is a duplicate table whose group seats a person at another
-        table and has not revealed its seed: this service does not know who asks, and that
-        person holds the same cards (``shared.duplicate.hidden_from``). 403 then."""
+        """The whole log, unless it is a duplicate table hidden while its group plays
+        (``check_shown``: 403)."""
         entries = self.entries(match_id)
-        group = group_of(entries[0].get("match") or {})
-        if hidden_from(group, is_revealed(entries), None):
-            raise Forbidden(
-                "a table of a duplicate group is not shown here while its group plays: a "
-                "player of another table holds the same cards; watch it in the lobby, or "
-                "read it here once every table of the group has finished",
-                code=HIDDEN,
-                details={"group": (group or {}).get("group")},
-            )
+        check_shown(entries[0].get("match") or {}, is_revealed(entries))
         return entries
 
     def match_log(self, match_id: str, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
@@ -191,6 +182,7 @@ class History:
                 return sheet
             snap = self.log.snapshot(match_id)
             if snap is not None:
+                check_shown(snap["match"], bool(snap["match"].get("seed")))
                 return projections.live_sheet(snap["match"], snap.get("state"), snap["version"])
             archived = self.archive.document(match_id)
             if archived is not None and archived["scores"] is not None:
@@ -261,3 +253,18 @@ class History:
         if not isinstance(seed, str) or not seed:
             raise Conflict("the match's seed is not available", code="log_diverges")
         return seed
+
+
+def check_shown(match: dict[str, Any], revealed: bool) -> None:
+    """403 for a duplicate table whose group seats a person at another table and has not
+    revealed its seed: this service does not know who asks, and that person holds the same
+    cards (``shared.duplicate.hidden_from``)."""
+    group = group_of(match)
+    if hidden_from(group, revealed, None):
+        raise Forbidden(
+            "a table of a duplicate group is not shown here while its group plays: a "
+            "player of another table holds the same cards; watch it in the lobby, or "
+            "read it here once every table of the group has finished",
+            code=HIDDEN,
+            details={"group": (group or {}).get("group")},
+        )
