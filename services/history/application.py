@@ -260,11 +260,11 @@ def check_shown(match: dict[str, Any], revealed: bool) -> None:
     revealed its seed: this service does not know who asks, and that person holds the same
     cards (``shared.duplicate.hidden_from``)."""
     group = group_of(match)
-    if hidden_from(group, revealed, None):
+    if group is not None and hidden_from(group, revealed, None):
         raise Forbidden(
             "a table of a duplicate group is not shown here while its group plays: a "
             "player of another table holds the same cards; watch it in the lobby, or "
             "read it here once every table of the group has finished",
             code=HIDDEN,
-            details={"group": (group or {}).get("group")},
+            details={"group": group["group"]},
         )

@@ -215,8 +215,7 @@ def check_not_hidden(match: Match, player: Player) -> None:
     """A person of a duplicate group may not watch its other tables while they play: they
     hold the same cards (``shared.duplicate.hidden_from``). 403 until the seed is revealed."""
     group = group_of(match)
-    if hidden_from(group, bool(match.get("seed")), player.id):
-        assert group is not None
+    if group is not None and hidden_from(group, bool(match.get("seed")), player.id):
         raise Forbidden(
             "this table is of your duplicate group: it is dealt the cards you hold at your "
             "own table, so you may watch it once every table of the group has finished",
