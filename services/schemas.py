@@ -172,6 +172,14 @@ class DuplicateOf(ma.Schema):
     seed_sha256 = fields.String(
         required=True, metadata={"description": "the seed the group committed to, every table's"}
     )
+    people = fields.List(
+        fields.List(fields.String()),
+        metadata={
+            "description": "by table, the persons seated there (bots left out): until the "
+            "group's seed is revealed, a person of one table may not watch the others "
+            "(duplicate_table_hidden); absent in tables opened before it was recorded"
+        },
+    )
 
 
 class MatchDocument(ma.Schema):

@@ -19,6 +19,7 @@ from typing import Any
 
 MIN_TABLES = 2
 MAX_TABLES = 12  # a group's tables are opened in one request
+HIDDEN = "duplicate_table_hidden"  # the refusal's code, where ``hidden_from`` holds
 
 # The games whose every deal is alike at every table however the deals before it were
 # played: each new deal shuffles a fresh deck with the seed's next draw (tested in
@@ -38,6 +39,25 @@ def group_of(created: dict[str, Any]) -> dict[str, Any] | None:
     """The duplicate group a match belongs to, as its created document says (None: none)."""
     duplicate = created.get("duplicate")
     return duplicate if isinstance(duplicate, dict) else None
+
+
+def hidden_from(duplicate: dict[str, Any] | None, revealed: bool, viewer: str | None) -> bool:
+    """Whether a table's play is hidden from ``viewer`` (a person's id; None: a reader the
+    service does not know). ``duplicate``: the table's ``duplicate`` field (None: not a
+    duplicate table), whose ``people`` are the persons of each table of its group; ``revealed``:
+    whether the table has its ``seed.revealed`` entry. A person seated at another table of
+    the group holds the same cards there: until the group's seed is revealed (every table
+    finished), the table is hidden from them, and from any reader not known while the
+    group seats a person at another table. Its own players and strangers read it as ever."""
+    if duplicate is None or revealed:
+        return False
+    others = {
+        person
+        for table, people in enumerate(duplicate.get("people") or [])
+        if table != duplicate.get("table")
+        for person in people
+    }
+    return bool(others) if viewer is None else viewer in others
 
 
 def deals_of(result: dict[str, Any] | None) -> list[list[int]]:

@@ -454,12 +454,19 @@ class MatchLog:
         For long-polling: returns at once when there already are newer entries, and [] on
         timeout. The client's socket_timeout, if set, must exceed the wait.
         """
-        block_ms = int(min(max(timeout_seconds, 0.0), MAX_WAIT_SECONDS) * 1000)
-        if block_ms > 0:  # BLOCK 0 would mean "forever"
-            # XREAD only waits: its reply is shaped differently in RESP2 and RESP3,
-            # while XRANGE's is not, and reading through entries() keeps one decoder.
-            self.client.xread({self.keys(match_id).log: f"0-{after}"}, count=1, block=block_ms)
+        wait_for_entry(self.client, self.keys(match_id).log, after, timeout_seconds)
         return self.entries(match_id, after)
+
+
+def wait_for_entry(client: Any, stream: str, after: int, timeout_seconds: float) -> None:
+    """Block up to ``timeout_seconds`` (at most ``MAX_WAIT_SECONDS``) until the Redis stream
+    ``stream``, whose entry ids are ``0-<version>``, holds one past version ``after``: at once
+    if it does already. The long-polls' one wait (a match log's, a tournament log's)."""
+    block_ms = int(min(max(timeout_seconds, 0.0), MAX_WAIT_SECONDS) * 1000)
+    if block_ms > 0:  # BLOCK 0 would mean "forever"
+        # XREAD only waits: its reply is shaped differently in RESP2 and RESP3, while
+        # XRANGE's is not, and the caller reading through its own decoder keeps one.
+        client.xread({stream: f"0-{after}"}, count=1, block=block_ms)
 
 
 def _entry(entry_id: str | bytes, fields: dict) -> dict[str, Any]:

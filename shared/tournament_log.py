@@ -10,7 +10,9 @@ logs' (each match's winners), recorded so that the tournament reads on once its 
 are archived; the history service recomputes the standings from the match logs themselves. Every key of a tournament is under its
 own hash tag, so an append (the entry and the folded document, at an expected version) is
 one Lua script on one node of a Redis Cluster: two lobbies advancing a tournament at once
-append one round, the other's append finds the version moved on.
+append one round, the other's append finds the version moved on. The same script adds the
+entry's version to the tournament's notice stream, which a long-poll blocks on
+(``TournamentLog.wait``, as a match's long-poll blocks on its log).
 
 The lobby writes the log; the history service reads it with the match logs to show the
 standings (shared/swiss.py).
@@ -32,20 +34,25 @@ from shared.entry_kinds import (
     TOURNAMENT_KINDS,
     WITHDRAWN,
 )
+from shared.eventstore import wait_for_entry
 
 TOURNAMENT_ID = re.compile(r"[0-9a-f]{16}")
 LOG_KEY = "tapete:{{t{id}}}:tournament:log"  # list: the entries (JSON), version = position
 DOC_KEY = "tapete:{{t{id}}}:tournament:doc"  # the document after the last entry (JSON)
+# stream: the last entry's version as its id (0-<version>), for the long-poll to wait on
+NOTICE_KEY = "tapete:{{t{id}}}:tournament:notice"
 INDEX_KEY = "tapete:tournaments"  # zset: every tournament id by creation time (derivable)
 STARTS_KEY = "tapete:tournaments:starts"  # zset: each tournament waiting for its starts_at
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
 STATUSES = (REGISTERING, RUNNING, FINISHED)
 
-# KEYS: log, doc. ARGV: expected version, entry, document. 0: the version has moved on.
+# KEYS: log, doc, notice. ARGV: expected version, entry, document. 0: the version has moved
+# on. The notice keeps the newest entry's version only: a waiter reads the document after.
 _APPEND = """
 if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
 redis.call('RPUSH', KEYS[1], ARGV[2])
 redis.call('SET', KEYS[2], ARGV[3])
+redis.call('XADD', KEYS[3], 'MAXLEN', '1', '0-' .. (tonumber(ARGV[1]) + 1), 'v', '')
 return 1
 """
 
@@ -110,7 +117,7 @@ class TournamentLog:
         version = doc["version"] if doc else 0
         entry = {"version": version + 1, **entry}
         after = fold(doc, entry)
-        keys = [LOG_KEY.format(id=tournament_id), DOC_KEY.format(id=tournament_id)]
+        keys = [key.format(id=tournament_id) for key in (LOG_KEY, DOC_KEY, NOTICE_KEY)]
         if not self._append(keys=keys, args=[version, json.dumps(entry), json.dumps(after)]):
             raise Stale(tournament_id)
         if doc is None:
@@ -122,6 +129,15 @@ class TournamentLog:
             return None
         raw = self.client.get(DOC_KEY.format(id=tournament_id))
         return json.loads(raw) if raw else None
+
+    def wait(self, tournament_id: str, after: int, timeout_seconds: float) -> Doc | None:
+        """The document once its version is past ``after``, or after ``timeout_seconds``
+        (at most ``MAX_WAIT_SECONDS``) as it is then: for the tournament's long-poll."""
+        doc = self.doc(tournament_id)
+        if doc is not None and doc["version"] <= after:
+            wait_for_entry(self.client, NOTICE_KEY.format(id=tournament_id), after, timeout_seconds)
+            doc = self.doc(tournament_id)
+        return doc
 
     def docs(self, tournament_ids: list[str]) -> list[Doc]:
         pipe = self.client.pipeline(transaction=False)

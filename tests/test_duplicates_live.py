@@ -5,12 +5,14 @@ Cluster.
 A group of two Escoba tables played to the end by bots is dealt the same cards at both
 (the entrants rotated over the seats), and both verify once the group has revealed its
 seed; a table that finishes first keeps its seed and its log's secrets while the other
-plays on; refused groups create nothing.
+plays on, and a person of the group may not watch the other table until the seed is
+revealed; refused groups create nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -19,6 +21,7 @@ import pytest
 
 from shared.verify import verify_export
 from tests.bots_fixtures import BotProcess, BotProcesses
+from tests.redis_fixtures import RedisStore
 from tests.service_fixtures import Http, Service, error_of, session
 
 pytestmark = pytest.mark.cluster  # on one Redis and on a Redis Cluster (rq on its own)
@@ -101,25 +104,55 @@ def test_two_tables_of_escoba_played_by_bots_are_dealt_the_same_cards_and_verify
     assert [(cell["table"], cell["entrant"]) for cell in deal] == [(0, 0), (1, 1)]
 
 
-def test_a_table_finished_first_keeps_its_seed_until_the_other_table_finishes(
-    lobby: Http, history: Http, bots: list[BotProcess]
+def hidden_reads(lobby: Http, history: Http, person: dict[str, Any], match_id: str) -> None:
+    """Every read of ``match_id`` by ``person`` (a player of another table of its duplicate
+    group) is refused, and the history's log and replay of it too (it knows no caller)."""
+    token = person["token"]
+    for reply in (
+        lobby.get(f"/v1/matches/{match_id}", token),
+        lobby.events(person, match_id, after=0, wait=0),
+        lobby.events(person, match_id, after=10_000, wait=2),  # refused at once, no wait
+        lobby.post(f"/v1/matches/{match_id}/stream-ticket", token),
+        lobby.get(f"/v1/matches/{match_id}/stream", token),
+    ):
+        error = error_of(reply, 403, "duplicate_table_hidden")
+        assert "every table" in error["message"]
+    for path in ("log", "replay", "replay?seat=0"):
+        error_of(history.get(f"/v1/matches/{match_id}/{path}"), 403, "duplicate_table_hidden")
+
+
+def tickets_of(store: RedisStore, player: dict[str, Any]) -> list[str]:
+    """The stream tickets held for ``player`` (their records name them)."""
+    client = store.client()
+    try:
+        found = (client.get(key) for key in client.scan_iter(match="tapete:ticket:*"))
+        return [raw for raw in found if raw and json.loads(raw)["player"] == player["id"]]
+    finally:
+        client.close()
+
+
+def test_a_player_of_a_group_may_not_watch_its_other_table_until_the_group_is_revealed(
+    lobby: Http, history: Http, redis_store: RedisStore, bots: list[BotProcess]
 ):
-    ana = lobby.player("Ana")
+    ana, eva = lobby.player("Ana"), lobby.player("Eva")  # Eva: a stranger to the group
     group = open_group(lobby, ana, tables=2, seats=["me", "random"], bot_level="easy")
     mine, bots_only = (table["match"] for table in group["tables"])
     assert lobby.view(ana, mine)["seats"][0]["player"] == ana["id"]
-    assert [s["bot"] for s in lobby.view(ana, bots_only)["seats"]] == ["random", "easy"]
+    assert lobby.view(ana, mine)["duplicate"]["people"] == [[ana["id"]], []]
+    hidden_reads(lobby, history, ana, bots_only)  # while both tables play
+    assert tickets_of(redis_store, ana) == []
+    assert [s["bot"] for s in lobby.view(eva, bots_only)["seats"]] == ["random", "easy"]
+    assert lobby.events(eva, bots_only).status == 200
+    assert lobby.post(f"/v1/matches/{bots_only}/stream-ticket", eva["token"]).status == 200
+
     group = until(lobby, ana, group, lambda g: g["tables"][1]["status"] == "finished")
     assert group["status"] == "playing" and group["seed"] is None
     assert group["comparison"] is None
-    finished = lobby.view(ana, bots_only)
-    assert "seed" not in finished
-    log = history.get(f"/v1/matches/{bots_only}/log").body
-    assert log["revealed"] is False and log["seed"] is None
-    assert all(entry.get("seed") is None for entry in log["entries"])
-    assert all(entry["action"] is None for entry in log["entries"])  # as a running match's
+    finished = lobby.view(eva, bots_only)
+    assert finished["status"] == "finished" and "seed" not in finished
+    hidden_reads(lobby, history, ana, bots_only)  # finished, but Ana's table plays on
+    assert lobby.events(eva, bots_only).body["version"] == finished["version"]  # unchanged
     error_of(history.get(f"/v1/matches/{bots_only}/verify"), 409, "seed_withheld")
-    error_of(history.get(f"/v1/matches/{bots_only}/replay?seat=0"), 403)
 
     assert lobby.post(f"/v1/matches/{mine}/resign", ana["token"]).status == 200
     group = until(lobby, ana, group, lambda g: g["status"] == "finished")
@@ -127,6 +160,8 @@ def test_a_table_finished_first_keeps_its_seed_until_the_other_table_finishes(
         report = history.get(f"/v1/matches/{match_id}/verify").body
         assert report["ok"] and report["seed"]["revealed"], report
         assert lobby.view(ana, match_id)["seed"] == group["seed"]
+    assert lobby.events(ana, bots_only).status == 200
+    assert lobby.post(f"/v1/matches/{bots_only}/stream-ticket", ana["token"]).status == 200
     assert history.get(f"/v1/matches/{bots_only}/log").body["revealed"] is True
 
 

@@ -24,6 +24,7 @@ import yaml
 from openapi_spec_validator import validate
 from redis.crc import key_slot
 
+from services.errors import Forbidden
 from services.history import projections
 from services.history.app import create_history_app
 from services.history.application import History
@@ -559,6 +560,26 @@ def test_a_seat_replay_of_a_running_match_is_refused(lobby: Lobby, http: Http):
     match_id = play(lobby, seat_players(lobby, 2), moves=2)
     error_of(http.get(f"/v1/matches/{match_id}/replay?seat=0"), 403, "match_running")
     error_of(http.get(f"/v1/matches/{match_id}/replay?version=4&seat=1"), 403, "match_running")
+
+
+def test_a_duplicate_table_a_person_of_its_group_could_watch_is_not_shown(lobby: Lobby, http: Http):
+    """Ana plays table 0 of a duplicate group, bots table 1: this service does not know who
+    asks, so table 1's log, replays and live scores are refused to all; the lobby refuses
+    them to Ana alone. Table 0 (nobody of the group plays elsewhere) is shown as ever."""
+    ana, eva = lobby.register("Ana")[0], lobby.register("Eva")[0]
+    group = lobby.open_duplicate(ana, "escoba", "base", 2, {}, 2, ["me", "random"], "easy")
+    mine, other = (table["match"] for table in group["tables"])
+    assert lobby.load(other).match["status"] == "running"  # its bots do not play in here
+    for path in ("log", "replay", "replay?seat=0", "scores"):
+        error_of(http.get(f"/v1/matches/{other}/{path}"), 403, "duplicate_table_hidden")
+    for path in ("log", "replay", "scores"):
+        assert http.get(f"/v1/matches/{mine}/{path}").status == 200, path
+    with pytest.raises(Forbidden) as refused:
+        lobby.get_match(ana, other)
+    assert refused.value.code == "duplicate_table_hidden"
+    assert refused.value.details == {"group": group["id"], "table": 1}
+    assert lobby.get_match(eva, other)["id"] == other
+    assert lobby.get_match(ana, mine)["view"]["seat"] == 0
 
 
 @pytest.mark.parametrize(

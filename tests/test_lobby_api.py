@@ -1225,3 +1225,53 @@ def test_a_group_whose_lobby_stopped_while_opening_its_tables_is_opened_by_the_n
     assert record["opened"] is True  # a table gone later (archived) is not opened again
     secret = record["seed"]
     assert group["seed"] is None and secret not in json.dumps(group)  # until the reveal
+
+
+def test_a_person_of_a_duplicate_group_is_refused_its_other_table_and_nothing_is_written(
+    http: Http, redis_client: redis.Redis
+):
+    """Ana plays table 0 of a group; table 1 (its bots idle here) is hidden from her on every
+    read of its play, each refusal writing nothing; Eva, a stranger, reads it."""
+    ana, eva = http.player("Ana"), http.player("Eva")
+    body = {"game": "escoba", "tables": 2, "seats": ["me", "random"], "bot_level": "easy"}
+    group = http.post("/v1/duplicates", ana["token"], json=body).body
+    mine, other = (table["match"] for table in group["tables"])
+    before = everything(redis_client)
+    for reply in (
+        http.get(f"/v1/matches/{other}", ana["token"]),
+        http.events(ana, other, after=0, wait=5),
+        http.post(f"/v1/matches/{other}/stream-ticket", ana["token"]),
+        http.get(f"/v1/matches/{other}/stream", ana["token"]),
+    ):
+        error = error_of(reply, 403, "duplicate_table_hidden")
+        assert error["details"] == {"group": group["id"], "table": 1}
+    assert everything(redis_client) == before
+    assert http.view(eva, other)["view"]["seat"] is None
+    assert http.view(ana, mine)["view"]["seat"] == 0
+
+
+def test_a_tournament_poll_past_the_waiting_places_answers_at_once_and_says_when_to_poll_again(
+    lobby: Lobby, monkeypatch: pytest.MonkeyPatch
+):
+    """The tournament's long-poll shares the match long-poll's places (here one)."""
+    monkeypatch.setenv("LOBBY_MAX_WAITING", "1")
+    app = create_lobby_app({"TESTING": True}, service=lobby)
+    http = Http(app.test_client())
+    host = http.player("Host")
+    doc = http.post("/v1/tournaments", host["token"], json={"game": "brisca", "capacity": 4}).body
+    path = f"/v1/tournaments/{doc['id']}?after={doc['version']}"
+    first: list[Any] = []
+    poll = threading.Thread(target=lambda: first.append(http.get(f"{path}&wait=10", host["token"])))
+    poll.start()
+    waiting = app.extensions["lobby_waiting"]
+    deadline = time.monotonic() + 5
+    while waiting._value and time.monotonic() < deadline:  # until the first poll waits
+        time.sleep(0.01)
+    started = time.monotonic()
+    second = http.get(f"{path}&wait=10", host["token"])
+    assert time.monotonic() - started < 1
+    assert second.status == 200 and second.body == doc and second.headers["Retry-After"] == "1"
+    ana = http.player("Ana")  # an entry: the waiting poll answers
+    assert http.post(f"/v1/tournaments/{doc['id']}/register", ana["token"]).status == 200
+    poll.join(5)
+    assert first[0].body["version"] == doc["version"] + 1 and "Retry-After" not in first[0].headers

@@ -374,3 +374,54 @@ def test_a_duplicate_escoba_tournament_deals_each_round_alike_and_ranks_by_match
 def _dealt(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The first deal's events, each seat's cards included (a revealed log shows them)."""
     return next(e for e in entries if e["kind"] == "match.started")["events"][1:]
+def test_a_long_poll_learns_of_the_next_round_as_it_is_paired(
+    lobby: Http, players: list[BotProcess], redis_store: RedisStore
+):
+    """Ana against a bot entrant over two rounds: a client long-polling the tournament at its
+    version is answered as the dispatcher pairs round two (Ana resigns round one), soon after
+    that pairing (well within 5 s on a loaded machine; ms when idle), not at the end of its
+    20 s wait."""
+    ana = lobby.player("Ana")
+    doc = create(lobby, ana, capacity=2, bots=1, rounds=2, turn_timeout=600)
+    running = lobby.post(f"/v1/tournaments/{doc['id']}/register", ana["token"]).body
+    assert running["status"] == "running" and running["round"] == 1
+    (table,) = running["rounds_paired"][0]["tables"]
+    path = f"/v1/tournaments/{doc['id']}?after={running['version']}&wait=20"
+
+    def poll() -> tuple[Any, float]:
+        return Http(session(), lobby.base_url).get(path, ana["token"]), time.time()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        answer = pool.submit(poll)
+        time.sleep(0.5)
+        assert not answer.done(), "answered before anything changed"
+        assert lobby.post(f"/v1/matches/{table['match']}/resign", ana["token"]).status == 200
+        reply, answered = answer.result(timeout=25)
+    assert reply.status == 200, reply.body
+    assert reply.body["round"] == 2 and reply.body["version"] == running["version"] + 1
+    entries = [json.loads(raw) for raw in redis_entries(redis_store, doc["id"])]
+    paired = entries[running["version"]]  # the entry after the polled version
+    assert paired["kind"] == "round.paired" and paired["paired"]["round"] == 2
+    late = answered - datetime.fromisoformat(paired["time"].replace("Z", "+00:00")).timestamp()
+    assert late < 5.0, f"answered {late:.2f} s after the round was paired"  # the wait: 20 s
+    (second,) = reply.body["rounds_paired"][1]["tables"]
+    lobby.post(f"/v1/matches/{second['match']}/resign", ana["token"])  # leave nothing running
+
+
+def test_a_long_poll_at_the_current_version_times_out_with_the_same_document(
+    lobby: Http, players: list[BotProcess]
+):
+    host = lobby.player("Host")
+    doc = create(lobby, host, capacity=4)
+    started = time.monotonic()
+    reply = lobby.get(f"/v1/tournaments/{doc['id']}?after={doc['version']}&wait=1", host["token"])
+    waited = time.monotonic() - started
+    assert reply.status == 200 and 0.9 <= waited < 5, (reply.body, waited)
+    assert reply.body == doc == tournament(lobby, host, doc["id"])
+    started = time.monotonic()  # a version behind: at once
+    assert lobby.get(f"/v1/tournaments/{doc['id']}?after=0&wait=20", host["token"]).body == doc
+    assert time.monotonic() - started < 2
+    for query in ("wait=-1", "wait=31", "after=-1", "after=next", "wait=soon"):
+        error_of(lobby.get(f"/v1/tournaments/{doc['id']}?{query}", host["token"]), 400)
+    error_of(lobby.get("/v1/tournaments/0123456789abcdef?after=1&wait=1", host["token"]), 404)
+    assert tournament(lobby, host, doc["id"]) == doc  # refusals change nothing

@@ -34,6 +34,11 @@ tournaments = Blueprint(
     description="A tournament's standings, from its log and its matches' logs",
 )  # fmt: skip
 
+HIDDEN_TABLE = (
+    "a table of a duplicate group whose seed is not revealed yet, while a person plays at "
+    "another of its tables (duplicate_table_hidden): watch it in the lobby"
+)
+
 
 def history() -> History:
     return current_app.extensions["history"]
@@ -45,6 +50,7 @@ class MatchLogView(MethodView):
     @matches.response(200, schemas.Log)
     @matches.doc(operationId="getLog")
     @matches.alt_response(400, schema=ErrorSchema, description="a language not spoken here")
+    @matches.alt_response(403, schema=ErrorSchema, description=HIDDEN_TABLE)
     @matches.alt_response(404, schema=ErrorSchema, description="no such match")
     def get(self, match_id: str, lang: str | None = None):
         """Every entry; hidden cards and actions redacted until the match is finished.
@@ -60,7 +66,9 @@ class Replay(MethodView):
     @matches.response(200, schemas.Replay)
     @matches.doc(operationId="replayMatch")
     @matches.alt_response(400, schema=ErrorSchema, description="version or seat out of range")
-    @matches.alt_response(403, schema=ErrorSchema, description="a seat's view of a running match")
+    @matches.alt_response(
+        403, schema=ErrorSchema, description=f"a seat's view of a running match; {HIDDEN_TABLE}"
+    )
     @matches.alt_response(404, schema=ErrorSchema, description="no such match")
     @matches.alt_response(409, schema=ErrorSchema, description="the log does not replay")
     def get(self, query: dict, match_id: str):
@@ -99,6 +107,7 @@ class Export(MethodView):
 class Scores(MethodView):
     @matches.response(200, schemas.ScoreSheet)
     @matches.doc(operationId="getScores")
+    @matches.alt_response(403, schema=ErrorSchema, description=f"a running {HIDDEN_TABLE[2:]}")
     @matches.alt_response(404, schema=ErrorSchema, description="no such match")
     def get(self, match_id: str):
         """The score sheet: points per seat per round, totals and winners."""

@@ -20,6 +20,7 @@ from services.store import match_log
 from shared import swiss, tournament_log
 from shared.bots import catalog_entry
 from shared.coldstore import ColdStore, DirectoryStore
+from shared.duplicate import HIDDEN, group_of, hidden_from
 from shared.engine import DEFAULT_LANGUAGE, get_game, view
 from shared.eventstore import MATCH_ID, MatchLog
 from shared.redisconn import connect
@@ -100,10 +101,17 @@ class History:
             )
         return entries
 
+    def watched_entries(self, match_id: str) -> list[Entry]:
+        """The whole log, unless it is a duplicate table hidden while its group plays
+        (``check_shown``: 403)."""
+        entries = self.entries(match_id)
+        check_shown(entries[0].get("match") or {}, is_revealed(entries))
+        return entries
+
     def match_log(self, match_id: str, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         """Every entry: redacted while the match runs, everything (seed included) once finished;
         each entry's sentences in ``lang``."""
-        entries = self.entries(match_id)
+        entries = self.watched_entries(match_id)
         finished = is_revealed(entries)
         start = started_entry(entries)
         return {
@@ -121,7 +129,7 @@ class History:
     ) -> dict[str, Any]:
         """The view at ``version`` for ``seat`` (None: a spectator); seats only once finished.
         Its facts are said in ``lang``, the players by name."""
-        entries = self.entries(match_id)
+        entries = self.watched_entries(match_id)
         last = entries[-1]["version"]
         version = last if version is None else version
         if not 1 <= version <= last:
@@ -174,6 +182,7 @@ class History:
                 return sheet
             snap = self.log.snapshot(match_id)
             if snap is not None:
+                check_shown(snap["match"], bool(snap["match"].get("seed")))
                 return projections.live_sheet(snap["match"], snap.get("state"), snap["version"])
             archived = self.archive.document(match_id)
             if archived is not None and archived["scores"] is not None:
@@ -244,3 +253,18 @@ class History:
         if not isinstance(seed, str) or not seed:
             raise Conflict("the match's seed is not available", code="log_diverges")
         return seed
+
+
+def check_shown(match: dict[str, Any], revealed: bool) -> None:
+    """403 for a duplicate table whose group seats a person at another table and has not
+    revealed its seed: this service does not know who asks, and that person holds the same
+    cards (``shared.duplicate.hidden_from``)."""
+    group = group_of(match)
+    if group is not None and hidden_from(group, revealed, None):
+        raise Forbidden(
+            "a table of a duplicate group is not shown here while its group plays: a "
+            "player of another table holds the same cards; watch it in the lobby, or "
+            "read it here once every table of the group has finished",
+            code=HIDDEN,
+            details={"group": group["group"]},
+        )

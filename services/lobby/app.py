@@ -8,9 +8,10 @@ into the one error shape with its status.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import redis
@@ -43,6 +44,11 @@ POLL_AGAIN = {
     }
 }
 BEARER_SCHEME = "bearerAuth"
+HIDDEN_TABLE = (
+    "a table of your duplicate group, hidden from you until every table of the group has "
+    "finished (duplicate_table_hidden): it is dealt the cards you hold"
+)
+STREAM_403 = f"the ticket is for another match (ticket_mismatch), or {HIDDEN_TABLE}"
 ERRORS = {
     400: "malformed request",
     401: "no or unknown bearer token",
@@ -110,6 +116,19 @@ def lobby() -> Lobby:
 def _authenticate() -> None:
     """Every match call needs a valid token: 401 comes before any other answer."""
     g.player = lobby().authenticate(bearer_token(request.headers.get("Authorization")))
+
+
+@contextlib.contextmanager
+def waiting_place(wait: float) -> Iterator[bool]:
+    """Whether a long-poll asking to ``wait`` may: one of the process's ``LOBBY_MAX_WAITING``
+    places, held while it waits; with none free it answers at once."""
+    places = current_app.extensions["lobby_waiting"]
+    held = wait > 0 and places.acquire(blocking=False)
+    try:
+        yield held
+    finally:
+        if held:
+            places.release()
 
 
 def token() -> str:
@@ -261,13 +280,9 @@ class QuickMatchDetail(MethodView):
     @refusals("getQuickMatch", 400, 404, blueprint=quick, e404="no such request of yours")
     def get(self, query: dict, request_id: str):
         """Your request: once seated, its `match`; while it waits, up to `wait` seconds."""
-        wait, waiting = query["wait"], current_app.extensions["lobby_waiting"]
-        may_wait = wait > 0 and waiting.acquire(blocking=False)
-        try:
+        wait = query["wait"]
+        with waiting_place(wait) as may_wait:
             found = lobby().poll_quick_match(caller(), request_id, wait if may_wait else 0)
-        finally:
-            if may_wait:
-                waiting.release()
         if wait > 0 and not may_wait and found["status"] in ("waiting", "opening"):
             return found, 200, {"Retry-After": "1"}
         return found
@@ -343,13 +358,23 @@ class TournamentCollection(MethodView):
 
 @tournaments.route("/<tournament_id>")
 class TournamentDetail(MethodView):
-    @tournaments.response(200, schemas.TournamentOut)
-    @refusals("getTournament", 404, blueprint=tournaments)
-    def get(self, tournament_id: str):
+    @tournaments.arguments(schemas.LongPoll(), location="query")
+    @tournaments.response(200, schemas.TournamentOut, headers=POLL_AGAIN)
+    @refusals("getTournament", 400, 404, blueprint=tournaments)
+    def get(self, query: dict, tournament_id: str):
         """The tournament: entrants, rounds with their tables and matches, standings.
 
-        Reading it also advances it when due (a start time passed, a round over)."""
-        return lobby().get_tournament(tournament_id)
+        Reading it also advances it when due (a start time passed, a round over). With
+        `after` (its `version` you have) and `wait`, a long-poll: the answer comes once the
+        tournament's log is past `after` (a round paired, an entrant registered or
+        withdrawn, the end), else after `wait` seconds, as `GET .../events` does for a match
+        (`LOBBY_MAX_WAITING` waiting polls a process; past them: at once, `Retry-After: 1`)."""
+        wait, after = query["wait"], query["after"]
+        with waiting_place(wait) as may_wait:
+            found = lobby().poll_tournament(tournament_id, after, wait if may_wait else 0)
+        if wait > 0 and not may_wait and found["version"] <= after:
+            return found, 200, {"Retry-After": "1"}
+        return found
 
 
 @tournaments.route("/<tournament_id>/register")
@@ -377,7 +402,7 @@ class TournamentRegistration(MethodView):
 class MatchDetail(MethodView):
     @matches.arguments(schemas.Language(), location="query", as_kwargs=True)
     @matches.response(200, schemas.MatchOut)
-    @refusals("getMatch", 400, 404)
+    @refusals("getMatch", 400, 403, 404, e403=HIDDEN_TABLE)
     def get(self, match_id: str, lang: str | None = None):
         """The match with its version, seats and your seat's view (a spectator's if unseated).
 
@@ -518,7 +543,7 @@ class Actions(MethodView):
 class Events(MethodView):
     @matches.arguments(schemas.EventsQuery(), location="query")
     @matches.response(200, schemas.EventsPage, headers=POLL_AGAIN)
-    @refusals("pollEvents", 400, 404)
+    @refusals("pollEvents", 400, 403, 404, e403=HIDDEN_TABLE)
     def get(self, query: dict, match_id: str):
         """Entries after version `after`, redacted for you; waits up to `wait` s for one.
 
@@ -529,15 +554,11 @@ class Events(MethodView):
         Each entry's `sentences` say its events as you see them, in the answer's language
         (`lang`, else Accept-Language), the players by name.
         """
-        wait, waiting = query["wait"], current_app.extensions["lobby_waiting"]
-        may_wait = wait > 0 and waiting.acquire(blocking=False)
-        try:
+        wait = query["wait"]
+        with waiting_place(wait) as may_wait:
             page = lobby().events(
                 caller(), match_id, query["after"], wait if may_wait else 0, request_language()
             )
-        finally:
-            if may_wait:
-                waiting.release()
         if wait > 0 and not may_wait and not page["entries"]:
             return page, 200, {"Retry-After": "1"}
         return page
@@ -546,7 +567,7 @@ class Events(MethodView):
 @matches.route("/<match_id>/stream-ticket")
 class StreamTicket(MethodView):
     @matches.response(200, schemas.StreamTicket)
-    @refusals("createStreamTicket", 404, 429)
+    @refusals("createStreamTicket", 403, 404, 429, e403=HIDDEN_TABLE)
     def post(self, match_id: str):
         """A single-use ticket, good for 30 s, to open this match's stream from a browser.
 
@@ -571,8 +592,8 @@ class Stream(MethodView):
                 "content": {"text/event-stream": {"schema": STREAM_BODY}},
             },
             **{
-                str(status): {"description": ERRORS[status], "content": {"application/json": {
-                    "schema": ErrorSchema}}}
+                str(status): {"description": {403: STREAM_403}.get(status, ERRORS[status]),
+                              "content": {"application/json": {"schema": ErrorSchema}}}
                 for status in (400, 401, 403, 404, 429, 503)
             },
         },

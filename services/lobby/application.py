@@ -187,6 +187,7 @@ class Lobby:
         self.register_in_tournament = self.tournaments.register
         self.withdraw_from_tournament = self.tournaments.withdraw
         self.get_tournament = self.tournaments.get
+        self.poll_tournament = self.tournaments.poll
         self.list_tournaments = self.tournaments.newest
 
     # -- the list indexes (derivable from the snapshots) -------------------------------------

@@ -246,6 +246,7 @@ class Duplicates:
         duplicate = {
             "group": group["id"], "table": table, "matches": group["matches"],
             "seed_sha256": group["seed_sha256"],
+            "people": [[s["player"] for s in seated if "player" in s] for seated in group["seating"]],
         }  # fmt: skip
         store, where = self.store, group.get("tournament")
         try:

@@ -14,6 +14,7 @@ from typing import Any
 from services.errors import BadRequest, Conflict, Forbidden
 from services.lobby_events import entry_sentences
 from shared.bots import all_strategies, strategies, strategy_version
+from shared.duplicate import HIDDEN, group_of, hidden_from
 from shared.engine import DEFAULT_LANGUAGE, BadSetup, UnknownGame, get_game, redact, resolve_options
 
 from .players import Player, bot_player
@@ -208,6 +209,19 @@ def duplicate_table(match: Match, group: dict[str, Any], people: Sequence[str | 
         if person is not None:
             table["seats"][seat]["reserved_for"] = person
     return table
+
+
+def check_not_hidden(match: Match, player: Player) -> None:
+    """A person of a duplicate group may not watch its other tables while they play: they
+    hold the same cards (``shared.duplicate.hidden_from``). 403 until the seed is revealed."""
+    group = group_of(match)
+    if group is not None and hidden_from(group, bool(match.get("seed")), player.id):
+        raise Forbidden(
+            "this table is of your duplicate group: it is dealt the cards you hold at your "
+            "own table, so you may watch it once every table of the group has finished",
+            code=HIDDEN,
+            details={"group": group["group"], "table": group["table"]},
+        )
 
 
 def check_duplicate_join(kept_for_them: bool, seed: str | None) -> None:

@@ -14,7 +14,7 @@ from shared.engine import DEFAULT_LANGUAGE
 from . import feed, listing
 from . import match as rules_of
 from .match import FINISHED, OPEN
-from .matchstore import MatchStore
+from .matchstore import MatchStore, Snapshot
 from .players import Player
 from .tickets import Tickets
 
@@ -30,7 +30,14 @@ class Reading:
         self.heartbeat = heartbeat
 
     def get_match(self, player: Player, match_id: str) -> dict[str, Any]:
-        return self.store.presented(self.store.load(match_id), player)
+        return self.store.presented(self.watched(player, match_id), player)
+
+    def watched(self, player: Player, match_id: str) -> Snapshot:
+        """The match, unless it is a duplicate table hidden from ``player`` (403
+        ``duplicate_table_hidden``): every read of its play comes through here."""
+        snap = self.store.load(match_id)
+        rules_of.check_not_hidden(snap.match, player)
+        return snap
 
     def list_matches(
         self,
@@ -77,7 +84,7 @@ class Reading:
     ) -> dict[str, Any]:
         """Entries after version ``after`` as the caller may see them, waiting up to ``wait``s,
         their sentences in ``lang``."""
-        snap = self.store.load(match_id)
+        snap = self.watched(player, match_id)
         finished = snap.match["status"] == FINISHED
         # a finished match has nothing more to wait for: the poll answers at once
         entries = self.store.log.wait(match_id, after, 0 if finished else wait)
@@ -98,7 +105,7 @@ class Reading:
 
     def stream_ticket(self, player: Player, match_id: str) -> dict[str, Any]:
         """A single-use ticket to open this match's stream without a token in the URL."""
-        self.store.load(match_id)
+        self.watched(player, match_id)
         ticket = self.tickets.issue(player, match_id)
         return {
             "ticket": ticket,
@@ -118,7 +125,7 @@ class Reading:
         their sentences in ``lang``, on the connection ``sock`` (the WSGI server's: a client
         that stops reading is cut off). 429 ``too_many_streams`` past the player's cap of
         open streams."""
-        snap = self.store.load(match_id)
+        snap = self.watched(player, match_id)
         reader = feed.EntryReader(
             snap.match["game"], rules_of.seat_for(snap.match, player), lang,
             rules_of.seat_names(snap.match),

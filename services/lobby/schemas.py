@@ -235,7 +235,10 @@ class MatchQuery(Strict):
     )
 
 
-class EventsQuery(Language):
+class LongPoll(Strict):
+    """A long-poll's query: the version the client has, and how long to wait for a newer one
+    (a match's entries, a tournament's document)."""
+
     after = fields.Integer(
         validate=validate.Range(min=0, max=MAX_VERSION),
         load_default=optional(0),
@@ -246,6 +249,10 @@ class EventsQuery(Language):
         load_default=optional(0.0),
         metadata={"description": "seconds to wait for a new entry when there is none (default 0)"},
     )
+
+
+class EventsQuery(LongPoll, Language):
+    pass
 
 
 class StreamQuery(Language):

@@ -194,6 +194,14 @@ class Tournaments:
         """The tournament with its rounds and standings, advanced first if due."""
         return self.shown(self.advance(tournament_id))
 
+    def poll(self, tournament_id: str, after: int, wait: float) -> dict[str, Any]:
+        """The tournament once its log is past version ``after`` (a round paired, an entrant
+        registered...), else after ``wait`` seconds as it is; a finished one at once."""
+        doc = self.advance(tournament_id)
+        if doc["version"] <= after and doc["status"] != FINISHED and wait > 0:
+            doc = self.advance(tournament_id, self.log.wait(tournament_id, after, wait))
+        return self.shown(doc)
+
     def newest(self, status: str | None) -> dict[str, Any]:
         """The newest tournaments (of ``status``), without their rounds."""
         docs = self.log.docs(self.log.newest(LISTED))

@@ -144,7 +144,13 @@ export class MatchScreen {
         window.setTimeout(() => this.closed || void this.refresh().then(() => this.render()), RETRY_AFTER_MS);
         return;
       }
-      mount(this.content, notice(t("match_unavailable", { reason: reason(error) }), "error"), h("a", { href: "#/" }, t("back")));
+      if (errorCode(error) === "duplicate_table_hidden") {
+        // another table of the player's duplicate group: the same cards, shown once the group ends
+        const group = (error as { error?: { details?: { group?: string } } }).error?.details?.group;
+        const hidden = notice(t("duplicate_table_hidden"));
+        hidden.dataset.code = "duplicate_table_hidden";
+        mount(this.content, hidden, group ? h("a", { href: `#/duplicate/${group}` }, t("duplicate_group_link")) : null, " ", h("a", { href: "#/" }, t("back")));
+      } else mount(this.content, notice(t("match_unavailable", { reason: reason(error) }), "error"), h("a", { href: "#/" }, t("back")));
       this.match = null;
       return;
     }

@@ -1,7 +1,7 @@
 /** The replay viewer: a finished match from the history service, version by version
  * (forward, back, a slider, the arrow keys), as a spectator, with the seed commitment and
  * the history service's verification of the whole log. */
-import { history, reason } from "./api";
+import { errorCode, history, reason } from "./api";
 import { h, mount, notice } from "./dom";
 import { plural, t } from "./i18n";
 import { seatNames } from "./match";
@@ -36,7 +36,9 @@ export class ReplayScreen {
       history.GET("/v1/matches/{match_id}/verify", { params: { path: { match_id } } }),
     ]);
     if (log.error || !log.data) {
-      mount(this.root, notice(t("no_replay", { reason: reason(log.error) }), "error"));
+      // a duplicate table its group still plays: shown here once every table has finished
+      const hidden = errorCode(log.error) === "duplicate_table_hidden";
+      mount(this.root, hidden ? notice(t("duplicate_replay_hidden")) : notice(t("no_replay", { reason: reason(log.error) }), "error"));
       return;
     }
     this.entries = (log.data.entries ?? []) as LogEntry[];

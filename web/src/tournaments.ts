@@ -2,8 +2,9 @@
  * (registering, each round's tables with links to watch their matches, the standings).
  * A duplicate tournament's page links each round's group (#/duplicate/<id>) and shows the
  * matchpoints its standings rank by.
- * A tournament's page asks again every few seconds while it is not finished: the
- * standings move as its matches end. */
+ * A tournament's page long-polls it (`?after=<version>&wait=`) while it is not finished:
+ * the answer comes as soon as anything is appended to it (a round paired, an entrant), and
+ * a round that seats the signed-in player shows a link to their table at the top. */
 import { lobby, me, reason } from "./api";
 import { botStrategy, games, lobbyGameId, type CatalogGame } from "./catalog";
 import { h, mount, notice } from "./dom";
@@ -13,7 +14,10 @@ import type { components } from "./api/lobby";
 type Tournament = components["schemas"]["TournamentOut"];
 type Summary = components["schemas"]["TournamentSummary"];
 
-const REFRESH_MS = 3000;
+// A long-poll's wait. A new entry (a round paired) answers at once; each answer draws the
+// page again, so a table finished mid-round shows within this time too.
+const WAIT_S = 10;
+const RETRY_MS = 3000; // after a failed read
 
 function statusWord(status: string): string {
   return status === "registering" ? t("tourney_registering") : status === "running" ? t("tourney_running") : t("tourney_finished");
@@ -89,14 +93,30 @@ export class TournamentScreen {
 
   async open(): Promise<void> {
     const all = await games().catch(() => [] as CatalogGame[]);
+    let version = 0; // the first read answers at once; each next one waits for a newer version
     while (!this.closed) {
-      const { data, error } = await lobby.GET("/v1/tournaments/{tournament_id}", { params: { path: { tournament_id: this.id } } });
+      const { data, error, response } = await lobby.GET("/v1/tournaments/{tournament_id}", {
+        params: { path: { tournament_id: this.id }, query: { after: version, wait: version ? WAIT_S : 0 } },
+      });
       if (this.closed) return;
       if (error || !data) mount(this.screen, notice(reason(error), "error"));
       else this.draw(data, all);
       if (data?.status === "finished") return;
-      await new Promise((r) => setTimeout(r, REFRESH_MS));
+      if (data) version = data.version;
+      const busy = response.headers.get("Retry-After"); // the server had no place to wait
+      if (error || !data || busy) await new Promise((r) => setTimeout(r, error || !data ? RETRY_MS : 1000 * Number(busy)));
     }
+  }
+
+  /** The signed-in player's table of the round being played, while it runs: a link to
+   * take their seat, shown first on the page. */
+  private yourTable(doc: Tournament): HTMLElement | null {
+    const player = me();
+    const current = doc.rounds_paired[doc.rounds_paired.length - 1];
+    const table = player && doc.status === "running" ? current?.tables.find((t) => t.seats.includes(player.id) && t.status !== "finished") : undefined;
+    if (!table || !current) return null;
+    return h("p", { class: "your-table", role: "alert" },
+      h("a", { href: `#/match/${table.match}`, class: "button primary", id: "t-your-table" }, t("tourney_your_table", { n: current.round })));
   }
 
   private draw(doc: Tournament, all: CatalogGame[]): void {
@@ -122,7 +142,7 @@ export class TournamentScreen {
         h("span", { class: `t-status ${doc.status}` }, statusWord(doc.status)),
         doc.rounds ? ` · ${t("tourney_round_of", { n: doc.round, of: doc.rounds })}` : "",
         doc.duplicate ? h("span", { class: "t-duplicate" }, ` · ${t("tourney_duplicate_tag")}`) : ""),
-      button, error,
+      button, error, this.yourTable(doc),
       h("section", { class: "standings", "aria-labelledby": "t-standings" },
         h("h3", { id: "t-standings" }, t("tourney_standings")),
         doc.standings.length ? h("div", { class: "scroll" }, h("table", { class: "leaderboard standings" },

@@ -128,6 +128,17 @@ async function formMatch(page, game, variant, strategy) {
   return { id, served };
 }
 
+/** Through the API: a duplicate group of `body`'s setup, opened by this page's player. */
+async function openGroup(page, body) {
+  return page.evaluate(async (setup) => {
+    const { token } = JSON.parse(localStorage.getItem("tapete.player"));
+    const r = await fetch("/v1/duplicates", { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(setup) });
+    const json = await r.json();
+    if (!r.ok) throw new Error(`/v1/duplicates: ${JSON.stringify(json)}`);
+    return json;
+  }, body);
+}
+
 /** This page's player resigns each of `ids` still running: a match a scenario is done with
  * ends, and its bots stop (La Granja's and Nervioso's would go on acting at their pace). */
 async function resignAll(page, ids) {
@@ -304,14 +315,7 @@ const scenarios = {
    * page links to the group and verifies once the group has revealed its seed; in Spanish too. */
   async duplicate(scope) {
     const dana = await newPage(scope, "Dana");
-    const group = await dana.evaluate(async () => {
-      const { token } = JSON.parse(localStorage.getItem("tapete.player"));
-      const body = { game: "escoba", tables: 2, seats: ["random", "easy"], bot_pace: 0 };
-      const r = await fetch("/v1/duplicates", { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
-      const json = await r.json();
-      if (!r.ok) throw new Error(`/v1/duplicates: ${JSON.stringify(json)}`);
-      return json;
-    });
+    const group = await openGroup(dana, { game: "escoba", tables: 2, seats: ["random", "easy"], bot_pace: 0 });
     await dana.evaluate((hash) => { location.hash = hash; }, `#/duplicate/${group.id}`);
     await dana.waitForSelector(`.duplicate[data-id="${group.id}"] .duplicate-tables`);
     await dana.waitForSelector(`.duplicate[data-id="${group.id}"][data-status=finished] .duplicate-comparison tbody tr`, { timeout: 120_000 });
@@ -327,8 +331,19 @@ const scenarios = {
     await eva.evaluate((hash) => { location.hash = hash; }, `#/duplicate/${group.id}`);
     await eva.waitForSelector(`.duplicate[data-status=finished] h2:has-text("Duplicado")`);
     const spanish = await eva.locator(".comparison h3").textContent();
+    // A player of a group may not watch its other table while the group plays: the page says why.
+    const hidden = {};
+    for (const [page, lang] of [[dana, "en"], [eva, "es"]]) {
+      const own = await openGroup(page, { game: "escoba", tables: 2, seats: ["me", "random"], bot_level: "easy", bot_pace: 0 });
+      const [mine, other] = own.tables.map((t) => t.match);
+      await page.evaluate((hash) => { location.hash = hash; }, `#/match/${other}`);
+      hidden[lang] = await page.locator(".notice[data-code=duplicate_table_hidden]").textContent();
+      if (await page.locator(".match .table").count()) fail(`the hidden table was drawn (${lang})`);
+      await resignAll(page, [mine]);
+    }
+    if (!/duplicate group/.test(hidden.en) || !/grupo duplicado/.test(hidden.es)) fail(`the refusal: ${JSON.stringify(hidden)}`);
     checkConsole(dana, eva);
-    return { group: group.id, matches: group.tables.map((t) => t.match), rows, seed, table, result, spanish };
+    return { group: group.id, matches: group.tables.map((t) => t.match), rows, seed, table, result, spanish, hidden };
   },
 
   /** Quick match: two people ask for Escoba (one in Spanish) and meet at one table; one asks
@@ -365,7 +380,8 @@ const scenarios = {
   /** Tournaments: Ana creates a duplicate Brisca tournament of four bots through the form,
    * follows its page until round one's tables have finished, its group is linked and the
    * standings show matchpoints; Beto (in Spanish) registers in another from the list, then
-   * withdraws. */
+   * withdraws; in a third, Ana's registration pairs the two of them and Beto's page,
+   * long-polling, links to his table. */
   async tournament(scope) {
     const ana = await newPage(scope, "Ana");
     const create = async (name, capacity, bots, duplicate = false) => {
@@ -400,8 +416,23 @@ const scenarios = {
     await beto.screenshot({ path: `${ARTIFACTS}/tournament-es.png`, fullPage: true });
     await beto.click("#t-withdraw");
     await beto.waitForSelector(".summary:has-text('1 de 3 inscritos')");
+    // Beto waits on a tournament's page; Ana's registration fills it and pairs them: his page
+    // learns of it by its long-poll (well within the poll's wait) and links to his table.
+    const duel = await create("Mano a mano", 2, 0);
+    await beto.goto(`${BASE}/#/tournament/${duel}`);
+    await beto.click("#t-register:has-text('Inscribirme')");
+    await beto.waitForSelector(".summary:has-text('1 de 2 inscritos')");
+    await ana.click("#t-register");
+    await ana.waitForSelector("#t-your-table:has-text('Your table of round 1 is ready')");
+    const paired = Date.now();
+    await beto.waitForSelector("#t-your-table:has-text('Tu mesa de la ronda 1 está lista')", { timeout: 5_000 });
+    const learnt = Date.now() - paired;
+    const yourTable = await beto.locator("#t-your-table").getAttribute("href");
+    if (yourTable !== (await ana.locator("#t-your-table").getAttribute("href"))) fail("Ana and Beto were linked to different tables");
+    await beto.click("#t-withdraw"); // his match is resigned: the tournament is over
+    await beto.waitForSelector(".t-status.finished");
     checkConsole(ana, beto);
-    return { played, open, standings, group };
+    return { played, open, standings, group, duel, your_table: yourTable, learnt_ms: learnt };
   },
 
   /** A person plays a complete Brisca against a bot by clicking; screenshots on the way. */
