@@ -38,6 +38,7 @@ from shared.engine.actions import ActionType
 from shared.engine.events import PRIVATE, EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import BOOL, CARD, INT, INTS, SEAT, SEATS, SUIT, Field, map_of, obj
+from shared.engine.game import deals_by_number, deals_by_number_change
 from shared.engine.kit.dealing import DEALT, deal_round_robin, gather_and_shuffle
 from shared.engine.kit.ending import MATCH_FINISHED, end_match
 from shared.engine.kit.rows import SPANISH_40, RowRule
@@ -135,7 +136,10 @@ class Cinquillo(Game):
         "extra_play_optional": Option(
             False, "the extra play of doble-turno may be declined (a free pass)"
         ),
+        **deals_by_number(since=2),
     }  # fmt: skip
+    rules_version = 2
+    changes = (deals_by_number_change(2),)
     variants = {
         "base": Variant("base", "Cinquillo: the first player without cards wins."),
         "con-pago": Variant(

@@ -32,6 +32,7 @@ from shared.engine.events import EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import BOOL, CARD, INT, SEAT, list_of, obj
 from shared.engine.fields import CARDS as CARD_LIST
+from shared.engine.game import deals_by_number, deals_by_number_change
 from shared.engine.kit.dealing import DEALT
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.sealed import POLICIES, RANDOM, Sealed
@@ -101,7 +102,10 @@ class ECard(Game):
         "timeout_play": Option(
             RANDOM, "the card committed for a seat that did not commit in time", choices=POLICIES
         ),
+        **deals_by_number(since=2),
     }
+    rules_version = 2
+    changes = (deals_by_number_change(2),)
     variants = {"base": Variant("base", "E-Card: Emperor, citizens and Slave, twelve rounds.")}
 
     deck_kind = ENGLISH_DECK
@@ -270,6 +274,7 @@ class ECard(Game):
 
     def _start_round(self, state: State) -> list[Event]:
         """Gather the ten cards, shuffle them and form two piles (or deal the Kaiji sides)."""
+        state.new_deal()
         data = ECardData.of(state)
         cards = [c for name in (*PILES, hand(0), hand(1), "played") for c in state.cards(name)]
         for name in (*PILES, hand(0), hand(1), "played"):

@@ -33,6 +33,7 @@ from shared.engine.cards import ENGLISH_RANKS
 from shared.engine.events import EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import BOOL, CARD, CARDS, INT, INTS, SEAT, Field, list_of, obj
+from shared.engine.game import deals_by_number, deals_by_number_change
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.sealed import Sealed
 from shared.engine.kit.zones import hand, hand_card_action, seat_zone
@@ -125,7 +126,10 @@ class Raj(Game):
             "the card played for a seat that did not bid in time",
             choices=("lowest", "random"),
         ),
+        **deals_by_number(since=2),
     }
+    rules_version = 2
+    changes = (deals_by_number_change(2),)
     variants = {
         "base": Variant("base", "Raj: dice prizes, the highest surviving bid takes the prize."),
         "dos-jugadores": Variant(
@@ -478,6 +482,7 @@ class Raj(Game):
         if not state.cards(hand(0)):
             return events + self._end(state)
         state.round += 1
+        state.new_deal()  # a round is a deal of the score sheet: its draws counted afresh
         if self._uses_cards(state):
             return events + self._reveal_prize_card(state) + self._open_bids(state)
         state.phase = "dice"

@@ -58,7 +58,8 @@ from shared.engine.fields import (
     list_of,
     obj,
 )
-from shared.engine.kit.dealing import DEALT, deal_hands, gather_and_shuffle
+from shared.engine.game import deals_by_number, deals_by_number_change
+from shared.engine.kit.dealing import DEALT, deal_by_place, deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, finished_said, highest
 from shared.engine.kit.turns import DIRECTION, seats_from
 from shared.engine.kit.zones import hand, seat_zone
@@ -178,8 +179,9 @@ class SieteYMedia(Game):
             True, "a match in which no player beat the house has no winner: the house won",
             since=2,
         ),
+        **deals_by_number(since=3),
     }  # fmt: skip
-    rules_version = 2
+    rules_version = 3
     changes = (
         RulesChange(
             2,
@@ -189,6 +191,7 @@ class SieteYMedia(Game):
             " rounds were dealt until a player beat the house)",
             before={"house_second_card": False, "house_can_win": False, "until_a_winner": True},
         ),
+        deals_by_number_change(3),
     )
     variants = {
         "base": Variant("base", "Siete y Media against the house: beat its total without going over 7½."),
@@ -490,7 +493,11 @@ class SieteYMedia(Game):
         if data.chips:
             self._owned(state)
             events.append(self.antes(stakes=list(data.stakes)))
-        events += deal_hands(state, [s for s in seated if data.status[s] == IN], 1)
+        dealt_in = [s for s in seated if data.status[s] == IN]
+        if state.by_deal():  # a seat out of chips at one table leaves the others' cards alike
+            events += deal_by_place(state, seated, dealt_in, 1)
+        else:
+            events += deal_hands(state, dealt_in, 1)
         card = state.move_top("stock", "house")
         events.append(self.house_card(card=card, total=points(self._house_total(state))))
         if state.options["house_hole_card"]:
