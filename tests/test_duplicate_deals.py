@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from shared.duplicate import comparison, deals_of, rotated
+from shared.duplicate import comparison, deals_of, every_deal_alike, rotated
 from shared.engine import apply, get_game, new_match, seeds, view
-from shared.engine.state import HIDDEN, State
+from shared.engine.state import DEALS_BY_NUMBER, HIDDEN, State
 from shared.verify import seed_withheld
 from tests.playouts import choose, variant_cases
 
@@ -54,9 +54,14 @@ def test_as_many_tables_as_seats_hand_every_entrant_every_seat_once():
     assert rotated(2, 2) == [[0, 1], [1, 0]]  # the classic pair: the seats swapped
 
 
-def table(match: str, entrants: list[int], result: dict[str, Any] | None) -> dict[str, Any]:
+def table(
+    match: str, entrants: list[int], result: dict[str, Any] | None, rules_version: int = 1
+) -> dict[str, Any]:
     seats = [{"seat": s, "name": f"p{e}", "bot": "easy"} for s, e in enumerate(entrants)]
-    return {"match": match, "entrants": entrants, "seats": seats, "result": result}
+    return {
+        "match": match, "entrants": entrants, "seats": seats, "result": result,
+        "rules_version": rules_version,
+    }  # fmt: skip
 
 
 def test_the_comparison_sets_each_seats_cards_side_by_side_deal_by_deal():
@@ -69,10 +74,35 @@ def test_the_comparison_sets_each_seats_cards_side_by_side_deal_by_deal():
     first_seat = out["deals"][0]["seats"][0]
     assert [(c["entrant"], c["points"]) for c in first_seat["tables"]] == [(0, 5), (1, 3)]
     assert first_seat["spread"] == 2
-    assert [d["same_cards"] for d in out["deals"]] == [True, True]
+    assert [d["same_cards"] for d in out["deals"]] == [True, True]  # a fresh deck each deal
     assert [d["same_cards"] for d in comparison("truco", tables)["deals"]] == [True, False]
     # entrant 0: 5 + 4 at seat 0 of m0, then 3 + 2 at seat 1 of m1; entrant 1 the rest
     assert out["entrants"] == [{"entrant": 0, "points": 14}, {"entrant": 1, "points": 9}]
+
+
+def test_later_deals_are_alike_from_the_rules_version_that_draws_chance_deal_by_deal():
+    """``same_cards`` past the first deal from the tables' recorded rules versions: a group
+    made before Truco's version 2 (or with a table dealt under it) keeps only its first."""
+
+    def sheet(entrants: list[int], version: int) -> dict[str, Any]:
+        return table("m", entrants, {"scores": [2, 1], "rounds": [[1, 0], [1, 1]]}, version)
+
+    def alike(*versions: int, options: dict | None = None) -> list[bool]:
+        tables = [sheet([t % 2, (t + 1) % 2], v) for t, v in enumerate(versions)]
+        return [d["same_cards"] for d in comparison("truco", tables, options)["deals"]]
+
+    assert alike(2, 2) == [True, True]
+    assert alike(1, 1) == [True, False]  # recorded before the change
+    assert alike(1, 2) == [True, False]
+    assert alike(2, 2, options={DEALS_BY_NUMBER: False}) == [True, False]  # the old way asked
+    assert alike(2, 2, options={DEALS_BY_NUMBER: True}) == [True, True]
+    undealt = {**sheet([0, 1], 2), "rules_version": None}
+    assert [d["same_cards"] for d in comparison("truco", [undealt, sheet([1, 0], 2)])["deals"]] == [
+        True,
+        False,
+    ]
+    assert every_deal_alike("escoba", {"rules_version": 1}, {})  # a fresh deck, no draw in play
+    assert not every_deal_alike("palacio", {"rules_version": 1}, {})
 
 
 def test_a_game_of_one_deal_a_match_is_compared_by_its_final_scores():
@@ -165,7 +195,7 @@ def test_every_deal_two_tables_reach_is_dealt_the_same_however_they_played(
     do not move for it (``deal_by_place``); its own cards then lie under the stock."""
     game, variant, players = case
     first, second = (deals_of_a_playout(game, variant, players, c) for c in (1, 2))
-    for number, (one, other) in enumerate(zip(first, second), start=1):
+    for number, (one, other) in enumerate(zip(first, second, strict=False), start=1):
         (hands, shown, unseen), (hands_again, shown_again, unseen_again) = one, other
         both = hands.keys() & hands_again.keys()
         assert both or not (hands or hands_again), f"deal {number}: no seat dealt at both"

@@ -242,13 +242,15 @@ class Game:
             self._absent[key] = earlier[name]
         return self._absent[key]
 
-    def deals_alike(self, version: int) -> bool:
-        """Whether every deal of a match played under rules ``version`` is dealt alike at
-        every table dealt from one seed (a duplicate group), not only its first: from the
-        version that declared ``deals_by_number``, or ``fresh_deals_since``."""
+    def deals_alike(self, version: int, options: dict[str, Any] | None = None) -> bool:
+        """Whether every deal of a match played under rules ``version`` (with ``options``, as
+        its setup asked) is dealt alike at every table dealt from one seed (a duplicate
+        group), not only its first: from the version that declared ``deals_by_number`` unless
+        the options turn it off, or from ``fresh_deals_since``."""
         declared = self.options.get(DEALS_BY_NUMBER)
-        since = declared.since if declared is not None else self.fresh_deals_since
-        return since is not None and version >= since
+        if declared is None:
+            return self.fresh_deals_since is not None and version >= self.fresh_deals_since
+        return version >= declared.since and (options or {}).get(DEALS_BY_NUMBER) is not False
 
     def check_versions(self) -> None:
         """The version table is whole: one change per version from 2 to ``rules_version``, and
