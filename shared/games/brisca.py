@@ -12,6 +12,12 @@ a client may show the last trick again.
 
 The decisions where the text is silent or ambiguous, each with its option and default,
 are in docs/games/brisca.md.
+
+Rules version 3 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; each later deal is dealt by the
+seat after the last dealer, the seat after it leading (before it: led by the last trick's
+winner).
 """
 
 from __future__ import annotations

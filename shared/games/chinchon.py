@@ -8,6 +8,12 @@ others may lay off on the closer's groups of 3. +50 wins, -50 eliminates. Con co
 the 1 de oros and two jokers are wild. The groups come from ``shared.engine.kit.melds``.
 
 Every decision where the text is silent or ambiguous is in docs/games/chinchon.md.
+
+Rules version 3 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; each seat's hand is cut from
+its own place in the deck, an eliminated seat's place going under the stock, so an
+elimination at one table moves nobody else's cards.
 """
 
 from __future__ import annotations

@@ -10,6 +10,12 @@ left in the other hands; rounds until 20 points) and ``doble-turno`` (a 1 or a R
 played gives another play, chained).
 
 Every decision where the text is silent is in docs/games/cinquillo.md.
+
+Rules version 2 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; a new deal gathers the cards as
+play left them and shuffles them from one order (sorted): a fresh shuffle of the same cards,
+the same deal distribution.
 """
 
 from __future__ import annotations

@@ -6,6 +6,12 @@ beats the Emperor; two citizens draw and the round goes on. Each round the ten c
 shuffled into two piles of five, one per player; the holder of the K commits first, still
 sealed (``kit/sealed.py``), then the other; both cards are revealed together. The first
 card to beat the other wins the round; twelve rounds, the most rounds won wins.
+
+Rules version 2 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; each round gathers the ten
+cards as play left them and shuffles them from one order (sorted): a fresh shuffle of the
+same cards, the same deal distribution.
 """
 
 from __future__ import annotations

@@ -8,6 +8,13 @@ their worst, and the two Ciudadanos swap cards in a sealed simultaneous exchange
 President of the last round wins. Variant ``comodines``: two jokers above the 2.
 
 Every decision where the text is silent, and each option, is in docs/games/presidente.md.
+
+Rules version 2 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; a new round gathers the cards
+as play left them and shuffles them from one order (sorted): a fresh shuffle of the same
+cards, the same deal distribution; in a later round each seat is dealt 13 first, then the
+Esclavo the cards beyond.
 """
 
 from __future__ import annotations

@@ -5,6 +5,12 @@ Each player holds one suit, A (1) to K (13). Every round has a prize (two dice, 
 prize card); all players bid one card at once, sealed (``kit/sealed.py``); the bids are
 revealed together, equal cards cancel each other, and the highest card left takes the
 prize. The match ends when the hands are empty; the most points wins.
+
+Rules version 2 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; each round (a row of the score
+sheet) draws its chance afresh: a prize card, a re-rolled die or a random default bid does
+not move a later round's.
 """
 
 from __future__ import annotations

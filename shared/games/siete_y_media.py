@@ -16,10 +16,14 @@ replays like any other. Variants: ``con-apuestas`` (chips: an ante, one raise, 1
 ``con-descarte`` (up to 3 extra cards, then one discard).
 
 Rules version 2 (house_second_card, house_can_win, until_a_winner off): before it the house
-stood on a first card of 4 or more, the players shared the win of a match the house won,
-and rounds were dealt until a player beat the house.
-
-Every decision where the text is silent is in docs/games/siete-y-media.md.
+stood on a first card of 4 or more, the players shared the win of a match the house won, and
+rounds were dealt until a player beat the house. Every decision where the text is silent is
+in docs/games/siete-y-media.md. Rules version 3 (duplicate deals): every deal's chance is
+drawn from (seed, deal number, draw within the deal) (``State.by_deal``), so deal k is the
+same cards for the same seat at every table of a duplicate group whatever was played before;
+a new round gathers the cards as play left them and shuffles them from one order (sorted): a
+fresh shuffle of the same cards, the same deal distribution; each seat's first card comes
+from its own place, a seat out of chips leaving its place under the stock.
 """
 
 from __future__ import annotations

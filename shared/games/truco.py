@@ -9,6 +9,12 @@ player to reach 30 wins.
 
 The decisions where the text is silent, ambiguous or contradictory, each with its option
 and default, are in docs/games/truco.md.
+
+Rules version 2 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; a new hand gathers the cards as
+play left them and shuffles them from one order (sorted): a fresh shuffle of the same cards,
+the same deal distribution.
 """
 
 from __future__ import annotations

@@ -13,6 +13,12 @@ Variants: ``mazo-reducido`` (40 cards, figures worth 2, taking at 12) and
 +2 instead of -1).
 
 Every decision where the text is silent is in docs/games/veneno.md.
+
+Rules version 2 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; a new deal gathers the cards as
+play left them and shuffles them from one order (sorted): a fresh shuffle of the same cards,
+the same deal distribution.
 """
 
 from __future__ import annotations
