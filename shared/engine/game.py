@@ -120,9 +120,9 @@ class RulesChange:
 
 
 def deals_by_number(since: int) -> dict[str, Option]:
-    """The option (``DEALS_BY_NUMBER``) and ``RulesChange.before`` value of a game that moved
-    its chance to deal keys in rules version ``since`` (``State.by_deal``): every deal of a
-    match, not only the first, is then dealt alike at every table of a duplicate group."""
+    """The option (``DEALS_BY_NUMBER``) of a game that moved its chance to deal keys in rules
+    version ``since`` (``State.by_deal``): every deal of a match, not only the first, is then
+    dealt alike at every table of a duplicate group. Spread into the game's ``options``."""
     return {
         DEALS_BY_NUMBER: Option(
             True,
@@ -133,15 +133,16 @@ def deals_by_number(since: int) -> dict[str, Option]:
     }
 
 
-def deals_by_number_change(version: int) -> RulesChange:
+def deals_by_number_change(version: int, also: str = "") -> RulesChange:
     """The ``RulesChange`` of the version that declared ``deals_by_number``: before it, chance
-    by the match's counter of draws."""
+    by the match's counter of draws. ``also``: what else the game changed for it."""
     return RulesChange(
         version,
         "every deal's chance from (seed, deal number, draw within the deal), the cards gathered"
-        " for a new deal put in one order before their shuffle: deal k is the same cards for"
-        " the same seat at every table of a duplicate group (before: from (seed, count of the"
-        " match's draws), the gathered cards shuffled in the order play left them)",
+        f" for a new deal put in one order before their shuffle{also}: deal k is the same"
+        " cards for the same seat at every table of a duplicate group (before: from (seed,"
+        " count of the match's draws), the gathered cards shuffled in the order play left"
+        " them)",
         before={DEALS_BY_NUMBER: False},
     )
 

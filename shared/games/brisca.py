@@ -195,7 +195,11 @@ class Brisca(Game):
             "a partner claims a pareja only holding its other card (before: without it too)",
             before={"claim_needs_pair": False},
         ),
-        deals_by_number_change(3),
+        deals_by_number_change(
+            3,
+            "; each later deal dealt by the seat after the last dealer, the seat after it "
+            "leading (before: the last trick's winner led)",
+        ),
     )
     variants = {
         "base": Variant("base", "Brisca: 3 cards, 4 deals, 120 points a deal."),

@@ -238,7 +238,11 @@ class Chinchon(Game):
             " [1O, 2O, 3O, JK] and [1O, 1C, 1E, JK] were refused with one wild a group)",
             before={"natural_one_of_oros": False},
         ),
-        deals_by_number_change(3),
+        deals_by_number_change(
+            3,
+            "; each seat's hand cut from its own place in the deck, an eliminated seat's "
+            "place under the stock",
+        ),
     )
     variants = {
         "base": Variant(

@@ -190,7 +190,12 @@ class Presidente(Game):
         **deals_by_number(since=2),
     }
     rules_version = 2
-    changes = (deals_by_number_change(2),)
+    changes = (
+        deals_by_number_change(
+            2,
+            "; in a later round 13 cards each first, then the Esclavo's cards beyond 13",
+        ),
+    )
     variants = {
         "base": Variant("base", "52 cards, 13 each, 5 rounds."),
         "comodines": Variant(

@@ -195,7 +195,11 @@ class SieteYMedia(Game):
             " rounds were dealt until a player beat the house)",
             before={"house_second_card": False, "house_can_win": False, "until_a_winner": True},
         ),
-        deals_by_number_change(3),
+        deals_by_number_change(
+            3,
+            "; each seat's first card from its own place, a seat out of chips leaving its "
+            "place under the stock",
+        ),
     )
     variants = {
         "base": Variant("base", "Siete y Media against the house: beat its total without going over 7½."),
