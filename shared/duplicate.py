@@ -9,7 +9,9 @@ Pure functions, no I/O and nothing but the logs' own values: the lobby seats a g
 Every table of a group is dealt from the same server seed (its SHA-256 is the group's
 commitment), under seed scheme 1, so the same seed deals the same cards to the same seat
 at every table; rotating the players over the seats is what makes each of them hold each
-seat's cards.
+seat's cards. A match's first deal is alike at every table in every game; its later deals
+are too when its rules version draws chance deal by deal (``State.by_deal``) or deals
+every deal from a fresh deck (``Game.deals_alike``).
 """
 
 from __future__ import annotations
@@ -17,15 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from shared.engine import get_game
+
 MIN_TABLES = 2
 MAX_TABLES = 12  # a group's tables are opened in one request
 HIDDEN = "duplicate_table_hidden"  # the refusal's code, where ``hidden_from`` holds
-
-# The games whose every deal is alike at every table however the deals before it were
-# played: each new deal shuffles a fresh deck with the seed's next draw (tested in
-# tests/test_duplicate_deals.py). In the others a later deal gathers the cards as play
-# left them, or the rules draw a chance during play: only a match's first deal is alike.
-EVERY_DEAL_ALIKE = frozenset({"escoba", "chinchon", "canasta", "e-card"})
 
 
 def rotated(entrants: int, tables: int) -> list[list[int]]:
@@ -72,18 +70,30 @@ def deals_of(result: dict[str, Any] | None) -> list[list[int]]:
     return [list(scores)] if scores else []
 
 
-def comparison(game: str, tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def every_deal_alike(game: str, table: dict[str, Any], options: dict[str, Any]) -> bool:
+    """Whether every deal of a table, not only its first, was dealt as at the other tables of
+    its group: from the rules version the table recorded (``rules_version``, None before it
+    was dealt) and the group's options (``Game.deals_alike``)."""
+    version = table.get("rules_version")
+    return version is not None and get_game(game).deals_alike(version, options)
+
+
+def comparison(
+    game: str, tables: Sequence[dict[str, Any]], options: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The deal-by-deal comparison of a group's finished tables of ``game``.
 
     ``tables``: by table, ``{"match", "entrants" (the entrant at each seat), "seats" (the
-    match's seats), "result"}``. For each deal every table played, each seat's cards: who
-    held them at each table and the points they made; then each entrant's points over the
-    deals compared, and each seat's spread (its best table's points less its worst's), the
-    part of a result that was play rather than cards. ``same_cards``: whether the deal was
-    alike at every table (``EVERY_DEAL_ALIKE``; else the first deal only)."""
+    match's seats), "result", "rules_version"}``. For each deal every table played, each
+    seat's cards: who held them at each table and the points they made; then each entrant's
+    points over the deals compared, and each seat's spread (its best table's points less its
+    worst's), the part of a result that was play rather than cards. ``same_cards``: whether
+    the deal was alike at every table: the first deal always, a later one when every table's
+    rules deal each deal alike (``every_deal_alike``, with the group's ``options``)."""
     sheets = [deals_of(table.get("result")) for table in tables]
     compared = min((len(sheet) for sheet in sheets), default=0)
     players = len(tables[0]["entrants"]) if tables else 0
+    later_alike = all(every_deal_alike(game, table, options or {}) for table in tables)
     deals = []
     for deal in range(compared):
         seats = []
@@ -101,8 +111,7 @@ def comparison(game: str, tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
             ]
             points = [cell["points"] for cell in held]
             seats.append({"seat": seat, "tables": held, "spread": max(points) - min(points)})
-        alike = deal == 0 or game in EVERY_DEAL_ALIKE
-        deals.append({"deal": deal + 1, "same_cards": alike, "seats": seats})
+        deals.append({"deal": deal + 1, "same_cards": deal == 0 or later_alike, "seats": seats})
     totals = [0] * players
     for t, table in enumerate(tables):
         for deal in range(compared):

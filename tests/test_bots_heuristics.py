@@ -21,7 +21,10 @@ def truco_envido_called(answer_cards: list[str]) -> tuple:
     state, _ = new_match("truco", "base", 2, seed="t1")
     caller = state.to_act[0]
     answerer = 1 - caller
-    others = [c for c in state.cards(hand(answerer)) + state.cards("deck") if c not in answer_cards]
+    calling = ["1O", "2C", "5B"]  # no flor: the envido may be called
+    held = state.cards(hand(caller)) + state.cards(hand(answerer)) + state.cards("deck")
+    others = [c for c in held if c not in answer_cards + calling]
+    state.zones[hand(caller)].cards = list(calling)
     state.zones[hand(answerer)].cards = list(answer_cards)
     state.zones["deck"].cards = others[: len(state.zones["deck"].cards)]
     apply(state, caller, {"type": "call", "call": "envido"})

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from shared import jsoncodec
-from shared.engine import EngineError, Variant, apply, get_game, new_match
+from shared.engine import EngineError, State, Variant, all_games, apply, get_game, new_match
+from shared.engine.state import DEALS_BY_NUMBER
 from shared.jsoncodec import state_hash
 from tests.corpus.record import choices_digest, name_for
 from tests.playouts import every_choice, variant_cases
@@ -140,10 +141,24 @@ def test_siete_y_medias_one_round_default_changed_without_a_version_fails_the_co
     out of the version table), or its old default back for the matches of version 2."""
     rules = type(get_game("siete-y-media"))
     if version == 1:
-        (change,) = rules.changes
+        change, *later = rules.changes
         before = {k: v for k, v in change.before.items() if k != "until_a_winner"}
-        monkeypatch.setattr(rules, "changes", (dataclasses.replace(change, before=before),))
+        changed = (dataclasses.replace(change, before=before), *later)
+        monkeypatch.setattr(rules, "changes", changed)
     else:
         old = dataclasses.replace(rules.options["until_a_winner"], default=True)
         monkeypatch.setitem(rules.options, "until_a_winner", old)
     assert next(failing("siete-y-media", version), None)
+
+
+DEALT_BY_NUMBER = sorted(g.id for g in all_games() if DEALS_BY_NUMBER in g.options)
+
+
+@pytest.mark.parametrize("game", DEALT_BY_NUMBER)
+@pytest.mark.parametrize("by_deal", [True, False])
+def test_chance_by_deal_without_its_version_fails_the_corpus(monkeypatch, game, by_deal):
+    """Chance drawn deal by deal (``State.by_deal``) given to the matches before the version
+    that adopted it, or taken from the matches of that version: some recording fails."""
+    since = get_game(game).options[DEALS_BY_NUMBER].since
+    monkeypatch.setattr(State, "by_deal", lambda self: by_deal)
+    assert next(failing(game, since - 1 if by_deal else since), None)

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from shared.duplicate import EVERY_DEAL_ALIKE, comparison, deals_of, rotated
-from shared.engine import apply, new_match, seeds, view
-from shared.engine.state import State
+from shared.duplicate import comparison, deals_of, every_deal_alike, rotated
+from shared.engine import apply, get_game, new_match, seeds, view
+from shared.engine.state import DEALS_BY_NUMBER, HIDDEN, State
 from shared.verify import seed_withheld
 from tests.playouts import choose, variant_cases
 
@@ -54,9 +54,14 @@ def test_as_many_tables_as_seats_hand_every_entrant_every_seat_once():
     assert rotated(2, 2) == [[0, 1], [1, 0]]  # the classic pair: the seats swapped
 
 
-def table(match: str, entrants: list[int], result: dict[str, Any] | None) -> dict[str, Any]:
+def table(
+    match: str, entrants: list[int], result: dict[str, Any] | None, rules_version: int = 1
+) -> dict[str, Any]:
     seats = [{"seat": s, "name": f"p{e}", "bot": "easy"} for s, e in enumerate(entrants)]
-    return {"match": match, "entrants": entrants, "seats": seats, "result": result}
+    return {
+        "match": match, "entrants": entrants, "seats": seats, "result": result,
+        "rules_version": rules_version,
+    }  # fmt: skip
 
 
 def test_the_comparison_sets_each_seats_cards_side_by_side_deal_by_deal():
@@ -69,10 +74,35 @@ def test_the_comparison_sets_each_seats_cards_side_by_side_deal_by_deal():
     first_seat = out["deals"][0]["seats"][0]
     assert [(c["entrant"], c["points"]) for c in first_seat["tables"]] == [(0, 5), (1, 3)]
     assert first_seat["spread"] == 2
-    assert [d["same_cards"] for d in out["deals"]] == [True, True]
+    assert [d["same_cards"] for d in out["deals"]] == [True, True]  # a fresh deck each deal
     assert [d["same_cards"] for d in comparison("truco", tables)["deals"]] == [True, False]
     # entrant 0: 5 + 4 at seat 0 of m0, then 3 + 2 at seat 1 of m1; entrant 1 the rest
     assert out["entrants"] == [{"entrant": 0, "points": 14}, {"entrant": 1, "points": 9}]
+
+
+def test_later_deals_are_alike_from_the_rules_version_that_draws_chance_deal_by_deal():
+    """``same_cards`` past the first deal from the tables' recorded rules versions: a group
+    made before Truco's version 2 (or with a table dealt under it) keeps only its first."""
+
+    def sheet(entrants: list[int], version: int) -> dict[str, Any]:
+        return table("m", entrants, {"scores": [2, 1], "rounds": [[1, 0], [1, 1]]}, version)
+
+    def alike(*versions: int, options: dict | None = None) -> list[bool]:
+        tables = [sheet([t % 2, (t + 1) % 2], v) for t, v in enumerate(versions)]
+        return [d["same_cards"] for d in comparison("truco", tables, options)["deals"]]
+
+    assert alike(2, 2) == [True, True]
+    assert alike(1, 1) == [True, False]  # recorded before the change
+    assert alike(1, 2) == [True, False]
+    assert alike(2, 2, options={DEALS_BY_NUMBER: False}) == [True, False]  # the old way asked
+    assert alike(2, 2, options={DEALS_BY_NUMBER: True}) == [True, True]
+    undealt = {**sheet([0, 1], 2), "rules_version": None}
+    assert [d["same_cards"] for d in comparison("truco", [undealt, sheet([1, 0], 2)])["deals"]] == [
+        True,
+        False,
+    ]
+    assert every_deal_alike("escoba", {"rules_version": 1}, {})  # a fresh deck, no draw in play
+    assert not every_deal_alike("palacio", {"rules_version": 1}, {})
 
 
 def test_a_game_of_one_deal_a_match_is_compared_by_its_final_scores():
@@ -96,25 +126,81 @@ def test_a_finished_duplicate_table_withholds_its_seed_until_its_reveal():
     assert not seed_withheld([plain, finished])
 
 
-def deals_dealt(game: str, seed: str, choices: int) -> list[dict[str, list[str]]]:
-    """Each seat's cards at the start of each deal of a random match (``choices`` seeds its
-    moves), the rules' score sheet counting the deals."""
-    state, _ = new_match(game, "base", None, seed)
+MOVES = 300  # a playout's cap: several deals of every game that has them, a few seconds in all
+
+
+def dealing(events: list[dict], opening: set[str]) -> list[dict]:
+    """A deal's events: from its opening (the last event of the type the match's setup began
+    with) on, of the types the setup emitted (so not what play does right after, such as the
+    exchanges of Presidente), each with its cards (or dice) and the seat it names."""
+    kinds = [e["type"] for e in events]
+    first = max((i for i, kind in enumerate(kinds) if kind in opening), default=len(events))
+    return [
+        {k: v for k, v in e.items() if k in ("type", "seat") or "card" in k or "dice" in k}
+        for e in events[first:]
+    ]
+
+
+def hidden(state: State) -> dict[str, list[str]]:
+    """The cards nobody sees, zone by zone in order: the stock, sealed piles."""
+    return {n: list(z.cards) for n, z in state.zones.items() if z.visibility == HIDDEN}
+
+
+Deal = tuple[dict[int, list[str]], list[dict], dict[str, list[str]]]
+
+
+def deals_of_a_playout(game: str, variant: str, players: int, choices: int) -> list[Deal]:
+    """Each deal of a random match dealt from the group seed (``choices`` seeds its moves), the
+    rules' score sheet counting the deals: each seat's hand (the cards of its first ``dealt``
+    event), every other card the deal shows (turned up, the house's, cards beyond a hand) and
+    the hidden cards once it is dealt."""
+    deal_seed = seeds.deal_seed(seeds.SERVER_ONLY, GROUP_SEED)
+    state, events = new_match(game, variant, players, deal_seed)
+    opening, kinds = {events[0]["type"]}, {e["type"] for e in events}
     rng = random.Random(choices)
-    dealt = [{n: list(z.cards) for n, z in state.zones.items() if z.owner is not None}]
-    while not state.finished:
+    deals = [([e for e in dealing(events, opening) if e["type"] in kinds], hidden(state))]
+    for _ in range(MOVES):
+        if state.finished:
+            break
         seat, action = choose(state, rng)
         before = len(state.rounds)
-        apply(state, seat, action)
+        events = apply(state, seat, action)
         if len(state.rounds) != before and not state.finished:
-            dealt.append({n: list(z.cards) for n, z in state.zones.items() if z.owner is not None})
-    return dealt
+            deals.append(
+                ([e for e in dealing(events, opening) if e["type"] in kinds], hidden(state))
+            )
+    out = []
+    for deal, unseen in deals:
+        hands: dict[int, list[str]] = {}
+        shown = []
+        for event in deal:
+            if event["type"] == "dealt" and "seat" in event and event["seat"] not in hands:
+                hands[event["seat"]] = event["cards"]
+            else:
+                shown.append({k: v for k, v in event.items() if k != "seat"})
+        out.append((hands, shown, unseen))
+    return out
 
 
-@pytest.mark.parametrize("game", sorted(EVERY_DEAL_ALIKE))
-def test_later_deals_are_the_same_however_the_tables_played_the_deals_before(game: str):
-    deal_seed = seeds.deal_seed(seeds.SERVER_ONLY, GROUP_SEED)
-    first, second = deals_dealt(game, deal_seed, 1), deals_dealt(game, deal_seed, 2)
-    both = min(len(first), len(second))
-    assert both >= 2, f"{game}: a single deal played, nothing to compare"
-    assert first[:both] == second[:both]
+@pytest.mark.parametrize(
+    "case", variant_cases(all_counts=True), ids=lambda c: "/".join(map(str, c))
+)
+def test_every_deal_two_tables_reach_is_dealt_the_same_however_they_played(
+    case: tuple[str, str, int],
+):
+    """Two tables of a group, played at random with other choices: every deal both reach
+    deals each seat the same hand and shows the same other cards, whatever was played before
+    it, and the hidden cards (stock, piles) are the same too. A seat the rules leave out of a
+    deal at one table (eliminated, out of chips) is not compared, and the other seats' cards
+    do not move for it (``deal_by_place``); its own cards then lie under the stock."""
+    game, variant, players = case
+    first, second = (deals_of_a_playout(game, variant, players, c) for c in (1, 2))
+    for number, (one, other) in enumerate(zip(first, second, strict=False), start=1):
+        (hands, shown, unseen), (hands_again, shown_again, unseen_again) = one, other
+        both = hands.keys() & hands_again.keys()
+        assert both or not (hands or hands_again), f"deal {number}: no seat dealt at both"
+        assert {s: hands[s] for s in both} == {s: hands_again[s] for s in both}, number
+        assert shown == shown_again, f"deal {number}"
+        if hands.keys() == hands_again.keys():
+            assert unseen == unseen_again, f"deal {number}"
+    assert get_game(game).deals_alike(get_game(game).rules_version) or len(first) == 1

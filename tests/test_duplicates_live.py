@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from shared.engine import get_game
 from shared.verify import verify_export
 from tests.bots_fixtures import BotProcess, BotProcesses
 from tests.redis_fixtures import RedisStore
@@ -99,6 +100,7 @@ def test_two_tables_of_escoba_played_by_bots_are_dealt_the_same_cards_and_verify
     assert comparison["compared_deals"] >= 1
     played = [len(t["result"]["rounds"]) for t in group["tables"]]
     assert comparison["deals_played"] == played
+    assert [t["rules_version"] for t in group["tables"]] == [get_game("escoba").rules_version] * 2
     assert all(deal["same_cards"] for deal in comparison["deals"])  # Escoba deals alike
     deal = comparison["deals"][0]["seats"][0]["tables"]
     assert [(cell["table"], cell["entrant"]) for cell in deal] == [(0, 0), (1, 1)]

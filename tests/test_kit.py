@@ -18,12 +18,17 @@ from shared.engine import (
     new_match,
 )
 from shared.engine.data import absent_when_none
-from shared.engine.kit.dealing import deal_hands, deal_round_robin, gather_and_shuffle
+from shared.engine.kit.dealing import (
+    deal_by_place,
+    deal_hands,
+    deal_round_robin,
+    gather_and_shuffle,
+)
 from shared.engine.kit.ending import end_match, highest, lowest
 from shared.engine.kit.tables import SPANISH_COUNT, value_of
 from shared.engine.kit.turns import next_seat, seats_from
 from shared.engine.kit.zones import card_actions, hand, not_in_hand
-from shared.engine.state import shuffle
+from shared.engine.state import DEALS_BY_NUMBER, HIDDEN, OWNER, State, shuffle
 
 
 # -- options ---------------------------------------------------------------------------------
@@ -175,3 +180,56 @@ def test_a_card_not_held_is_refused_in_one_wording():
     assert not_in_hand(state, 0, held) is None
     assert not_in_hand(state, 1, held) == f"card {held} is not in your hand"
     assert card_actions("bid", ["AS"]) == [{"type": "bid", "card": "AS"}]
+
+
+def by_deal(dealt_by_number: bool = True) -> State:
+    return State("truco", "base", {DEALS_BY_NUMBER: dealt_by_number}, 3, "kit:by-deal")
+
+
+def test_chance_by_deal_is_keyed_by_the_deal_and_the_draws_within_it_only():
+    """Under ``deals_by_number`` a deal's draws do not move with the draws made before it."""
+    one, other = by_deal(), by_deal()
+    assert one.rng().random() == other.rng().random()  # the first deal: setup draws count on
+    other.rng()  # a draw during play of deal 1 at one table only
+    for state in (one, other):
+        state.rounds.append([0, 0, 0])
+        state.new_deal()
+    assert [one.rng().random() for _ in range(3)] == [other.rng().random() for _ in range(3)]
+    old, old_again = by_deal(False), by_deal(False)
+    old_again.rng()
+    for state in (old, old_again):
+        state.rounds.append([0, 0, 0])
+        state.new_deal()  # nothing without the option: the counter goes on
+    assert old.chance == 0 and old_again.chance == 1
+    assert old.rng().random() != old_again.rng().random()
+
+
+def test_a_shuffle_by_deal_depends_on_which_cards_not_the_order_play_left_them_in():
+    cards = [f"{r}O" for r in range(1, 8)]
+    one, other = by_deal(), by_deal()
+    mixed = cards[::-1]
+    one.shuffle(cards)
+    other.shuffle(mixed)
+    assert cards == mixed
+    plain, plain_again = by_deal(False), by_deal(False)
+    first, second = [f"{r}O" for r in range(1, 8)], [f"{r}O" for r in range(7, 0, -1)]
+    plain.shuffle(first)
+    plain_again.shuffle(second)
+    assert first != second  # by counter: the same draw on other orders
+
+
+def test_deal_by_place_keeps_each_seats_cards_whoever_else_is_dealt_in():
+    def deal(seats: list[int]) -> State:
+        state = by_deal()
+        for s in range(3):
+            state.zone(hand(s), s, OWNER)
+        state.zone("stock", None, HIDDEN).cards = [f"{r}C" for r in range(1, 10)]
+        deal_by_place(state, [1, 2, 0], seats, 2)
+        return state
+
+    every, without_two = deal([1, 2, 0]), deal([1, 0])
+    assert every.cards(hand(1)) == without_two.cards(hand(1)) == ["9C", "8C"]
+    assert every.cards(hand(0)) == without_two.cards(hand(0)) == ["5C", "4C"]
+    assert without_two.cards(hand(2)) == []
+    assert without_two.cards("stock") == ["6C", "7C", "1C", "2C", "3C"]  # seat 2's place under
+    assert every.cards("stock")[-1] == without_two.cards("stock")[-1] == "3C"  # the same top

@@ -67,10 +67,14 @@ def test_setup_same_seed_same_deal(client):
 
 def test_setup_deals_under_the_current_rules_version_or_a_recorded_one(client):
     brisca = client.get("/v1/games/brisca").json
-    assert brisca["rules_version"] == 2
+    assert brisca["rules_version"] == 3
     body = {"variant": "tute-parejas", "players": 4, "seed": "v"}
     now = client.post("/v1/games/brisca/setup", json=body).json
-    assert now["rules_version"] == 2 and now["state"]["options"]["claim_needs_pair"] is True
+    assert now["rules_version"] == 3 and now["state"]["options"]["claim_needs_pair"] is True
+    assert now["state"]["options"]["deals_by_number"] is True
+    before = client.post("/v1/games/brisca/setup", json={**body, "rules_version": 2}).json
+    assert before["rules_version"] == 2 and "deals_by_number" not in before["state"]["options"]
+    assert before["state"]["options"]["claim_needs_pair"] is True
     old = client.post("/v1/games/brisca/setup", json={**body, "rules_version": 1}).json
     assert old["rules_version"] == 1 and "claim_needs_pair" not in old["state"]["options"]
     seat = old["to_act"][0]

@@ -27,7 +27,7 @@ from shared.duplicate import MAX_TABLES, MIN_TABLES, comparison, group_of, rotat
 from shared.engine import seeds
 from shared.entry_kinds import SEED_REVEALED
 from shared.eventstore import VersionConflict
-from shared.verify import finishing_entry
+from shared.verify import finishing_entry, rules_version_of, started_entry
 
 from . import match as rules_of
 from .match import FINISHED, OPEN
@@ -180,10 +180,13 @@ class Duplicates:
             snaps = [self._reveal(snap.id, group_id) for snap in snaps]
         tables = []
         for t, snap in enumerate(snaps):
+            entries = self.store.log.entries(snap.id)
+            setup = (started_entry(entries) or {}).get("setup")
             tables.append({
                 "table": t, "match": snap.id, "status": snap.match["status"],
                 "seats": snap.match["seats"], "entrants": group["entrants"][t],
-                "result": self._result(snap) if done else None,
+                "rules_version": rules_version_of(setup) if setup is not None else None,
+                "result": finishing_entry(entries).get("result") if done else None,
             })  # fmt: skip
         revealed = done and all(snap.match.get("seed") for snap in snaps)
         return {
@@ -193,7 +196,7 @@ class Duplicates:
             "seed": snaps[0].match.get("seed") if revealed else None,
             "status": FINISHED if revealed else "playing",
             "tables": tables,
-            "comparison": comparison(group["game"], tables) if revealed else None,
+            "comparison": comparison(group["game"], tables, group["options"]) if revealed else None,
         }
 
     # -- the reveal ------------------------------------------------------------------------
@@ -271,10 +274,6 @@ class Duplicates:
         except Conflict as raced:
             if raced.code not in RACED:
                 raise
-
-    def _result(self, snap: Snapshot) -> dict[str, Any] | None:
-        """The table's result as its log's finishing entry records it."""
-        return finishing_entry(self.store.log.entries(snap.id)).get("result")
 
     def _group(self, group_id: str) -> dict[str, Any]:
         raw = (

@@ -393,7 +393,8 @@ class DuplicateDeal(ma.Schema):
     same_cards = fields.Boolean(
         required=True,
         metadata={"description": "this deal was alike at every table: a match's first deal, "
-                  "and every deal of the games that deal each one alike (docs/lobby.md)"},
+                  "and every deal of tables whose rules version deals each one alike "
+                  "(docs/lobby.md, \"Duplicate deals\")"},
     )  # fmt: skip
     seats = fields.List(fields.Nested(DuplicateSeat), required=True)
 
@@ -424,6 +425,12 @@ class DuplicateTable(ma.Schema):
     entrants = fields.List(
         fields.Integer(), required=True, metadata={"description": "by seat, the entrant there"}
     )
+    rules_version = fields.Integer(
+        required=True, allow_none=True,
+        metadata={"description": "the game's rules version the table was dealt under (its "
+                  "`match.started` setup; null before it is dealt): whether its later deals "
+                  "are alike too"},
+    )  # fmt: skip
     result = Ref("Result", required=True, allow_none=True,
                  metadata={"description": "once every table has finished"})  # fmt: skip
 

@@ -25,7 +25,7 @@ from .events import EventType
 from .facts import Fact, FactType
 from .fields import Field
 from .language import Message, Say
-from .state import State
+from .state import DEALS_BY_NUMBER, State
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "games" / "rules"
 
@@ -119,6 +119,34 @@ class RulesChange:
     variants: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
+def deals_by_number(since: int) -> dict[str, Option]:
+    """The option (``DEALS_BY_NUMBER``) of a game that moved its chance to deal keys in rules
+    version ``since`` (``State.by_deal``): every deal of a match, not only the first, is then
+    dealt alike at every table of a duplicate group. Spread into the game's ``options``."""
+    return {
+        DEALS_BY_NUMBER: Option(
+            True,
+            "every deal's chance from (seed, deal number, draw within the deal): deal k is "
+            "the same cards for the same seat whatever was played before it",
+            since=since,
+        )
+    }
+
+
+def deals_by_number_change(version: int, also: str = "") -> RulesChange:
+    """The ``RulesChange`` of the version that declared ``deals_by_number``: before it, chance
+    by the match's counter of draws. ``also``: what else the game changed for it."""
+    return RulesChange(
+        version,
+        "every deal's chance from (seed, deal number, draw within the deal), the cards gathered"
+        f" for a new deal put in one order before their shuffle{also}: deal k is the same"
+        " cards for the same seat at every table of a duplicate group (before: from (seed,"
+        " count of the match's draws), the gathered cards shuffled in the order play left"
+        " them)",
+        before={DEALS_BY_NUMBER: False},
+    )
+
+
 class Game:
     """Base of every game. Subclasses set the metadata, declare their action table and deal."""
 
@@ -133,6 +161,10 @@ class Game:
     rules_version: int = 1
     #: Every change of behaviour since version 1, one per version from 2 to ``rules_version``.
     changes: tuple[RulesChange, ...] = ()
+    #: The first rules version under which every deal of a match is dealt alike at every
+    #: table of a duplicate group without ``deals_by_number`` (each deal shuffles a fresh
+    #: deck with no draw during play); None: only its first deal. See ``deals_alike``.
+    fresh_deals_since: int | None = None
     #: The game's own fields of the state; None keeps a plain dict (games not yet typed).
     data_type: type[GameData] | None = None
     #: Every action type, in declaration order, collected from the class attributes.
@@ -210,6 +242,16 @@ class Game:
             earlier = self.implied_options(state.variant, self.options[name].since - 1)
             self._absent[key] = earlier[name]
         return self._absent[key]
+
+    def deals_alike(self, version: int, options: dict[str, Any] | None = None) -> bool:
+        """Whether every deal of a match played under rules ``version`` (with ``options``, as
+        its setup asked) is dealt alike at every table dealt from one seed (a duplicate
+        group), not only its first: from the version that declared ``deals_by_number`` unless
+        the options turn it off, or from ``fresh_deals_since``."""
+        declared = self.options.get(DEALS_BY_NUMBER)
+        if declared is None:
+            return self.fresh_deals_since is not None and version >= self.fresh_deals_since
+        return version >= declared.since and (options or {}).get(DEALS_BY_NUMBER) is not False
 
     def check_versions(self) -> None:
         """The version table is whole: one change per version from 2 to ``rules_version``, and

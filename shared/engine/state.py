@@ -22,6 +22,10 @@ HIDDEN = "hidden"  # nobody (the stock, face-down cards, sealed piles)
 TOP = "top"  # everyone sees the top (last) card only
 VISIBILITIES = (PUBLIC, OWNER, HIDDEN, TOP)
 
+#: The option of a game whose chance is drawn deal by deal (``State.by_deal``); declared by
+#: the game with ``shared.engine.game.deals_by_number`` under the rules version that adopted it.
+DEALS_BY_NUMBER = "deals_by_number"
+
 
 class Zone:
     __slots__ = ("cards", "owner", "visibility")
@@ -103,11 +107,35 @@ class State:
         """A generator for the next chance event, derived from (seed, counter) only.
 
         Replaying the same actions on the same seed gives the same deals, dice and shuffles.
+        Under ``deals_by_number`` (``by_deal``) the counter counts the draws of the deal
+        only and the deal's number is part of the key: ``(seed, deal, draw within it)``.
         """
         self.chance += 1
+        if self.by_deal():
+            return random.Random(f"{self.seed}:deal {len(self.rounds) + 1}:{self.chance}")
         return random.Random(f"{self.seed}:{self.chance}")
 
+    def by_deal(self) -> bool:
+        """Whether chance comes from (seed, deal number, draw within the deal): the game's
+        ``deals_by_number`` option, so deal k is the same cards for the same seat at every
+        table of a duplicate group whatever was played before it (docs/engine.md)."""
+        return self.options.get(DEALS_BY_NUMBER) is True
+
+    def new_deal(self) -> None:
+        """A deal begins: under ``by_deal`` its draws are counted from the first again, so
+        neither the draws made while the deals before it were played nor their number shift
+        its cards. The deal's number is the score sheet's next line (``len(rounds) + 1``),
+        the deal a duplicate comparison sets side by side. The first deal goes on counting
+        from the setup's draws (the same at every table). Nothing otherwise."""
+        if self.by_deal() and self.rounds:
+            self.chance = 0
+
     def shuffle(self, cards: list[str]) -> None:
+        """Shuffle ``cards`` in place with the next draw. Under ``by_deal`` the cards are put
+        in one order first (sorted), so the outcome depends on which cards and the draw, not
+        on the order play left them in: the same distribution as any shuffle of them."""
+        if self.by_deal():
+            cards.sort()
         shuffle(self.rng(), cards)
 
     # -- teams -----------------------------------------------------------------------

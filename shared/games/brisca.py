@@ -12,6 +12,12 @@ a client may show the last trick again.
 
 The decisions where the text is silent or ambiguous, each with its option and default,
 are in docs/games/brisca.md.
+
+Rules version 3 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; each later deal is dealt by the
+seat after the last dealer, the seat after it leading (before it: led by the last trick's
+winner).
 """
 
 from __future__ import annotations
@@ -53,6 +59,7 @@ from shared.engine.fields import (
     list_of,
     obj,
 )
+from shared.engine.game import deals_by_number, deals_by_number_change
 from shared.engine.kit import tricks, turns
 from shared.engine.kit.dealing import DEALT
 from shared.engine.kit.ending import MATCH_FINISHED, end_match
@@ -179,13 +186,19 @@ class Brisca(Game):
         ),
         "deals": Option(4, "deals per match", minimum=1, maximum=20),
         "direction": turns.DIRECTION,
+        **deals_by_number(since=3),
     }
-    rules_version = 2
+    rules_version = 3
     changes = (
         RulesChange(
             2,
             "a partner claims a pareja only holding its other card (before: without it too)",
             before={"claim_needs_pair": False},
+        ),
+        deals_by_number_change(
+            3,
+            "; each later deal dealt by the seat after the last dealer, the seat after it "
+            "leading (before: the last trick's winner led)",
         ),
     )
     variants = {
@@ -420,6 +433,7 @@ class Brisca(Game):
         return self._deal(state, turns.next_seat(state, dealer))
 
     def _deal(self, state: State, leader: int) -> list[Event]:
+        state.new_deal()
         n, opts = state.players, state.options
         cards = self.deck(state)
         state.shuffle(cards)
@@ -728,6 +742,8 @@ class Brisca(Game):
                 winners = [s for s in winners if points[s] == last]
             return events + end_match(state, winners)
         state.round += 1
+        if state.by_deal():  # the deal passes on: deal k is dealt alike at every table
+            return events + self._deal(state, turns.next_seat(state, data.dealer, 2))
         assert data.last_trick is not None
         return events + self._deal(state, data.last_trick)
 

@@ -317,6 +317,7 @@ class Canasta(Game):
         ),
         "direction": turns.DIRECTION,
     }
+    fresh_deals_since = 1  # every deal shuffles a fresh deck, no draw during play
     variants = {
         "base": Variant("base", "Canasta: each player for themselves, 5000 points win."),
         "parejas": Variant(

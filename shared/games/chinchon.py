@@ -8,6 +8,12 @@ others may lay off on the closer's groups of 3. +50 wins, -50 eliminates. Con co
 the 1 de oros and two jokers are wild. The groups come from ``shared.engine.kit.melds``.
 
 Every decision where the text is silent or ambiguous is in docs/games/chinchon.md.
+
+Rules version 3 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; each seat's hand is cut from
+its own place in the deck, an eliminated seat's place going under the stock, so an
+elimination at one table moves nobody else's cards.
 """
 
 from __future__ import annotations
@@ -51,8 +57,9 @@ from shared.engine.fields import (
     list_of,
     obj,
 )
+from shared.engine.game import deals_by_number, deals_by_number_change
 from shared.engine.kit import turns
-from shared.engine.kit.dealing import DEALT
+from shared.engine.kit.dealing import DEALT, deal_by_place
 from shared.engine.kit.ending import MATCH_FINISHED, end_match
 from shared.engine.kit.melds import Groups, Melds, arrangements, split
 from shared.engine.kit.shedding import RESTOCKED
@@ -221,14 +228,20 @@ class Chinchon(Game):
             minimum=0,
             maximum=1000,
         ),
+        **deals_by_number(since=3),
     }
-    rules_version = 2
+    rules_version = 3
     changes = (
         RulesChange(
             2,
             "the wild 1 de oros in its own place is natural (before: always one of the wilds, so"
             " [1O, 2O, 3O, JK] and [1O, 1C, 1E, JK] were refused with one wild a group)",
             before={"natural_one_of_oros": False},
+        ),
+        deals_by_number_change(
+            3,
+            "; each seat's hand cut from its own place in the deck, an eliminated seat's "
+            "place under the stock",
         ),
     )
     variants = {
@@ -468,6 +481,7 @@ class Chinchon(Game):
         return self._deal(state)
 
     def _deal(self, state: State) -> list[Event]:
+        state.new_deal()
         data = ChinchonData.of(state)
         cards = self.deck(state)
         state.shuffle(cards)
@@ -479,10 +493,14 @@ class Chinchon(Game):
         while len(order) < state.players - len(data.eliminated):
             order.append(self._next_in(state, order[-1]))
         events = [self.new_deal(round=state.round, dealer=data.dealer, first=first)]
-        for s in order:
-            state.zones[hand(s)].cards = cards[:HAND_SIZE]
-            del cards[:HAND_SIZE]
-            events.append(self.dealt(seat=s, cards=list(state.cards(hand(s))), visible_to=[s]))
+        if state.by_deal():  # seat s takes place s: an elimination leaves the others' cards
+            state.zone("stock", None, HIDDEN).cards = cards
+            events += deal_by_place(state, list(range(state.players)), order, HAND_SIZE)
+        else:
+            for s in order:
+                state.zones[hand(s)].cards = cards[:HAND_SIZE]
+                del cards[:HAND_SIZE]
+                events.append(self.dealt(seat=s, cards=list(state.cards(hand(s))), visible_to=[s]))
         state.zone("discard", None, TOP).cards = [cards.pop()]
         state.zone("stock", None, HIDDEN).cards = cards  # the top of the stock is the end
         state.zone("closing", None, HIDDEN)

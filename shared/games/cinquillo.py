@@ -10,6 +10,12 @@ left in the other hands; rounds until 20 points) and ``doble-turno`` (a 1 or a R
 played gives another play, chained).
 
 Every decision where the text is silent is in docs/games/cinquillo.md.
+
+Rules version 2 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; a new deal gathers the cards as
+play left them and shuffles them from one order (sorted): a fresh shuffle of the same cards,
+the same deal distribution.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from shared.engine.actions import ActionType
 from shared.engine.events import PRIVATE, EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import BOOL, CARD, INT, INTS, SEAT, SEATS, SUIT, Field, map_of, obj
+from shared.engine.game import deals_by_number, deals_by_number_change
 from shared.engine.kit.dealing import DEALT, deal_round_robin, gather_and_shuffle
 from shared.engine.kit.ending import MATCH_FINISHED, end_match
 from shared.engine.kit.rows import SPANISH_40, RowRule
@@ -135,7 +142,10 @@ class Cinquillo(Game):
         "extra_play_optional": Option(
             False, "the extra play of doble-turno may be declined (a free pass)"
         ),
+        **deals_by_number(since=2),
     }  # fmt: skip
+    rules_version = 2
+    changes = (deals_by_number_change(2),)
     variants = {
         "base": Variant("base", "Cinquillo: the first player without cards wins."),
         "con-pago": Variant(

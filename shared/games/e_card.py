@@ -6,6 +6,12 @@ beats the Emperor; two citizens draw and the round goes on. Each round the ten c
 shuffled into two piles of five, one per player; the holder of the K commits first, still
 sealed (``kit/sealed.py``), then the other; both cards are revealed together. The first
 card to beat the other wins the round; twelve rounds, the most rounds won wins.
+
+Rules version 2 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; each round gathers the ten
+cards as play left them and shuffles them from one order (sorted): a fresh shuffle of the
+same cards, the same deal distribution.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from shared.engine.events import EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import BOOL, CARD, INT, SEAT, list_of, obj
 from shared.engine.fields import CARDS as CARD_LIST
+from shared.engine.game import deals_by_number, deals_by_number_change
 from shared.engine.kit.dealing import DEALT
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.sealed import POLICIES, RANDOM, Sealed
@@ -101,7 +108,10 @@ class ECard(Game):
         "timeout_play": Option(
             RANDOM, "the card committed for a seat that did not commit in time", choices=POLICIES
         ),
+        **deals_by_number(since=2),
     }
+    rules_version = 2
+    changes = (deals_by_number_change(2),)
     variants = {"base": Variant("base", "E-Card: Emperor, citizens and Slave, twelve rounds.")}
 
     deck_kind = ENGLISH_DECK
@@ -270,6 +280,7 @@ class ECard(Game):
 
     def _start_round(self, state: State) -> list[Event]:
         """Gather the ten cards, shuffle them and form two piles (or deal the Kaiji sides)."""
+        state.new_deal()
         data = ECardData.of(state)
         cards = [c for name in (*PILES, hand(0), hand(1), "played") for c in state.cards(name)]
         for name in (*PILES, hand(0), hand(1), "played"):

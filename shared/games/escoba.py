@@ -209,6 +209,7 @@ class Escoba(Game):
             variants={"desescoba": {"mandatory_capture": "played-card"}},
         ),
     )
+    fresh_deals_since = 1  # every deal shuffles a fresh deck, no draw during play
     variants = {
         "base": Variant("base", "Escoba del 15: capture to 15; the first to 15 points wins."),
         "desescoba": Variant(

@@ -8,6 +8,13 @@ their worst, and the two Ciudadanos swap cards in a sealed simultaneous exchange
 President of the last round wins. Variant ``comodines``: two jokers above the 2.
 
 Every decision where the text is silent, and each option, is in docs/games/presidente.md.
+
+Rules version 2 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; a new round gathers the cards
+as play left them and shuffles them from one order (sorted): a fresh shuffle of the same
+cards, the same deal distribution; in a later round each seat is dealt 13 first, then the
+Esclavo the cards beyond.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from shared.engine.actions import ActionType
 from shared.engine.events import PRIVATE, EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import BOOL, CARDS, INT, SEAT, SEATS, STR, choice, list_of, obj
+from shared.engine.game import deals_by_number, deals_by_number_change
 from shared.engine.kit import climbing
 from shared.engine.kit.dealing import DEALT, deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import MATCH_FINISHED, end_match
@@ -179,7 +187,15 @@ class Presidente(Game):
             60.0, "seconds the citizens have to commit their swap", minimum=1.0, maximum=3600.0
         ),
         "direction": DIRECTION,
+        **deals_by_number(since=2),
     }
+    rules_version = 2
+    changes = (
+        deals_by_number_change(
+            2,
+            "; in a later round 13 cards each first, then the Esclavo's cards beyond 13",
+        ),
+    )
     variants = {
         "base": Variant("base", "52 cards, 13 each, 5 rounds."),
         "comodines": Variant(
@@ -463,11 +479,14 @@ class Presidente(Game):
         if data.ranks is None:  # the first round: the cards beyond 13 each go round from the left
             for s in order[:extra]:
                 counts[s] += 1
-        else:
+        elif not state.by_deal():
             counts[data.ranks.index(SLAVE)] += extra
         events = [self.round_started(round=state.round, dealer=data.dealer)]
         for s in order:
             events += deal_hands(state, [s], counts[s])
+        if data.ranks is not None and state.by_deal() and extra:
+            # 13 each first, the same at every table; then the Esclavo of this table takes the rest
+            events += deal_hands(state, [data.ranks.index(SLAVE)], extra)
         data.top, data.passed, data.finished, data.blocked = None, [], [], []
         data.revolution = False
         if data.ranks is None:

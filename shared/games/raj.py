@@ -5,6 +5,12 @@ Each player holds one suit, A (1) to K (13). Every round has a prize (two dice, 
 prize card); all players bid one card at once, sealed (``kit/sealed.py``); the bids are
 revealed together, equal cards cancel each other, and the highest card left takes the
 prize. The match ends when the hands are empty; the most points wins.
+
+Rules version 2 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; each round (a row of the score
+sheet) draws its chance afresh: a prize card, a re-rolled die or a random default bid does
+not move a later round's.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from shared.engine.cards import ENGLISH_RANKS
 from shared.engine.events import EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import BOOL, CARD, CARDS, INT, INTS, SEAT, Field, list_of, obj
+from shared.engine.game import deals_by_number, deals_by_number_change
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.sealed import Sealed
 from shared.engine.kit.zones import hand, hand_card_action, seat_zone
@@ -125,7 +132,10 @@ class Raj(Game):
             "the card played for a seat that did not bid in time",
             choices=("lowest", "random"),
         ),
+        **deals_by_number(since=2),
     }
+    rules_version = 2
+    changes = (deals_by_number_change(2),)
     variants = {
         "base": Variant("base", "Raj: dice prizes, the highest surviving bid takes the prize."),
         "dos-jugadores": Variant(
@@ -478,6 +488,7 @@ class Raj(Game):
         if not state.cards(hand(0)):
             return events + self._end(state)
         state.round += 1
+        state.new_deal()  # a round is a deal of the score sheet: its draws counted afresh
         if self._uses_cards(state):
             return events + self._reveal_prize_card(state) + self._open_bids(state)
         state.phase = "dice"

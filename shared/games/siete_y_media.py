@@ -16,10 +16,14 @@ replays like any other. Variants: ``con-apuestas`` (chips: an ante, one raise, 1
 ``con-descarte`` (up to 3 extra cards, then one discard).
 
 Rules version 2 (house_second_card, house_can_win, until_a_winner off): before it the house
-stood on a first card of 4 or more, the players shared the win of a match the house won,
-and rounds were dealt until a player beat the house.
-
-Every decision where the text is silent is in docs/games/siete-y-media.md.
+stood on a first card of 4 or more, the players shared the win of a match the house won, and
+rounds were dealt until a player beat the house. Every decision where the text is silent is
+in docs/games/siete-y-media.md. Rules version 3 (duplicate deals): every deal's chance is
+drawn from (seed, deal number, draw within the deal) (``State.by_deal``), so deal k is the
+same cards for the same seat at every table of a duplicate group whatever was played before;
+a new round gathers the cards as play left them and shuffles them from one order (sorted): a
+fresh shuffle of the same cards, the same deal distribution; each seat's first card comes
+from its own place, a seat out of chips leaving its place under the stock.
 """
 
 from __future__ import annotations
@@ -58,7 +62,8 @@ from shared.engine.fields import (
     list_of,
     obj,
 )
-from shared.engine.kit.dealing import DEALT, deal_hands, gather_and_shuffle
+from shared.engine.game import deals_by_number, deals_by_number_change
+from shared.engine.kit.dealing import DEALT, deal_by_place, deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, finished_said, highest
 from shared.engine.kit.turns import DIRECTION, seats_from
 from shared.engine.kit.zones import hand, seat_zone
@@ -178,8 +183,9 @@ class SieteYMedia(Game):
             True, "a match in which no player beat the house has no winner: the house won",
             since=2,
         ),
+        **deals_by_number(since=3),
     }  # fmt: skip
-    rules_version = 2
+    rules_version = 3
     changes = (
         RulesChange(
             2,
@@ -188,6 +194,11 @@ class SieteYMedia(Game):
             " card of 4 or more, the players shared the win of a match the house won, and"
             " rounds were dealt until a player beat the house)",
             before={"house_second_card": False, "house_can_win": False, "until_a_winner": True},
+        ),
+        deals_by_number_change(
+            3,
+            "; each seat's first card from its own place, a seat out of chips leaving its "
+            "place under the stock",
         ),
     )
     variants = {
@@ -490,7 +501,11 @@ class SieteYMedia(Game):
         if data.chips:
             self._owned(state)
             events.append(self.antes(stakes=list(data.stakes)))
-        events += deal_hands(state, [s for s in seated if data.status[s] == IN], 1)
+        dealt_in = [s for s in seated if data.status[s] == IN]
+        if state.by_deal():  # a seat out of chips at one table leaves the others' cards alike
+            events += deal_by_place(state, seated, dealt_in, 1)
+        else:
+            events += deal_hands(state, dealt_in, 1)
         card = state.move_top("stock", "house")
         events.append(self.house_card(card=card, total=points(self._house_total(state))))
         if state.options["house_hole_card"]:

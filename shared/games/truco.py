@@ -9,6 +9,12 @@ player to reach 30 wins.
 
 The decisions where the text is silent, ambiguous or contradictory, each with its option
 and default, are in docs/games/truco.md.
+
+Rules version 2 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; a new hand gathers the cards as
+play left them and shuffles them from one order (sorted): a fresh shuffle of the same cards,
+the same deal distribution.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from shared.engine.cards import SPANISH_SUITS
 from shared.engine.events import EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import BOOL, CARD, INT, INTS, SEAT, SEATS, choice, list_of, obj
+from shared.engine.game import deals_by_number, deals_by_number_change
 from shared.engine.kit.dealing import DEALT
 from shared.engine.kit.ending import MATCH_FINISHED, end_match
 from shared.engine.kit.tricks import trick_winner
@@ -213,7 +220,10 @@ class Truco(Game):
     options = {
         "flor": Option(True, "three of a suit score 3 (flor against flor 6) and cancel the envido"),
         "fold": Option(False, "allow 'irse al mazo', paid as a refused truco at the current level"),
+        **deals_by_number(since=2),
     }
+    rules_version = 2
+    changes = (deals_by_number_change(2),)
     variants = {"base": Variant("base", "El Truco for two: envido, flor and truco, to 30 points.")}
     deck_kind = SPANISH_DECK
 
@@ -493,6 +503,7 @@ class Truco(Game):
         return self._deal(state, dealer=state.rng().randrange(2))
 
     def _deal(self, state: State, dealer: int) -> list[Event]:
+        state.new_deal()
         deck = state.zones["deck"].cards
         for s in (0, 1):
             for name in (hand(s), seat_zone("table", s)):

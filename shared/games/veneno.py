@@ -13,6 +13,12 @@ Variants: ``mazo-reducido`` (40 cards, figures worth 2, taking at 12) and
 +2 instead of -1).
 
 Every decision where the text is silent is in docs/games/veneno.md.
+
+Rules version 2 (duplicate deals): every deal's chance is drawn from (seed, deal number,
+draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
+every table of a duplicate group whatever was played before; a new deal gathers the cards as
+play left them and shuffles them from one order (sorted): a fresh shuffle of the same cards,
+the same deal distribution.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from shared.engine.actions import ActionType
 from shared.engine.events import EventType
 from shared.engine.facts import Fact, FactType
 from shared.engine.fields import CARD, CARDS, INT, INTS, SEAT, SUIT, Field, list_of, obj
+from shared.engine.game import deals_by_number, deals_by_number_change
 from shared.engine.kit.dealing import DEALT, deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, highest
 from shared.engine.kit.shedding import DREW
@@ -143,7 +150,10 @@ class Veneno(Game):
             "when a pile holding only copas may take the first card of another suit",
             choices=("when-no-pile-is-empty", "always"),
         ),
+        **deals_by_number(since=2),
     }  # fmt: skip
+    rules_version = 2
+    changes = (deals_by_number_change(2),)
     variants = {
         "base": Variant("base", "Veneno: 48 cards, figures 4, a pile of 13 or more is taken."),
         "mazo-reducido": Variant(

@@ -7,7 +7,15 @@ from itertools import pairwise
 
 import pytest
 
-from shared.engine import IllegalAction, apply, check_state, legal_actions, new_match, view
+from shared.engine import (
+    IllegalAction,
+    State,
+    apply,
+    check_state,
+    legal_actions,
+    new_match,
+    view,
+)
 from shared.games.brisca import BriscaData
 from tests.rigging import rig
 
@@ -278,7 +286,7 @@ def test_tute_deals_six_cards_and_counts_aces_and_threes_as_ten():
         assert sum(r) >= 90 and (sum(r) - 90) % 20 == 0
 
 
-def test_cante_only_right_after_winning_a_trick():
+def sung_after_a_trick() -> tuple[State, list[dict]]:
     layout = {"hand:0": ["12O", "11O", "1C", "4E", "5E", "6E"], "hand:1": ["2C", "3E", "7E", "4B", "5B", "6B"],
               "trump": ["3B"]}  # fmt: skip
     s = deal("tute", layout=layout)
@@ -286,7 +294,11 @@ def test_cante_only_right_after_winning_a_trick():
     play(s, 0, "1C")
     play(s, 1, "2C")  # seat 0 wins the trick
     assert {"type": "sing", "suit": "O"} in legal_actions(s, 0)
-    events = apply(s, 0, {"type": "sing", "suit": "O"})
+    return s, apply(s, 0, {"type": "sing", "suit": "O"})
+
+
+def test_cante_only_right_after_winning_a_trick():
+    s, events = sung_after_a_trick()
     assert events[0]["points"] == 20 and events[0]["shown"] == ["12O", "11O"]
     assert not [a for a in legal_actions(s, 0) if a["type"] == "sing"]  # one cante per trick
 
@@ -389,7 +401,10 @@ def claimed_pareja():
 
 #: The event types random matches rarely show, from rigged deals (the shared suite checks that
 #: every declared event type is met: tests/test_event_types.py).
-EVENT_SCENARIOS = {"claimed": lambda: claimed_pareja()[1]}
+EVENT_SCENARIOS = {
+    "claimed": lambda: claimed_pareja()[1],
+    "sang": lambda: sung_after_a_trick()[1],
+}
 
 
 def test_partner_may_claim_the_pareja_when_a_rey_or_caballo_is_played():

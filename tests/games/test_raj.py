@@ -18,7 +18,7 @@ from shared.engine import (
     redact,
     view,
 )
-from shared.games.raj import dice_prize, round_winner
+from shared.games.raj import RajData, dice_prize, round_winner
 from tests.rigging import rig
 
 TIMEOUT = {"type": "timeout"}
@@ -446,3 +446,30 @@ def test_bad_dice_actions_are_refused_and_change_nothing():
     with pytest.raises(IllegalAction, match="not a server action"):
         apply(state, None, TIMEOUT)
     assert snapshot(state) == before
+
+
+def dice_of_round_three(round_two: dict, rules_version: int | None = None) -> list[int]:
+    """The dice after the keeper of round 3 rolls die 0 again, round 2's dice having been
+    set with ``round_two`` (a ``force`` draws nothing, a ``reroll`` draws one die)."""
+    state, _ = new_match(
+        "raj", "forzar-negativo", 3, seed="raj:duplicate", rules_version=rules_version
+    )
+    for dice_move in (None, round_two, {"type": "reroll", "die": 0}):
+        if dice_move is not None:
+            apply(state, state.to_act[0], dice_move)
+        bid_all(state, [min(state.cards(f"hand:{s}")) for s in range(3)])  # the same bids
+    assert state.phase == "dice" and state.round == 4
+    return list(RajData.of(state).dice or [])
+
+
+def test_a_reroll_draws_the_same_die_at_every_table_whatever_the_rounds_before_drew():
+    """Version 2 draws each round's chance from (seed, round, draw within the round): a
+    reroll at round 3 gives the same die whether round 2's dice were forced (no draw) or
+    rolled again (a draw), as two tables of a duplicate group need."""
+    forced = dice_of_round_three({"type": "force", "die": 0})
+    rerolled = dice_of_round_three({"type": "reroll", "die": 1})
+    assert forced[0] == rerolled[0]
+    assert (
+        dice_of_round_three({"type": "force", "die": 0}, rules_version=1)[0]
+        != dice_of_round_three({"type": "reroll", "die": 1}, rules_version=1)[0]
+    )  # version 1: the count of the match's draws keys it, and round 2's draw shifted it

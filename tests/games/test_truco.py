@@ -373,11 +373,15 @@ def test_flor_is_mandatory_as_the_first_action():
     refused(state, mano, {"type": "call", "call": E}, "flor cancels the envido")
 
 
-def test_flor_cancels_a_pending_envido_and_scores_three():
+def flor_against_a_pending_envido() -> tuple[State, int, int, list[dict]]:
     state, mano, pie = deal(MANO_33, ["1C", "2C", "3C"])
     call(state, mano, E)
     assert legal_actions(state, pie) == [{"type": "flor"}]
-    events = act(state, pie, "flor")
+    return state, mano, pie, act(state, pie, "flor")
+
+
+def test_flor_cancels_a_pending_envido_and_scores_three():
+    state, mano, pie, events = flor_against_a_pending_envido()
     assert of_type(events, "envido_cancelled") and state.to_act == [mano]
     assert TrucoData.of(state).points == [0, 0]
     assert {"type": "call", "call": E} not in legal_actions(state, mano)
@@ -493,7 +497,10 @@ def fold_after_an_accepted_truco() -> tuple[int, list[dict]]:
 
 #: The event types random matches rarely show, from rigged deals (the shared suite checks that
 #: every declared event type is met: tests/test_event_types.py).
-EVENT_SCENARIOS = {"folded": lambda: fold_after_an_accepted_truco()[1]}
+EVENT_SCENARIOS = {
+    "folded": lambda: fold_after_an_accepted_truco()[1],
+    "envido_cancelled": lambda: flor_against_a_pending_envido()[3],
+}
 
 
 def test_folding_pays_the_current_truco_level_to_the_opponent():

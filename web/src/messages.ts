@@ -234,7 +234,7 @@ const en = {
   duplicate_cards: "Cards",
   duplicate_seat_cards: "seat {n}'s",
   duplicate_spread: "Spread",
-  duplicate_other_cards: "* In this game a later deal is not the same at every table: it is shown, but its cards differed.",
+  duplicate_other_cards: "* A later deal marked so was not the same at every table (a table of the group was dealt under a rules version that deals only the first alike): it is shown, but its cards differed.",
   duplicate_totals: "Points over every table:",
   duplicate_entrant: "player {n}: {points}",
   // replay
@@ -489,7 +489,7 @@ const es: Record<MessageKey, string> = {
   duplicate_cards: "Cartas",
   duplicate_seat_cards: "del asiento {n}",
   duplicate_spread: "Diferencia",
-  duplicate_other_cards: "* En este juego un reparto posterior no es igual en todas las mesas: se muestra, pero sus cartas fueron otras.",
+  duplicate_other_cards: "* Un reparto posterior así marcado no fue igual en todas las mesas (una mesa del grupo se repartió con una versión de las reglas que solo repite el primero): se muestra, pero sus cartas fueron otras.",
   duplicate_totals: "Puntos en todas las mesas:",
   duplicate_entrant: "jugador {n}: {points}",
   loading_replay: "Cargando la repetición…",

@@ -32,7 +32,9 @@ DEALER_DRAWN = EventType(
 
 
 def gather_and_shuffle(state: State, stock: str = "stock") -> list[str]:
-    """A new deal: every card of every zone back into ``stock``, shuffled (the match's chance)."""
+    """A new deal: every card of every zone back into ``stock``, shuffled (the match's chance;
+    under ``State.by_deal`` the deal's, whatever order play left the cards in)."""
+    state.new_deal()
     pile = state.zones[stock].cards
     for name, zone in state.zones.items():
         if name != stock:
@@ -55,6 +57,26 @@ def deal_hands(
         cards = [pile.pop() for _ in range(min(count, len(pile)))]
         state.zones[hand(s) if to == "hand" else f"{to}:{s}"].cards.extend(cards)
         events.append(DEALT(seat=s, cards=cards, visible_to=[s]))
+    return events
+
+
+def deal_by_place(
+    state: State, places: list[int], seats: list[int], count: int, stock: str = "stock"
+) -> list[Event]:
+    """Deal ``count`` cards to each of ``seats`` (in that order) from its own place in the
+    stock: the i-th seat of ``places`` (every seat) takes the i-th ``count`` cards from the
+    top whether or not the seats before it are dealt in, and the places of the seats left
+    out go under the stock. So a seat's cards do not depend on who else play left in the
+    deal (eliminated, out of chips): what ``State.by_deal`` needs of a game that deals only
+    some seats. One ``dealt`` event per seat, as ``deal_hands``."""
+    pile = state.zones[stock].cards
+    cut = {s: [pile.pop() for _ in range(min(count, len(pile)))] for s in places}
+    dealt = set(seats)
+    pile[:0] = [c for s in reversed(places) if s not in dealt for c in reversed(cut[s])]
+    events = []
+    for s in seats:
+        state.zones[hand(s)].cards.extend(cut[s])
+        events.append(DEALT(seat=s, cards=cut[s], visible_to=[s]))
     return events
 
 
