@@ -374,6 +374,8 @@ def test_a_duplicate_escoba_tournament_deals_each_round_alike_and_ranks_by_match
 def _dealt(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The first deal's events, each seat's cards included (a revealed log shows them)."""
     return next(e for e in entries if e["kind"] == "match.started")["events"][1:]
+
+
 def test_a_long_poll_learns_of_the_next_round_as_it_is_paired(
     lobby: Http, players: list[BotProcess], redis_store: RedisStore
 ):
