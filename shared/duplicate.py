@@ -140,7 +140,7 @@ def matchpoints(game: str, tables: Sequence[dict[str, Any]]) -> tuple[dict[Any, 
 
     ``tables``: by table (seated as ``turned`` seats them), ``{"match", "seats" (the entrant
     at each seat; None: a bot filling a short table), "deals" (``deals_of`` its result),
-    "no_shows" (seats)}``. For every deal the tables' cards were alike in (``comparison``'s
+    "no_shows" (seats), "rules_version" and "options" (its setup's)}``. For every deal the tables' cards were alike in (``comparison``'s
     ``same_cards``) and every seat, each table's points with that seat's cards are ranked
     against the other tables' with the same cards: 1 for each beaten, 0.5 for each tie. The
     entrant at that seat scores them; a no-show scores none (the cells still count for the
@@ -152,10 +152,11 @@ def matchpoints(game: str, tables: Sequence[dict[str, Any]]) -> tuple[dict[Any, 
             "entrants": order,
             "seats": [{"name": entrant} for entrant in table["seats"]],
             "result": {"rounds": table["deals"]},
+            "rules_version": table.get("rules_version"),
         }
         for table, order in zip(tables, rotated(len(tables[0]["seats"]), len(tables)), strict=True)
     ] if tables else []  # fmt: skip
-    compared = comparison(game, groups)
+    compared = comparison(game, groups, tables[0].get("options") if tables else None)
     scored = {e: 0.0 for table in tables for e in table["seats"] if e is not None}
     alike = [deal for deal in compared["deals"] if deal["same_cards"]]
     for deal in alike:

@@ -35,7 +35,7 @@ from typing import Any
 
 from shared import duplicate
 from shared.entry_kinds import ACTION, BOT_ADDED, JOINED, LEFT
-from shared.verify import finishing_entry
+from shared.verify import finishing_entry, rules_version_of, started_entry
 
 WIN, DRAW, LOSS, BYE = 1.0, 0.5, 0.0, 1.0
 SEARCH_LIMIT = 20_000  # pairing steps tried before repeats are allowed (never met below 64)
@@ -108,10 +108,14 @@ def match_outcome(entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
             moved.add(seat)
     # the finishing entry's result: a duplicate table's log ends with its seed.revealed
     result = (finishing_entry(list(entries)) or entries[-1]).get("result") or {}
+    setup = (started_entry(list(entries)) or {}).get("setup") or {}
     return {
         "winners": list(result.get("winners") or []),
         "no_shows": sorted(stood_in - moved),
         "deals": duplicate.deals_of(result),  # each deal's points by seat: matchpoints'
+        # which of its deals were dealt alike at every table (duplicate.every_deal_alike)
+        "rules_version": rules_version_of(setup) if setup else None,
+        "options": setup.get("options") or {},
     }
 
 
@@ -175,7 +179,9 @@ def round_matchpoints(
         return None
     scored, average = duplicate.matchpoints(game, [
         {"match": t["match"], "seats": t["seats"], "deals": results[t["match"]].get("deals") or [],
-         "no_shows": results[t["match"]].get("no_shows") or []}
+         "no_shows": results[t["match"]].get("no_shows") or [],
+         "rules_version": results[t["match"]].get("rules_version"),
+         "options": results[t["match"]].get("options") or {}}
         for t in tables
     ])  # fmt: skip
     return {**scored, **{entrant: average for entrant in paired.get("byes") or []}}

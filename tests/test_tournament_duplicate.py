@@ -8,9 +8,18 @@ import pytest
 from shared import duplicate, swiss
 from shared.tournament_log import replay, standings_of
 
+ESCOBA = 2  # Escoba's rules version: each of its deals a fresh deck, alike at every table
 
-def table(match: str, seats: list[str | None], deals: list[list[int]], *no_shows: int) -> dict:
-    return {"match": match, "seats": seats, "deals": deals, "no_shows": list(no_shows)}
+
+def table(
+    match: str,
+    seats: list[str | None],
+    deals: list[list[int]],
+    *no_shows: int,
+    version: int = ESCOBA,
+) -> dict:
+    return {"match": match, "seats": seats, "deals": deals, "no_shows": list(no_shows),
+            "rules_version": version, "options": {}}  # fmt: skip
 
 
 def test_each_table_is_turned_by_its_number() -> None:
@@ -66,13 +75,29 @@ def test_ties_everywhere_score_the_average() -> None:
 
 
 def test_only_deals_dealt_alike_count_a_no_show_scores_none_a_filler_nobody() -> None:
-    """Brisca's later deals differ from table to table: its first deal alone is compared."""
+    """Under Brisca's rules version 2 the later deals differ from table to table: its first
+    deal alone is compared."""
     scored, average = duplicate.matchpoints("brisca", [
-        table("m1", ["a", None], [[50, 70], [0, 120]]),
-        table("m2", ["d", "c"], [[60, 60], [120, 0]], 1),
+        table("m1", ["a", None], [[50, 70], [0, 120]], version=2),
+        table("m2", ["d", "c"], [[60, 60], [120, 0]], 1, version=2),
     ])  # fmt: skip
     assert average == 0.5
     assert scored == {"a": 0.0, "d": 1.0, "c": 0.0}  # c beat the filler, but was a no-show
+
+
+def test_every_deal_counts_under_rules_that_deal_each_alike() -> None:
+    """Brisca's rules version 3 deals each deal from (seed, deal number): both deals count;
+    the same round asking for the old chance (deals_by_number off) compares the first only."""
+    tables = [
+        table("m1", ["a", "b"], [[50, 70], [0, 120]], version=3),
+        table("m2", ["d", "c"], [[60, 60], [120, 0]], version=3),
+    ]
+    scored, average = duplicate.matchpoints("brisca", tables)
+    assert average == 1.0  # two deals, one other table
+    # seat 0's cards: d beat a in both deals; seat 1's: b beat c in both
+    assert scored == {"a": 0.0, "b": 2.0, "c": 0.0, "d": 2.0}
+    off = [{**t, "options": {"deals_by_number": False}} for t in tables]
+    assert duplicate.matchpoints("brisca", off)[1] == 0.5
 
 
 def round_of(*tables: dict, byes: tuple[str, ...] = (), group: bool = True) -> tuple[dict, dict]:
@@ -82,8 +107,10 @@ def round_of(*tables: dict, byes: tuple[str, ...] = (), group: bool = True) -> t
                               for n, t in enumerate(tables, 1)],
     }  # fmt: skip
     results = {
-        t["match"]: {"winners": t["winners"], "no_shows": [], "deals": t["deals"]} for t in tables
-    }
+        t["match"]: {"winners": t["winners"], "no_shows": [], "deals": t["deals"],
+                     "rules_version": ESCOBA, "options": {}}
+        for t in tables
+    }  # fmt: skip
     return paired, results
 
 

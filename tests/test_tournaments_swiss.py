@@ -185,8 +185,10 @@ def entry(kind: str, seat: int | None = None, **fields) -> dict:
 
 def test_the_outcome_of_a_match_from_its_log() -> None:
     ana, bea = {"id": "ana", "name": "Ana"}, {"id": "bea", "name": "Bea"}
+    setup = {"game": "brisca", "variant": "base", "players": 2, "options": {}, "rules_version": 3}
     log = [
         entry("match.created"),
+        entry("match.started", setup=setup),
         entry("seat.joined", 0, player=ana, actor={"player": "ana", "seat": 0, "system": False}),
         entry("seat.joined", 1, player=bea, actor={"player": "bea", "seat": 1, "system": False}),
         entry("action", actor={"player": "ana", "seat": 0, "system": False}),
@@ -197,6 +199,7 @@ def test_the_outcome_of_a_match_from_its_log() -> None:
     ended = {**log[-1], "status": "finished", "result": {"winners": [1], "rounds": [[2, 5]]}}
     assert swiss.match_outcome([*log[:-1], ended]) == {
         "winners": [1], "no_shows": [1], "deals": [[2, 5]],  # each deal's points, by seat
+        "rules_version": 3, "options": {},  # which deals were alike: the setup's
     }  # fmt: skip
     moved = entry("action", actor={"player": "bea", "seat": 1, "system": False})
     assert swiss.match_outcome([*log[:-1], moved, ended])["no_shows"] == []

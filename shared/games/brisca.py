@@ -14,10 +14,11 @@ The decisions where the text is silent or ambiguous, each with its option and de
 are in docs/games/brisca.md.
 
 Rules version 3 (duplicate deals): every deal's chance is drawn from (seed, deal number,
-draw within the deal) (``State.by_deal``), so deal k is the same cards for the same seat at
-every table of a duplicate group whatever was played before; each later deal is dealt by the
-seat after the last dealer, the seat after it leading (before it: led by the last trick's
-winner).
+draw within the deal) (``State.by_deal``), and each seat's cards come from its own place in
+the deck (seat 0's first) rather than by turn from the leader, so deal k is the same cards for
+the same seat at every table of a duplicate group whatever was played before. The winner of
+the last trick still leads the next deal, as the rules say ("Nueva Partida"); where every
+card is dealt, the last card of the deck (the last seat's) shows the trump.
 """
 
 from __future__ import annotations
@@ -197,8 +198,7 @@ class Brisca(Game):
         ),
         deals_by_number_change(
             3,
-            "; each later deal dealt by the seat after the last dealer, the seat after it "
-            "leading (before: the last trick's winner led)",
+            "; each seat's cards from its own place in the deck, not by turn from the leader",
         ),
     )
     variants = {
@@ -445,16 +445,18 @@ class Brisca(Game):
         face_up = state.zone("trump", None, PUBLIC)
         events = []
         order = turns.seats_from(state, leader)
+        # by deal number: each seat's cards from its own place in the deck, whoever leads
+        places = list(range(n)) if state.by_deal() else order
         size = opts["hand_size"]
-        for s in order:
+        for s in places:
             state.zones[hand(s)].cards = cards[:size]
             del cards[:size]
         if cards:
             face_up.cards = [cards.pop(0)]
             stock.cards = cards[::-1]  # the top of the stock is the end of the list
             trump_card = face_up.cards[0]
-        else:  # everything dealt: the dealer's last card shows the trump
-            trump_card = state.cards(hand(order[-1]))[-1]
+        else:  # everything dealt: the last card dealt shows the trump (the dealer's, by turn)
+            trump_card = state.cards(hand(places[-1]))[-1]
         data = BriscaData.of(state)
         data.trump = suit(trump_card)
         data.trump_card = trump_card
@@ -742,8 +744,6 @@ class Brisca(Game):
                 winners = [s for s in winners if points[s] == last]
             return events + end_match(state, winners)
         state.round += 1
-        if state.by_deal():  # the deal passes on: deal k is dealt alike at every table
-            return events + self._deal(state, turns.next_seat(state, data.dealer, 2))
         assert data.last_trick is not None
         return events + self._deal(state, data.last_trick)
 

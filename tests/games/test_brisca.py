@@ -261,6 +261,22 @@ def test_the_next_deal_is_led_by_the_winner_of_the_last_trick():
     assert s.to_act == [last] and BriscaData.of(s).dealer == 1 - last
 
 
+def test_a_later_deal_gives_each_seat_the_same_cards_whoever_leads_it():
+    """Rules version 3: two matches of one seed whose first deals were played differently
+    (different winners of the last trick, so different leaders) deal the second alike."""
+    hands, leaders = [], set()
+    for choice in range(8):
+        s, _ = new_match("brisca", "base", 2, seed="lead")
+        rng = random.Random(choice)
+        while s.round == 1:
+            seat = s.to_act[0]
+            apply(s, seat, rng.choice(legal_actions(s, seat)))
+        hands.append([s.cards(f"hand:{p}") for p in range(2)] + [BriscaData.of(s).trump_card])
+        leaders.add(s.to_act[0])
+    assert leaders == {0, 1}  # both seats led a second deal in some match
+    assert all(h == hands[0] for h in hands)
+
+
 def test_a_tie_is_broken_by_the_higher_score_in_the_last_deal():
     s, _ = new_match("brisca", "base", 2, seed="tie", options={"deals": 2})
     s.rounds, s.scores, s.round = [[109, 11]], [109, 11], 2
@@ -347,11 +363,17 @@ def test_tute_option_four_kings_take_the_deal():
 
 
 # -- Tute en parejas ----------------------------------------------------------------------
-def test_tute_parejas_deals_all_forty_cards_and_shows_the_dealers_last_card_as_trump():
+def test_tute_parejas_deals_all_forty_cards_and_shows_the_last_card_dealt_as_trump():
+    """By place (rules version 3) the last card dealt is the last seat's; by turn from the
+    leader (version 2) it was the dealer's."""
+    for seed in ("parejas", "parejas-2", "parejas-3"):
+        old, _ = new_match("brisca", "tute-parejas", 4, seed=seed, rules_version=2)
+        dealer = BriscaData.of(old).dealer
+        assert BriscaData.of(old).trump_card == old.cards(f"hand:{dealer}")[-1]
+        by_place, _ = new_match("brisca", "tute-parejas", 4, seed=seed)
+        assert BriscaData.of(by_place).trump_card == by_place.cards("hand:3")[-1]
     s, _ = new_match("brisca", "tute-parejas", 4, seed="parejas")
     assert all(len(s.cards(f"hand:{p}")) == 10 for p in range(4))
-    dealer = BriscaData.of(s).dealer
-    assert BriscaData.of(s).trump_card == s.cards(f"hand:{dealer}")[-1]
     assert not s.cards("stock") and not s.cards("trump")
     assert view(s, None)["trump_card"] == BriscaData.of(s).trump_card and s.teams == [
         [0, 2],
