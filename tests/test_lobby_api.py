@@ -762,6 +762,14 @@ def test_events_after_a_version_and_bad_queries(http: Http):
         error_of(http.get(path + query, seated[0]["token"]), 400, "bad_request")
 
 
+def until_every_waiting_place_is_taken(app: Any) -> None:
+    """Wait (5 s at most) until the long-polls started hold all of LOBBY_MAX_WAITING's places."""
+    waiting = app.extensions["lobby_waiting"]
+    deadline = time.monotonic() + 5
+    while waiting._value and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def test_when_too_many_polls_wait_the_next_answers_at_once_and_says_when_to_poll_again(
     lobby: Lobby, monkeypatch: pytest.MonkeyPatch
 ):
@@ -777,10 +785,7 @@ def test_when_too_many_polls_wait_the_next_answers_at_once_and_says_when_to_poll
         target=lambda: first.append(http.events(seated[0], match["id"], version, wait=10))
     )
     poll.start()
-    waiting = app.extensions["lobby_waiting"]
-    deadline = time.monotonic() + 5
-    while waiting._value and time.monotonic() < deadline:  # until the first poll waits
-        time.sleep(0.01)
+    until_every_waiting_place_is_taken(app)
 
     started = time.monotonic()
     second = http.events(seated[1], match["id"], version, wait=10)
@@ -1263,10 +1268,7 @@ def test_a_tournament_poll_past_the_waiting_places_answers_at_once_and_says_when
     first: list[Any] = []
     poll = threading.Thread(target=lambda: first.append(http.get(f"{path}&wait=10", host["token"])))
     poll.start()
-    waiting = app.extensions["lobby_waiting"]
-    deadline = time.monotonic() + 5
-    while waiting._value and time.monotonic() < deadline:  # until the first poll waits
-        time.sleep(0.01)
+    until_every_waiting_place_is_taken(app)
     started = time.monotonic()
     second = http.get(f"{path}&wait=10", host["token"])
     assert time.monotonic() - started < 1
