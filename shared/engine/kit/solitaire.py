@@ -57,6 +57,7 @@ class Layout:
     #: covering it (made once: ``free`` runs for every listing and refusal).
     _zones_of: Callable[[Mapping[str, Any]], Any] = field(init=False, repr=False, compare=False)
     _covers: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    _cover_pairs: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         index = {slot: i for i, slot in enumerate(self.slots)}
@@ -65,6 +66,11 @@ class Layout:
         object.__setattr__(self, "_zones_of", zones_of)
         covers = tuple(tuple(index[c] for c in self.covered_by[s]) for s in self.slots)
         object.__setattr__(self, "_covers", covers)
+        # Each slot's two covers, the missing ones an index past the slots (always empty):
+        # ``free`` then tests two indexes per slot in one comprehension (layouts of two covers).
+        none = len(self.slots)
+        pairs = tuple((*c, none, none)[:2] for c in covers) if max(map(len, covers)) <= 2 else ()
+        object.__setattr__(self, "_cover_pairs", pairs)
 
     def __len__(self) -> int:
         return len(self.slots)
@@ -95,6 +101,13 @@ class Layout:
     def free(self, state: State) -> list[tuple[str, str]]:
         """(slot, card) for every card that is free now, in slot order."""
         held = list(map(_cards_of, self._zones_of(state.zones)))  # every slot's cards, at once
+        if self._cover_pairs:
+            held.append(())  # the missing cover
+            return [
+                (slot, cards[0])
+                for slot, cards, (a, b) in zip(self.slots, held, self._cover_pairs)
+                if cards and not held[a] and not held[b]
+            ]
         found = []
         for slot, cards, covers in zip(self.slots, held, self._covers):
             if cards:  # ``is_free``, inlined: this runs for every listing
