@@ -719,11 +719,7 @@ class Canasta(Game):
         worth = sum(map(card_value, [pile[-1], *pair]))
         found: list[Action] = [{"type": "take"}] if kept and worth >= need else []
         for g in self._single_groups(cards):
-            if (
-                kept > len(g)
-                and worth + sum(map(card_value, g)) >= need
-                and group_fault(g) is None
-            ):
+            if kept > len(g) and worth + sum(map(card_value, g)) >= need and group_fault(g) is None:
                 found.append({"type": "take", "groups": [g]})
         return found
 

@@ -63,6 +63,7 @@ class RowRule:
     #: (a row's suit, *its cards) -> the cards it takes next, kept for ``playable``: a row
     #: changes by one card a turn, and Cinquillo asks every row after every action.
     _takes: dict[tuple[str, ...], frozenset[str]] = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         if self.start is not None and self.start not in self.sequence:
             raise ValueError(f"the starting rank {self.start} is not in the sequence")

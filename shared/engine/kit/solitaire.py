@@ -34,7 +34,6 @@ from ..state import HIDDEN, PUBLIC, State
 from .ending import MATCH_FINISHED, end_match
 from .rows import sequence_of
 
-
 _cards_of = attrgetter("cards")
 
 
@@ -102,14 +101,14 @@ class Layout:
         """(slot, card) for every card that is free now, in slot order."""
         held = list(map(_cards_of, self._zones_of(state.zones)))  # every slot's cards, at once
         if self._cover_pairs:
-            held.append(())  # the missing cover
+            held.append(())  # the missing cover (so ``held`` is one longer than the slots)
             return [
                 (slot, cards[0])
-                for slot, cards, (a, b) in zip(self.slots, held, self._cover_pairs)
+                for slot, cards, (a, b) in zip(self.slots, held, self._cover_pairs, strict=False)
                 if cards and not held[a] and not held[b]
             ]
         found = []
-        for slot, cards, covers in zip(self.slots, held, self._covers):
+        for slot, cards, covers in zip(self.slots, held, self._covers, strict=True):
             if cards:  # ``is_free``, inlined: this runs for every listing
                 for cover in covers:
                     if held[cover]:
@@ -123,7 +122,8 @@ class Layout:
 
     def slot_of(self, state: State, card: str) -> str | None:
         """The slot holding ``card``, or None when it is not in the layout."""
-        for slot, cards in zip(self.slots, map(_cards_of, self._zones_of(state.zones))):
+        zones = self._zones_of(state.zones)
+        for slot, cards in zip(self.slots, map(_cards_of, zones), strict=True):
             if card in cards:
                 return slot
         return None
@@ -143,7 +143,7 @@ class Layout:
         zones = self._zones_of(state.zones)
         held = list(map(_cards_of, zones))
         turned = []
-        for zone, cards, covers in zip(zones, held, self._covers):
+        for zone, cards, covers in zip(zones, held, self._covers, strict=True):
             if cards and zone.visibility == HIDDEN:  # ``is_free``, inlined, as in ``free``
                 for cover in covers:
                     if held[cover]:
