@@ -134,6 +134,8 @@ TWO_CANASTAS = Say(
     es="para cerrar necesitas una canasta limpia y una canasta sucia en tu mesa",
     en="to go out you need a canasta limpia and a canasta sucia on your table",
 )
+# Why the pile cannot be taken (``Canasta._pile_block``), each said by ``_pile_problem``.
+EMPTY, WILD_TOP, BLACK_THREE, BLOCKED, NO_PAIR = "empty", "wild", "black-3", "blocked", "no-pair"
 PILE_EMPTY = Say(es="el descarte está vacío", en="the discard pile is empty")
 TOP_WILD = Say(
     es="{card:cap} es comodín: el descarte no se puede tomar",
@@ -188,28 +190,52 @@ def is_wild(card: str) -> bool:
 
 
 def group_problem(cards: list[str]) -> Message | None:
-    """Why ``cards`` are not one legal group (None: they are).
+    """Why ``cards`` are not one legal group (None: they are), in words (``group_fault``)."""
+    fault = group_fault(cards)
+    if fault is None:
+        return None
+    if fault == SIZE:
+        return GROUP_SIZE(most=CANASTA, count=len(cards))
+    if fault == RED_THREE_IN:
+        return RED_THREE_ALONE()
+    if fault == NUMBERS_MIXED:
+        return ONE_NUMBER(cards=cards, codes=str(cards))
+    if fault == BLACK_THREES_FEW_WILDS:
+        return BLACK_THREES_WILDS()
+    if fault == ONE_NATURAL:
+        return TWO_NATURALS()
+    return WILDS_AT_MOST_NATURALS()
+
+
+# What is wrong with a group (``group_fault``), each said by ``group_problem``.
+SIZE, RED_THREE_IN, NUMBERS_MIXED = "size", "red-3", "numbers"
+BLACK_THREES_FEW_WILDS, ONE_NATURAL, TOO_MANY_WILDS = "black-3s", "one-natural", "wilds"
+
+
+def group_fault(cards: list[str]) -> str | None:
+    """What makes ``cards`` no legal group, named (None: they are one): the rule, asked of
+    every card a group might take (``fitting``) without the words only a refusal needs.
 
     Cards of one number with wilds (at least two naturals, no more wilds than naturals);
     black 3s with at least two wilds; or wilds only. Three to seven cards; red 3s never.
     """
     if not 3 <= len(cards) <= CANASTA:
-        return GROUP_SIZE(most=CANASTA, count=len(cards))
+        return SIZE
     naturals = [c for c in cards if c not in WILDS]
     wilds = len(cards) - len(naturals)
     if not RED_THREES.isdisjoint(naturals):
-        return RED_THREE_ALONE()
+        return RED_THREE_IN
     # GROUPS.is_set, without its general walk: the naturals (never a joker) share a number.
     if len(set(map(rank, naturals))) > 1:
-        return ONE_NUMBER(cards=cards, codes=str(cards))
+        return NUMBERS_MIXED
     if not naturals:
         return None  # a group of wilds, the way to a canasta comodín
     if naturals[0] in BLACK_THREES:
-        return None if wilds >= 2 else BLACK_THREES_WILDS()
+        return None if wilds >= 2 else BLACK_THREES_FEW_WILDS
     if len(naturals) < 2:
-        return TWO_NATURALS()
+        return ONE_NATURAL
     if wilds > len(naturals):
-        return WILDS_AT_MOST_NATURALS()
+        return TOO_MANY_WILDS
     return None
 
 
@@ -223,7 +249,7 @@ def fitting(group: tuple[str, ...]) -> frozenset[str]:
         tried = WILDS | BLACK_THREES
     else:
         tried = WILDS | {c for c, n in NUMBERS.items() if n == number}
-    return frozenset(c for c in tried if group_problem([*group, c]) is None)
+    return frozenset(c for c in tried if group_fault([*group, c]) is None)
 
 
 def group_rank(cards: Sequence[str]) -> int | None:
@@ -666,7 +692,7 @@ class Canasta(Game):
 
     @take.candidates
     def _takes(self, state: State, seat: int) -> list[Action]:
-        if self._pile_problem(state, seat):
+        if self._pile_block(state, seat):
             return []
         if CanastaData.of(state).opened[seat]:
             return [{"type": "take"}]
@@ -681,7 +707,7 @@ class Canasta(Game):
     def _legal_takes(self, state: State, seat: int) -> list[Action]:
         """The candidates' groups are built from the hand: only the minimum and the card kept
         to discard are left to check (faster than the refusal's full check of each)."""
-        if self._pile_problem(state, seat):
+        if self._pile_block(state, seat):
             return []
         held, pile = state.cards(hand(seat)), state.cards("discard")
         kept = len(held) - 2 + len(pile) - 1  # in hand after taking, before any other group
@@ -694,11 +720,7 @@ class Canasta(Game):
         worth = sum(map(card_value, [pile[-1], *pair]))
         found: list[Action] = [{"type": "take"}] if kept and worth >= need else []
         for g in self._single_groups(cards):
-            if (
-                kept > len(g)
-                and worth + sum(map(card_value, g)) >= need
-                and group_problem(g) is None
-            ):
+            if kept > len(g) and worth + sum(map(card_value, g)) >= need and group_fault(g) is None:
                 found.append({"type": "take", "groups": [g]})
         return found
 
@@ -911,24 +933,38 @@ class Canasta(Game):
 
     # -- groups --------------------------------------------------------------------------
     def _pile_problem(self, state: State, seat: int) -> Message | Say | None:
-        """Why ``seat`` cannot take the pile now (None: it can)."""
+        """Why ``seat`` cannot take the pile now (None: it can), in words."""
+        block = self._pile_block(state, seat)
+        if block is None:
+            return None
+        if block == EMPTY:
+            return PILE_EMPTY
+        top = state.cards("discard")[-1]
+        if block == WILD_TOP:
+            return TOP_WILD(card=top, code=top)
+        if block == BLACK_THREE:
+            return BLACK_THREE_TOP
+        if block == BLOCKED:
+            return PILE_BLOCKED(number=top[:-1])
+        return SHOW_TWO(number=top[:-1])
+
+    def _pile_block(self, state: State, seat: int) -> str | None:
+        """Why ``seat`` cannot take the pile now, named (None: it can): the rule, which the
+        listings ask on every turn, without the words only a refusal needs."""
         pile = state.cards("discard")
         if not pile:
-            return PILE_EMPTY
+            return EMPTY
         top = pile[-1]
         if is_wild(top):
-            return TOP_WILD(card=top, code=top)
+            return WILD_TOP
         if top in BLACK_THREES:
-            return BLACK_THREE_TOP
-        complete = {
-            group_rank(g["cards"])
-            for g in CanastaData.of(state).groups
-            if len(g["cards"]) >= CANASTA
-        }
-        if rank(top) in complete:
-            return PILE_BLOCKED(number=top[:-1])
+            return BLACK_THREE
+        number = rank(top)
+        for g in CanastaData.of(state).groups:
+            if len(g["cards"]) >= CANASTA and group_rank(g["cards"]) == number:
+                return BLOCKED
         if len(self._pile_pair(state, seat)) < 2:
-            return SHOW_TWO(number=top[:-1])
+            return NO_PAIR
         return None
 
     @staticmethod

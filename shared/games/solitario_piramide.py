@@ -14,7 +14,6 @@ decisions taken where the text is silent are in docs/games/solitario-piramide.md
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 
 from shared.engine import (
     CARD,
@@ -232,10 +231,30 @@ class SolitarioPiramide(Game):
         waste = state.cards(WASTE)
         return self._layout(state).free_cards(state) + waste[-1:]
 
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """The removals, then the draw: each type's listing below, with the layout's free
+        cards found once for both (finding them is most of a listing's cost)."""
+        if state.phase != "play":
+            return super().legal_actions(state, seat)
+        free = self._layout(state).free_cards(state)
+        waste = state.cards(WASTE)
+        actions = self._removals_from(free + waste[-1:])
+        if state.cards(STOCK) and (
+            # a removal other than the waste's top card alone takes a card out of the layout
+            state.options["draw_any_time"] or all(a["cards"] == waste[-1:] for a in actions)
+        ):
+            actions.append({"type": "draw"})
+        return actions
+
     @remove.candidates
     def _removals(self, state: State, seat: int) -> list[Action]:
-        free = self._available(state)
-        groups = [[c] for c in RULE.singles(free)] + [list(p) for p in RULE.pairs(free)]
+        return self._removals_from(self._available(state))
+
+    @staticmethod
+    def _removals_from(available: list[str]) -> list[Action]:
+        """The removals among the available cards: each K alone, each pair summing 13."""
+        groups = [[c] for c in RULE.singles(available)]
+        groups += [list(p) for p in RULE.pairs(available)]
         return [{"type": "remove", "cards": g} for g in groups]
 
     # The candidates are made by the rule from the free cards: each one is legal.
@@ -274,10 +293,16 @@ class SolitarioPiramide(Game):
     def _draws(self, state: State, seat: int) -> list[Action]:
         """The refusal's rule without its message (listing it would word the removal still
         possible on every turn one is)."""
-        allowed = bool(state.cards(STOCK)) and (
-            state.options["draw_any_time"] or not self._layout_removal(state)
+        free = self._layout(state).free_cards(state)
+        return [{"type": "draw"}] if self._may_draw(state, free, state.cards(WASTE)) else []
+
+    @staticmethod
+    def _may_draw(state: State, free: list[str], waste: list[str]) -> bool:
+        """A card is left in the stock, and drawing is allowed now: any time with the option,
+        else only when no card of the layout (``free``: its free cards) can go out."""
+        return bool(state.cards(STOCK)) and (
+            state.options["draw_any_time"] or not _layout_removal(free, waste)
         )
-        return [{"type": "draw"}] if allowed else []
 
     @draw_card.refusal
     def _draw_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
@@ -297,20 +322,14 @@ class SolitarioPiramide(Game):
     # -- rules as questions ------------------------------------------------------------
     def _layout_removal(self, state: State) -> list[str] | None:
         """A removal that takes a card out of the layout, if any (a waste K alone does not)."""
-        free = self._layout(state).free_cards(state)
-        for card in RULE.singles(free):
-            return [card]
-        available = free + state.cards(WASTE)[-1:]
-        for a, b in combinations(available, 2):
-            if RULE.matches(a, b):
-                return [a, b]
-        return None
+        return _layout_removal(self._layout(state).free_cards(state), state.cards(WASTE))
 
     def _settle(self, state: State) -> list[Event]:
-        """End the match once the layout is empty (won) or nothing can be done (lost)."""
-        if not self._layout(state).count(state):
+        """End the match once the layout is empty (won) or nothing can be done (lost): while
+        a card is left in the stock something can (the draw, or the removal barring it)."""
+        if self._layout(state).empty(state):
             return self._end(state, True, CLEARED)
-        if not self.legal_actions(state, 0):
+        if not state.cards(STOCK) and not self._removals(state, 0):
             return self._end(state, False, STUCK)
         return []
 
@@ -330,6 +349,15 @@ class SolitarioPiramide(Game):
             "won": data.won,
             "reason": data.reason,
         }
+
+
+def _layout_removal(free: list[str], waste: list[str]) -> list[str] | None:
+    """A removal taking a card out of the layout (``free``: its free cards), if any: a K, or a
+    pair among them and the waste's top card (a waste K alone does not count)."""
+    for card in RULE.singles(free):
+        return [card]
+    pairs = RULE.pairs(free + waste[-1:])
+    return list(pairs[0]) if pairs else None
 
 
 register(SolitarioPiramide())

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from shared.engine import (
     HIDDEN,
+    Game,
     IllegalAction,
     apply,
     check_state,
     english_deck,
+    get_game,
     legal_actions,
     new_match,
     view,
@@ -245,3 +248,21 @@ def test_in_revelada_a_covered_card_is_seen_but_still_not_free():
     assert view(s, 0)["zones"]["pyramid:6:1"]["cards"] == ["8S"]
     assert removals(s) == [] and view(s, 0)["free"] == ["5H", "JC"]
     refused(s, {"type": "remove", "cards": ["5H", "8S"]}, "The 8 of spades is not free")
+
+
+# -- the one-pass listing ------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", ["base", "tres-puntas", "revelada", "draw-any-time"])
+def test_the_listing_in_one_pass_is_the_action_tables_listing(variant):
+    """The game lists its removals and the draw with the free cards found once; that is exactly
+    what each action type's own listing gives (the shared suite checks those against the
+    refusals), and the match ends exactly when nothing is left to do."""
+    game = get_game(GAME)
+    options = {"draw_any_time": True} if variant == "draw-any-time" else None
+    for seed in range(40):
+        s, _ = new_match(GAME, "base" if options else variant, 1, f"one-pass {seed}", options)
+        rng = random.Random(seed)
+        while not s.finished:
+            listed = legal_actions(s, 0)
+            assert listed == Game.legal_actions(game, s, 0)
+            apply(s, 0, rng.choice(listed))
+        assert s.result is not None

@@ -82,7 +82,10 @@ class PairRule:
 
     def singles(self, cards: Iterable[str]) -> list[str]:
         """The cards among ``cards`` that go out alone."""
-        return [c for c in cards if self.alone(c)]
+        if self.kind != SUM:
+            return []
+        values, target = self._card_values, self.target
+        return [c for c in cards if values[c] == target]
 
     def describe(self) -> str:
         """The rule in words, for refusals."""

@@ -58,6 +58,11 @@ class RowRule:
     _card_places: dict[str, int | None] = field(init=False, repr=False, compare=False)
     #: card -> its place, 0 outside the sequence (how ``ends`` orders a row's cards).
     _card_order: dict[str, int] = field(init=False, repr=False, compare=False)
+    #: (place, suit) -> every card code of that place and suit (the Spanish and English ones).
+    _codes: dict[tuple[int, str], tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    #: (a row's suit, *its cards) -> the cards it takes next, kept for ``playable``: a row
+    #: changes by one card a turn, and Cinquillo asks every row after every action.
+    _takes: dict[tuple[str, ...], frozenset[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.start is not None and self.start not in self.sequence:
@@ -69,6 +74,12 @@ class RowRule:
         cards = {c: places.get(rank(c)) for c in spanish_deck(48) + english_deck(jokers=1)}
         object.__setattr__(self, "_card_places", cards)
         object.__setattr__(self, "_card_order", {c: p or 0 for c, p in cards.items()})
+        codes: dict[tuple[int, str], tuple[str, ...]] = {}
+        for card, place in cards.items():
+            if place is not None:
+                codes[place, suit(card)] = (*codes.get((place, suit(card)), ()), card)
+        object.__setattr__(self, "_codes", codes)
+        object.__setattr__(self, "_takes", {})
 
     def position(self, card: str) -> int | None:
         """The card's place in the sequence (None for a rank outside it, e.g. an 8 in a 40-card row)."""
@@ -163,11 +174,43 @@ class RowRule:
         row_suits: Mapping[str, str] | None = None,
     ) -> list[str]:
         """Which of ``cards`` may be placed on some row now (each once, in the given order)."""
+        if self.suits == SAME and row_suits and row_suits.keys() >= rows.keys():
+            return self._playable_on_suited_rows(cards, rows, row_suits)
         found: list[str] = []
         for card, _name in self.placements(cards, rows, row_suits):
             if card not in found:
                 found.append(card)
         return found
+
+    def _playable_on_suited_rows(
+        self, cards: Iterable[str], rows: Mapping[str, list[str]], row_suits: Mapping[str, str]
+    ) -> list[str]:
+        """``playable`` where every row has its suit (Cinquillo, asked on every listing): the
+        cards each row takes next are found once per row (and kept), and each card is looked
+        up among them, instead of each card being tried on each row."""
+        wanted: set[str] = set()
+        takes = self._takes
+        for name, row in rows.items():
+            key = (row_suits[name], *row)
+            taken = takes.get(key)
+            if taken is None:
+                taken = takes[key] = self._taken_by(row, row_suits[name])
+                if len(takes) > 16_384:  # a bound, never reached by one deck's rows
+                    takes.clear()
+            wanted.update(taken)
+        if not wanted:
+            return []
+        found = [card for card in cards if card in wanted]
+        return list(dict.fromkeys(found)) if len(found) > 1 else found
+
+    def _taken_by(self, row: list[str], row_suit: str) -> frozenset[str]:
+        """Every card code of ``row_suit`` that ``row`` takes now (its suit is the row's)."""
+        places, codes = self._places, self._codes
+        return frozenset(
+            code
+            for next_rank in self.next_ranks(row)
+            for code in codes.get((places[next_rank], row_suit), ())
+        )
 
     def complete(self, row: list[str]) -> bool:
         """Whether the row can grow no more in any direction it may grow in."""

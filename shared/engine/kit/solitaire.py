@@ -19,7 +19,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from ..actions import Event
@@ -32,6 +33,8 @@ from ..language import Say
 from ..state import HIDDEN, PUBLIC, State
 from .ending import MATCH_FINISHED, end_match
 from .rows import sequence_of
+
+_cards_of = attrgetter("cards")
 
 
 # -- covered layouts -----------------------------------------------------------------------
@@ -49,6 +52,24 @@ class Layout:
 
     slots: tuple[str, ...]
     covered_by: Mapping[str, tuple[str, ...]]
+    #: The slots' zones fetched at once, and per slot the indexes in ``slots`` of the slots
+    #: covering it (made once: ``free`` runs for every listing and refusal).
+    _zones_of: Callable[[Mapping[str, Any]], Any] = field(init=False, repr=False, compare=False)
+    _covers: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    _cover_pairs: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index = {slot: i for i, slot in enumerate(self.slots)}
+        getter = itemgetter(*self.slots)
+        zones_of = getter if len(self.slots) > 1 else (lambda zones: (getter(zones),))
+        object.__setattr__(self, "_zones_of", zones_of)
+        covers = tuple(tuple(index[c] for c in self.covered_by[s]) for s in self.slots)
+        object.__setattr__(self, "_covers", covers)
+        # Each slot's two covers, the missing ones an index past the slots (always empty):
+        # ``free`` then tests two indexes per slot in one comprehension (layouts of two covers).
+        none = len(self.slots)
+        pairs = tuple((*c, none, none)[:2] for c in covers) if max(map(len, covers)) <= 2 else ()
+        object.__setattr__(self, "_cover_pairs", pairs)
 
     def __len__(self) -> int:
         return len(self.slots)
@@ -78,14 +99,19 @@ class Layout:
 
     def free(self, state: State) -> list[tuple[str, str]]:
         """(slot, card) for every card that is free now, in slot order."""
-        zones, covered_by = state.zones, self.covered_by
+        held = list(map(_cards_of, self._zones_of(state.zones)))  # every slot's cards, at once
+        if self._cover_pairs:
+            held.append(())  # the missing cover (so ``held`` is one longer than the slots)
+            return [
+                (slot, cards[0])
+                for slot, cards, (a, b) in zip(self.slots, held, self._cover_pairs, strict=False)
+                if cards and not held[a] and not held[b]
+            ]
         found = []
-        for slot in self.slots:
-            cards = zones[slot].cards
+        for slot, cards, covers in zip(self.slots, held, self._covers, strict=True):
             if cards:  # ``is_free``, inlined: this runs for every listing
-                for cover in covered_by[slot]:
-                    zone = zones.get(cover)
-                    if zone is not None and zone.cards:
+                for cover in covers:
+                    if held[cover]:
                         break
                 else:
                     found.append((slot, cards[0]))
@@ -96,23 +122,35 @@ class Layout:
 
     def slot_of(self, state: State, card: str) -> str | None:
         """The slot holding ``card``, or None when it is not in the layout."""
-        for slot in self.slots:
-            if card in state.zones[slot].cards:
+        zones = self._zones_of(state.zones)
+        for slot, cards in zip(self.slots, map(_cards_of, zones), strict=True):
+            if card in cards:
                 return slot
         return None
 
     def count(self, state: State) -> int:
         """The cards still in the layout."""
-        return sum(len(state.zones[slot].cards) for slot in self.slots)
+        return sum(map(len, map(_cards_of, self._zones_of(state.zones))))
+
+    def empty(self, state: State) -> bool:
+        """Whether the layout holds no card (asked after every move: stops at the first card,
+        and the top of a layout goes last)."""
+        zones = state.zones
+        return not any(zones[slot].cards for slot in self.slots)
 
     def turn_up(self, state: State) -> list[str]:
         """Turn face up every face-down card that is now free; returns those cards."""
+        zones = self._zones_of(state.zones)
+        held = list(map(_cards_of, zones))
         turned = []
-        for slot in self.slots:
-            zone = state.zones[slot]
-            if zone.cards and zone.visibility == HIDDEN and self.is_free(state, slot):
-                zone.visibility = PUBLIC
-                turned.append(zone.cards[0])
+        for zone, cards, covers in zip(zones, held, self._covers, strict=True):
+            if cards and zone.visibility == HIDDEN:  # ``is_free``, inlined, as in ``free``
+                for cover in covers:
+                    if held[cover]:
+                        break
+                else:
+                    zone.visibility = PUBLIC
+                    turned.append(cards[0])
         return turned
 
 
