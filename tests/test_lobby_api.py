@@ -32,7 +32,7 @@ from services.lobby.idempotency import ANSWERS_KEPT_AFTER_FINISH
 from services.lobby.rules_client import RulesClient
 from services.openapi_dump import OPENAPI_DIR, generated_spec
 from services.ratelimit import KEY_PREFIX as RATE_LIMIT_KEYS
-from shared.engine import apply, new_match
+from shared.engine import apply, get_game, new_match
 from shared.eventstore import MatchLog
 from shared.jsoncodec import state_hash
 from shared.redis_server import free_port
@@ -433,7 +433,14 @@ def test_start_needs_every_seat_and_a_seated_player_or_the_creator(http: Http, l
     error_of(http.post(start, ana["token"]), 409, "match_not_open")
     entry = entries(lobby, match["id"])[-1]
     assert entry["kind"] == "match.started" and entry["seed_sha256"] == started["seed_sha256"]
-    setup = {"game": "brisca", "variant": "base", "players": 2, "options": {}, "rules_version": 2}
+    version = get_game("brisca").rules_version
+    setup = {
+        "game": "brisca",
+        "variant": "base",
+        "players": 2,
+        "options": {},
+        "rules_version": version,
+    }
     assert entry["setup"] == setup  # the rules version it was dealt under, for replays
     assert entry["actor"] == {"player": eve["id"], "seat": 1, "system": False}
     assert entry["state_hash"] == sealed_state_hash(lobby.load(match["id"]).state)
