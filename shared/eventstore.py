@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 import redis
 
 from shared import jsoncodec
-from shared.redisconn import LuaScript, is_cluster, node_client, refresh_topology
+from shared.redisconn import is_cluster, node_client, refresh_topology
 
 KEY_PREFIX = "tapete"
 MATCH_SEGMENT = "match"
@@ -261,8 +261,7 @@ class MatchLog:
         self.feed_maxlen = feed_maxlen
         self.durability = durability
         self.notification_fields = notification_fields
-        self._append = client.register_script(APPEND_SCRIPT)  # in a pipeline (durable)
-        self._append_now = LuaScript(APPEND_SCRIPT)  # alone: one command, fewer layers
+        self._append = client.register_script(APPEND_SCRIPT)
 
     def partition(self, match_id: str) -> int:
         return shard_of(match_id, self.partitions)
@@ -352,7 +351,7 @@ class MatchLog:
         if self.durability.waits:
             status, value = self._durable_append(keys, args)
         else:
-            status, value = self._append_now(self.client, list(keys), args)
+            status, value = self._append(keys=list(keys), args=args)
         status = _text(status)
         if status == "ok":
             return AppendResult(ok=True, version=int(value), duplicate=False, answer=answer)

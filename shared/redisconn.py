@@ -56,9 +56,9 @@ class LuaScript:
     """A Lua script called by its SHA in one command (EVALSHA), sent whole (EVAL, which also
     loads it) only when the server does not know it yet (after a restart or a failover).
 
-    On the hot paths instead of ``register_script``: redis-py's ``Script.__call__`` adds its
-    own layers on every call; this is the one command, on a ``redis.Redis`` or a cluster
-    client alike (a cluster routes EVALSHA by its keys, which must share a slot)."""
+    Needs no ``register_script`` on a client, so a module can hold it and call it on any
+    ``redis.Redis`` or cluster client (a cluster routes EVALSHA by its keys, which must
+    share a slot); it runs outside pipelines only."""
 
     def __init__(self, source: str) -> None:
         self.source = source
