@@ -15,6 +15,7 @@ and non-transactional pipelines behave the same on both. What does not:
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -49,6 +50,25 @@ def connect(url: str, cluster: bool = False, max_connections: int | None = None,
         return redis.Redis.from_url(url, **options)
     pool = redis.BlockingConnectionPool.from_url(url, max_connections=max_connections, **options)
     return redis.Redis(connection_pool=pool)
+
+
+class LuaScript:
+    """A Lua script called by its SHA in one command (EVALSHA), sent whole (EVAL, which also
+    loads it) only when the server does not know it yet (after a restart or a failover).
+
+    Needs no ``register_script`` on a client, so a module can hold it and call it on any
+    ``redis.Redis`` or cluster client (a cluster routes EVALSHA by its keys, which must
+    share a slot); it runs outside pipelines only."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.sha = hashlib.sha1(source.encode()).hexdigest()
+
+    def __call__(self, client: Any, keys: list[str], args: list[Any]) -> Any:
+        try:
+            return client.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
+        except redis.exceptions.NoScriptError:
+            return client.execute_command("EVAL", self.source, len(keys), *keys, *args)
 
 
 def is_cluster(client: Any) -> bool:
