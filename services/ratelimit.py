@@ -3,8 +3,8 @@
 Each limit is a rate as the ``limits`` library parses it (``"30/minute"``,
 ``"5 per second;100/hour"``) and is counted for one client: an address, or a player. A
 moving window: a client over it is refused with ``TooManyRequests`` (429, ``Retry-After``:
-when the oldest counted request leaves the window) until then. Refused requests count too,
-so hammering does not shorten the wait.
+when the oldest counted request leaves the window) until then. A refused request is not
+counted (as in the library's window): hammering neither shortens nor lengthens the wait.
 
 The window is the ``limits`` library's own (a list of the latest timestamps per rate, newest
 first): one script checks and counts every rate of a limit and, when one refuses, says when
