@@ -402,7 +402,7 @@ class BolsasDeDinero(Game):
     @open_.enumerate
     def _legal_opens(self, state: State, seat: int) -> list[Action]:
         """Every candidate: each is a card of the hand, and any held card opens a bag."""
-        return self._opens(state, seat)
+        return list(self._opens(state, seat))
 
     @open_.refusal
     def _open_refused(self, state: State, seat: int, action: Action) -> Message | None:

@@ -445,7 +445,7 @@ class Palacio(Game):
         if source == "down":
             return []
         playable = self._playable_test(state)
-        plays = []
+        plays: list[Action] = []
         for group in climbing.sets_by_value(state.cards(source), rank).values():
             ordered = sorted(group)  # as ``set_choices`` orders them
             if playable(ordered[0]):

@@ -631,9 +631,8 @@ class Presidente(Game):
             if len(group) < count:
                 continue
             cards = sorted(group, key=_KEEP.__getitem__)[:count] if len(group) > 1 else group
-            if v == EIGHT and eight_clears:
-                pass
-            elif three_clears and cards == [CLUBS_THREE]:
+            clears = (v == EIGHT and eight_clears) or (three_clears and cards == [CLUBS_THREE])
+            if clears:
                 pass
             elif joker_rules and JOKER_VALUE in (v, to_meet):
                 if v != JOKER_VALUE:
@@ -641,8 +640,10 @@ class Presidente(Game):
             elif v != to_meet and (v > to_meet) == revolution:
                 continue
             plays.append({"type": "play", "cards": cards})
-        if count == 1 and CLUBS_THREE in held and not any(
-            a["cards"] == [CLUBS_THREE] for a in plays
+        if (
+            count == 1
+            and CLUBS_THREE in held
+            and not any(a["cards"] == [CLUBS_THREE] for a in plays)
         ):
             lone_three = [CLUBS_THREE]
             if self._may_follow(state, lone_three, top):
