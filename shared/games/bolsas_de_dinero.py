@@ -74,14 +74,30 @@ OTHER_NUMBER = Say(
 )
 
 
-def pile(i: int) -> str:
-    return f"draw:{i}"
+#: ``pile(i)`` is ``"draw:<i>"``, looked up (drawing and the listing ask it every action).
+pile = tuple(f"draw:{i}" for i in PILES).__getitem__
 
 
 @functools.cache  # asked for every bag of a seat on every listing: each name made once
 def bag(seat: int, k: int) -> str:
     """The face-up cards of ``seat``'s bag number ``k`` (its face-down card is in ``cover:<seat>``)."""
     return f"bag:{seat}:{k}"
+
+
+#: Each seat's bag zone names made so far, by bag number (``bag_names``).
+_BAG_NAMES: dict[int, list[str]] = {}
+
+
+def bag_names(state: State, seat: int) -> list[str]:
+    """The zone names of ``seat``'s bags, ``bag(seat, k)`` for each bag opened, named once."""
+    count = len(state.zones[seat_zone("cover", seat)].cards)
+    names = _BAG_NAMES.setdefault(seat, [])
+    while len(names) < count:
+        names.append(bag(seat, len(names)))
+    return names[:count]
+
+
+_RANK = {card: rank(card) for card in english_deck(jokers=1)}  # each card's rank, made once
 
 
 def label(number: int) -> str:
@@ -364,6 +380,12 @@ class BolsasDeDinero(Game):
     def _draws(self, state: State, seat: int) -> list[Action]:
         return [{"type": "draw", "pile": i} for i in PILES]
 
+    @draw.enumerate
+    def _legal_draws(self, state: State, seat: int) -> list[Action]:
+        """The piles with a card (``_draw_refused`` of each candidate)."""
+        zones = state.zones
+        return [{"type": "draw", "pile": i} for i in PILES if zones[pile(i)].cards]
+
     @draw.refusal
     def _draw_refused(self, state: State, seat: int, action: Action) -> Say | None:
         return None if state.cards(pile(action["pile"])) else PILE_EMPTY
@@ -376,6 +398,11 @@ class BolsasDeDinero(Game):
     @open_.candidates
     def _opens(self, state: State, seat: int) -> list[Action]:
         return [{"type": "open", "card": c} for c in sorted(set(state.cards(hand(seat))))]
+
+    @open_.enumerate
+    def _legal_opens(self, state: State, seat: int) -> list[Action]:
+        """Every candidate: each is a card of the hand, and any held card opens a bag."""
+        return list(self._opens(state, seat))
 
     @open_.refusal
     def _open_refused(self, state: State, seat: int, action: Action) -> Message | None:
@@ -407,8 +434,9 @@ class BolsasDeDinero(Game):
         one = state.options["bags_per_number"] == "one"
         bags_for: dict[int, list[int]] = {}  # by rank (the joker: 0): the bags it may go in
         actions = []
+        rank_of = _RANK.__getitem__  # a hand holds the deck's cards
         for c in sorted(set(state.cards(hand(seat)))):
-            r = rank(c)  # the joker: 0
+            r = rank_of(c)  # the joker: 0
             ks = bags_for.get(r)
             if ks is None:
                 if c == JOKER:
@@ -464,13 +492,13 @@ class BolsasDeDinero(Game):
 
     # -- the end -------------------------------------------------------------------------
     def _end_reason(self, state: State) -> str | None:
-        full = state.options["full_bag"]
+        full, zones = state.options["full_bag"], state.zones
         for s in range(state.players):
-            for k in range(len(state.cards(seat_zone("cover", s)))):
-                if len(state.cards(bag(s, k))) >= full:
+            for name in bag_names(state, s):
+                if len(zones[name].cards) >= full:
                     return FULL_BAG
-        empty = sum(1 for i in PILES if not state.cards(pile(i)))
-        return STOCK_OUT if empty > len(state.cards("stock")) else None
+        empty = sum(1 for i in PILES if not zones[pile(i)].cards)
+        return STOCK_OUT if empty > len(zones["stock"].cards) else None
 
     def score(self, state: State) -> tuple[list[int], dict]:
         """Each seat's points for this game, and the details per number and penalty."""
@@ -516,9 +544,9 @@ class BolsasDeDinero(Game):
         """The number of each of ``seat``'s bags (None: no face-up card in it yet)."""
         zones = state.zones
         out: list[int | None] = []
-        for k in range(len(zones[seat_zone("cover", seat)].cards)):
-            cards = zones[bag(seat, k)].cards
-            out.append(rank(cards[0]) if cards else None)
+        for name in bag_names(state, seat):
+            cards = zones[name].cards
+            out.append(_RANK[cards[0]] if cards else None)
         return out
 
     @staticmethod

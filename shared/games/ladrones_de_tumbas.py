@@ -143,6 +143,10 @@ def tomb_down(s: str) -> str:
     return f"tomb-{s}-down"
 
 
+#: Each suit's two tomb zones, (face up, face down), named once: every action asks their sizes.
+_TOMB_ZONES = {x: (tomb(x), tomb_down(x)) for x in ENGLISH_SUITS}
+
+
 def missions(seat: int) -> str:
     return seat_zone("missions", seat)
 
@@ -512,7 +516,19 @@ class LadronesDeTumbas(Game):
         a player who could only end it has it ended)."""
         if self._draw_refused(state, seat, DRAW) is None:
             return True
-        return any(self._play_refused(state, seat, a) is None for a in self._plays(state, seat))
+        # Whether a candidate play passes ``_play_refused``, without wording every refusal:
+        # a tomb open to this turn takes any held card face down, or one of its suit face up.
+        held = state.zones[hand(seat)].cards
+        if not held:
+            return False
+        played = LadronesData.of(state).played
+        for x in ENGLISH_SUITS:
+            size = self.size(state, x)
+            if size >= TOMB_SIZE or x in played:
+                continue
+            if size % 2 == 0 or any(suit(c) == x for c in held):
+                return True
+        return False
 
     # -- the end -----------------------------------------------------------------------
     def _end(self, state: State, reason: str) -> list[Event]:
@@ -543,7 +559,9 @@ class LadronesDeTumbas(Game):
     @staticmethod
     def size(state: State, x: str) -> int:
         """Cards at the tomb of ``x``, its Ace included."""
-        return len(state.cards(tomb(x))) + len(state.cards(tomb_down(x)))
+        up, down = _TOMB_ZONES[x]
+        zones = state.zones
+        return len(zones[up].cards) + len(zones[down].cards)
 
     @classmethod
     def face_up_next(cls, state: State, x: str) -> bool:

@@ -438,9 +438,21 @@ class Palacio(Game):
 
     @play.enumerate
     def _legal_plays(self, state: State, seat: int) -> list[Action]:
-        """The candidates are sets from where the seat plays: only the pile is left to meet."""
+        """The candidates are sets from where the seat plays: only the pile is left to meet.
+        A set's cards share a rank, so the pile is asked once per rank held (the first card of
+        its sets) and the sets of a rank it refuses are never made."""
+        source = self._source(state, seat)
+        if source == "down":
+            return []
         playable = self._playable_test(state)
-        return [a for a in self._plays(state, seat) if playable(a["cards"][0])]
+        plays: list[Action] = []
+        for group in climbing.sets_by_value(state.cards(source), rank).values():
+            ordered = sorted(group)  # as ``set_choices`` orders them
+            if playable(ordered[0]):
+                plays.extend(
+                    {"type": "play", "cards": ordered[:size]} for size in range(1, len(ordered) + 1)
+                )
+        return plays
 
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:

@@ -49,7 +49,7 @@ from shared.engine.kit import climbing
 from shared.engine.kit.dealing import DEALT, deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import MATCH_FINISHED, end_match
 from shared.engine.kit.table_facts import CARDS_HELD, ROUND_OF
-from shared.engine.kit.turns import DIRECTION, next_seat, seats_from
+from shared.engine.kit.turns import DIRECTION, next_seat, seats_after, seats_from
 from shared.engine.kit.zones import hand, holds, seat_zone
 from shared.engine.language import ENGLISH_DECK, Message, Say, Words
 
@@ -58,6 +58,7 @@ EIGHT, TWO, JOKER_VALUE = 8, 15, 16
 PRESIDENT, CITIZEN, SLAVE = "presidente", "ciudadano", "esclavo"
 RANK_POINTS = {PRESIDENT: 2, CITIZEN: 1, SLAVE: 0}
 HAND_SIZE = 13
+_HANDS = tuple(hand(s) for s in range(4))  # the zone of each seat's hand, named once
 REVOLUTION_RUN = 4
 
 
@@ -582,7 +583,8 @@ class Presidente(Game):
     @play.candidates
     def _plays(self, state: State, seat: int) -> list[Action]:
         held = state.cards(hand(seat))
-        sets = climbing.set_choices(held, value, keep_last=keep_key)
+        # A hand holds cards of the deck only: their strengths and keys are looked up directly.
+        sets = climbing.set_choices(held, _STRENGTH.__getitem__, keep_last=_KEEP.__getitem__)
         if CLUBS_THREE in held:
             sets.append([CLUBS_THREE])
         unique = dict.fromkeys(tuple(s) for s in sets)
@@ -594,7 +596,7 @@ class Presidente(Game):
         problem = self._not_held(state, seat, cards)
         if problem:
             return problem
-        if not climbing.is_set(cards, value):
+        if not climbing.is_set(cards, _STRENGTH.__getitem__):  # held: the deck's cards
             return ONE_VALUE
         top = PresidenteData.of(state).top
         if top is None or self._may_follow(state, cards, top):
@@ -612,23 +614,40 @@ class Presidente(Game):
         if top is None:
             return list(self._plays(state, seat))
         # Only the sets of the top's size can follow: those of ``_plays``, in its order,
-        # made without the sets of every other size.
-        count = top["count"]
+        # made without the sets of every other size. Whether a value meets the top is decided
+        # once per value, as ``_may_follow`` would decide it for the set.
+        count, to_meet = top["count"], top["value"]
+        eight_clears = state.options["eight"] == "any"
+        three_clears = count == 1 and to_meet in (TWO, JOKER_VALUE)
+        revolution = PresidenteData.of(state).revolution
+        joker_rules = revolution and state.options["joker_in_revolution"] == "strongest"
         held = state.cards(hand(seat))
+        groups: dict[int, list[str]] = {}
+        strength_of = _STRENGTH.__getitem__
+        for card in held:
+            groups.setdefault(strength_of(card), []).append(card)
         plays = []
-        for group in climbing.sets_by_value(held, value).values():
-            if len(group) >= count:
-                cards = sorted(group, key=keep_key)[:count]
-                if self._may_follow(state, cards, top):
-                    plays.append({"type": "play", "cards": cards})
-        lone_three = [CLUBS_THREE]
+        for v, group in groups.items():
+            if len(group) < count:
+                continue
+            cards = sorted(group, key=_KEEP.__getitem__)[:count] if len(group) > 1 else group
+            clears = (v == EIGHT and eight_clears) or (three_clears and cards == [CLUBS_THREE])
+            if clears:
+                pass
+            elif joker_rules and JOKER_VALUE in (v, to_meet):
+                if v != JOKER_VALUE:
+                    continue
+            elif v != to_meet and (v > to_meet) == revolution:
+                continue
+            plays.append({"type": "play", "cards": cards})
         if (
             count == 1
             and CLUBS_THREE in held
-            and self._may_follow(state, lone_three, top)
-            and not any(a["cards"] == lone_three for a in plays)
+            and not any(a["cards"] == [CLUBS_THREE] for a in plays)
         ):
-            plays.append({"type": "play", "cards": lone_three})
+            lone_three = [CLUBS_THREE]
+            if self._may_follow(state, lone_three, top):
+                plays.append({"type": "play", "cards": lone_three})
         return plays
 
     def _may_follow(self, state: State, cards: list[str], top: dict) -> bool:
@@ -666,7 +685,7 @@ class Presidente(Game):
     def _new_run(state: State, played: int) -> bool:
         """The play just completed a run of four equal values on the pile."""
         pile = state.cards("pile")
-        run = climbing.run_on_top(pile, value)
+        run = climbing.run_on_top(pile, _STRENGTH.__getitem__)  # the deck's cards only
         return run >= REVOLUTION_RUN and run - played < REVOLUTION_RUN
 
     @pass_.refusal
@@ -683,7 +702,7 @@ class Presidente(Game):
         """Seats still playing this round: cards in hand and not deposed."""
         blocked = PresidenteData.of(state).blocked
         zones = state.zones
-        return [s for s in range(state.players) if zones[hand(s)].cards and s not in blocked]
+        return [s for s in range(state.players) if zones[_HANDS[s]].cards and s not in blocked]
 
     def _next_turn(self, state: State, seat: int) -> list[Event]:
         """The next seat that has not passed; when everyone else has passed, the pile clears."""
@@ -693,8 +712,8 @@ class Presidente(Game):
         contest = [s for s in self._active(state) if s not in passed]
         if all(s == leader for s in contest):
             return self._clear(state, data.top["seat"], "all_passed")
-        nxt = next_seat(state, seat, skip=[s for s in range(state.players) if s not in contest])
-        state.to_act = [nxt]
+        # ``next_seat`` skipping every seat out of the contest: the first contestant after ``seat``
+        state.to_act = [next(s for s in seats_after(state, seat) if s in contest)]
         return []
 
     def _clear(self, state: State, seat: int, reason: str) -> list[Event]:
