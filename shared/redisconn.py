@@ -53,8 +53,10 @@ def connect(url: str, cluster: bool = False, max_connections: int | None = None,
 
 
 class LuaScript:
-    """A Lua script called by its SHA in one command (EVALSHA), sent whole (EVAL, which also
-    loads it) only when the server does not know it yet (after a restart or a failover).
+    """A Lua script called by its SHA in one command (EVALSHA), loaded (SCRIPT LOAD, on every
+    primary of a cluster) and called again only when the server does not know it yet (after a
+    restart or a failover). Not EVAL: the deployed ACL user may run only loaded scripts
+    (``-@scripting +evalsha +script|load``, k8s/overlays/dev/redis.yaml).
 
     Needs no ``register_script`` on a client, so a module can hold it and call it on any
     ``redis.Redis`` or cluster client (a cluster routes EVALSHA by its keys, which must
@@ -68,7 +70,8 @@ class LuaScript:
         try:
             return client.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
         except redis.exceptions.NoScriptError:
-            return client.execute_command("EVAL", self.source, len(keys), *keys, *args)
+            client.script_load(self.source)
+            return client.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
 
 
 def is_cluster(client: Any) -> bool:
