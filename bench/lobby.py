@@ -58,6 +58,7 @@ from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+os.environ.setdefault("TAPETE_DEV", "1")  # a load tool on this machine: development keys
 
 from services.settings import LOAD_TOOL_LIMITS  # noqa: E402
 
