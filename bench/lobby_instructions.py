@@ -17,8 +17,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import re
-import subprocess
 import sys
 from typing import Any
 
@@ -26,6 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 os.environ.setdefault("TAPETE_DEV", "1")  # a load tool on this machine: development keys
 
+from bench.callgrind import instructions  # noqa: E402
 from services.settings import LOAD_TOOL_LIMITS  # noqa: E402
 
 
@@ -73,15 +72,6 @@ def play(moves: int) -> None:
             match = new_match()
 
 
-def instructions(moves: int, env: dict[str, str]) -> int:
-    run = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-         sys.executable, __file__, "--play", str(moves)],
-        env=env, capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    return int(re.findall(r"Collected : (\d+)", run.stderr)[-1])
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--moves", type=int, nargs=2, default=(50, 200))
@@ -101,7 +91,9 @@ def main() -> int:
         env = {**os.environ, **LOAD_TOOL_LIMITS, "LOG_LEVEL": "WARNING",
                "REDIS_URL": redis_server.url, "RULES_URL": rules.url, "PYTHONHASHSEED": "0"}  # fmt: skip
         few, many = args.moves
-        counts = [instructions(n, env) for n in (few, many)]
+        counts = [
+            instructions([sys.executable, __file__, "--play", str(n)], env) for n in args.moves
+        ]
         per_move = (counts[1] - counts[0]) / (many - few)
         print(f"lobby instructions per move, in process (no gunicorn): {per_move:,.0f}"
               f" ({many} - {few} moves)")  # fmt: skip
