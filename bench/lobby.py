@@ -20,6 +20,8 @@ the CPU each process spent per move:
 * rules hop - the same, on a trivial endpoint that makes the lobby's rules call (apply, on a
               fixed mid-deal state) and answers as a move does: a lobby with nothing else to do;
 * saturated - closed loop, one move in flight per match: the most moves per second;
+  each reference line and this one also give the CPU each process spent per request
+  (per move), so the lobby's CPU a move reads against the same gunicorn's floor;
 * paced     - every match moves at a fixed pace, half the saturated rate in all: latency
               under load rather than queueing (with one move always in flight, Little's
               law makes latency = matches / throughput, whatever the server does).
@@ -54,13 +56,16 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 os.environ.setdefault("TAPETE_DEV", "1")  # a load tool on this machine: development keys
 
 from services.settings import LOAD_TOOL_LIMITS  # noqa: E402
+
+if TYPE_CHECKING:
+    from tests.service_fixtures import Service
 
 GUNICORN_ENV = {
     "GUNICORN_WORKERS": os.environ.get("GUNICORN_WORKERS", "2"),
@@ -344,6 +349,22 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def tree(service: Service) -> list[int]:
+    """The root of a started service's process tree, for ``cpu_seconds``."""
+    assert service.process is not None, f"{service.name} is not running"
+    return [service.process.pid]
+
+
+def with_cpu(roots: dict[str, list[int]], *load: Any) -> dict:
+    """``run_load(*load)``'s figures and the CPU each process tree of ``roots`` (and the
+    load process) spent per request it counted, in ms: what each side of a request costs."""
+    before = {k: cpu_seconds(v) for k, v in roots.items()} | {"load": children_cpu()}
+    result = run_load(*load)
+    after = {k: cpu_seconds(v) for k, v in roots.items()} | {"load": children_cpu()}
+    result["cpu_ms"] = {k: 1000 * (after[k] - before[k]) / result["count"] for k in after}
+    return result
+
+
 def median_run(runs: list[dict]) -> dict:
     """Each figure's median over the repeated runs."""
     out = {
@@ -511,29 +532,35 @@ def main() -> int:
     try:
         for _ in range(args.repeat):  # interleaved, so a slow spell of the machine hits all
             ceiling = serve("ceiling", "lobby:ceiling_app()", {**quiet, **bench_path})
-            runs.setdefault("ceiling", []).append(run_load(ceiling.url, "ceiling", n, seconds))
+            at_ceiling = {"server": tree(ceiling)}
+            runs.setdefault("ceiling", []).append(
+                with_cpu(at_ceiling, ceiling.url, "ceiling", n, seconds)
+            )
             relay_env = {**quiet, **bench_path, "RELAY_URL": ceiling.url}
             relay = serve("relay", "lobby:relay_app()", relay_env)
-            runs.setdefault("two hops", []).append(run_load(relay.url, "ceiling", n, seconds))
+            runs.setdefault("two hops", []).append(
+                with_cpu({"relay": tree(relay), **at_ceiling}, relay.url, "ceiling", n, seconds)
+            )
             stop_all()
             rules = serve("rules", "services.rules.wsgi:app", rules_env)
             fixed = apply_body(rules.url)
             relay_env = {**quiet, **bench_path, "RELAY_URL": rules.url, "RELAY_APPLY": fixed}
             relay = serve("relay", "lobby:relay_app()", relay_env)
-            runs.setdefault("rules hop", []).append(run_load(relay.url, "ceiling", n, seconds))
+            runs.setdefault("rules hop", []).append(
+                with_cpu(
+                    {"relay": tree(relay), "rules": tree(rules)}, relay.url, "ceiling", n, seconds
+                )
+            )
             started.remove(relay)
             relay.stop()
             os.unlink(fixed)
             env = {**quiet, "REDIS_URL": redis_url, "RULES_URL": rules.url}
             lobby = serve("lobby", "services.lobby.wsgi:app", env)
             run_load(lobby.url, "lobby", n, 2)  # warm-up
-            roots = {"lobby": [lobby.process.pid], "rules": [rules.process.pid]}  # type: ignore[union-attr]
+            roots = {"lobby": tree(lobby), "rules": tree(rules)}
             if embedded and embedded.process:
                 roots["redis"] = [embedded.process.pid]
-            before = {k: cpu_seconds(v) for k, v in roots.items()} | {"load": children_cpu()}
-            full = run_load(lobby.url, "lobby", n, seconds)
-            after = {k: cpu_seconds(v) for k, v in roots.items()} | {"load": children_cpu()}
-            full["cpu_ms"] = {k: 1000 * (after[k] - before[k]) / full["count"] for k in after}
+            full = with_cpu(roots, lobby.url, "lobby", n, seconds)
             runs.setdefault("moves", []).append(full)
             pace = n / (full["per_second"] / 2)
             runs.setdefault("paced", []).append(run_load(lobby.url, "lobby", n, seconds, pace=pace))
@@ -549,7 +576,7 @@ def main() -> int:
         text = (f"  {name:34s} {r['per_second']:6.0f} {unit:8s} p50 {r['p50_ms']:6.1f} ms"
                 f"   p99 {r['p99_ms']:6.1f} ms")  # fmt: skip
         if "cpu_ms" in r:
-            text += "   CPU/move: " + ", ".join(f"{k} {v:.1f}" for k, v in r["cpu_ms"].items())
+            text += "   CPU each: " + ", ".join(f"{k} {v:.1f}" for k, v in r["cpu_ms"].items())
             text += f" = {sum(r['cpu_ms'].values()):.1f} ms"
         return text
 
@@ -570,7 +597,9 @@ def main() -> int:
           f" {moves['count'] + moves['refused']} moves tried")  # fmt: skip
     print(f"  moves/s = {moves['per_second'] / hop['per_second']:.1%} of the rules hop"
           f" (target {TARGET_HOP_SHARE:.0%}); lobby CPU {moves['cpu_ms']['lobby']:.2f} ms a move"
-          f" (target {TARGET_LOBBY_CPU_MS:.1f} ms)")  # fmt: skip
+          f" (target {TARGET_LOBBY_CPU_MS:.1f} ms), against {hop['cpu_ms']['relay']:.2f} ms a"
+          f" request for the rules hop's lobby and {top['cpu_ms']['server']:.2f} ms for the"
+          " trivial endpoint under the same gunicorn")  # fmt: skip
     return 0 if args.no_stores else stores(n, seconds, args.repeat, args.appends)
 
 
