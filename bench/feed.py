@@ -328,7 +328,7 @@ async def driven_phase(
     go()
     driver.stdin.write(b"go\n")
     await driver.stdin.drain()
-    done = json.loads(await driver.stdout.readline())
+    done = json.loads(await driver.stdout.read())  # one line, longer than a line's limit
     await driver.wait()
     os.unlink(file.name)
     return done
