@@ -74,6 +74,13 @@ def rss_kb(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The user and system CPU time process ``pid`` has used so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 # -- the driver process -----------------------------------------------------------------------
 def in_process_lobby() -> Any:
     """The lobby's application layer on the bench's Redis (REDIS_URL), its rules calls
@@ -149,6 +156,7 @@ def drive(args: argparse.Namespace) -> int:
     sys.stdin.readline()
     acks: list[tuple[str, int, float]] = []
     refused = 0
+    since = time.time()
     started = time.perf_counter()
     deadline = started + args.seconds
     turn = 0
@@ -165,7 +173,8 @@ def drive(args: argparse.Namespace) -> int:
         else:
             refused += 1
     elapsed = time.perf_counter() - started
-    print(json.dumps({"acks": acks, "refused": refused, "seconds": elapsed}), flush=True)
+    print(json.dumps({"acks": acks, "refused": refused, "seconds": elapsed, "since": since}),
+          flush=True)  # fmt: skip
     return 0
 
 
@@ -251,6 +260,7 @@ class StreamReader(asyncio.Protocol):
     def __init__(self, game: Match, receipts: list) -> None:
         self.game, self.receipts = game, receipts
         self.version = 0
+        self.answered = asyncio.Event()  # its status line came
         self.caught_up = asyncio.Event()
         self.done = asyncio.Event()
         self.refused: bytes | None = None  # the status line of a stream not opened
@@ -270,6 +280,7 @@ class StreamReader(asyncio.Protocol):
                 self.tail = data
                 return
             status = data[: data.find(b"\r\n")]
+            self.answered.set()
             if b" 200 " not in status:  # counted as a failure; the run goes on without it
                 self.refused = status
                 self.caught_up.set()
@@ -289,6 +300,7 @@ class StreamReader(asyncio.Protocol):
             self.caught_up.set()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.answered.set()
         self.caught_up.set()
         self.done.set()
 
@@ -354,31 +366,39 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     receipts: list[tuple[str, int, float]] = []
     subs = []
     opened = time.perf_counter()
-    for start in range(0, args.streams, 250):  # about 1,000 new streams a second
-        subs += await asyncio.gather(*(
+    for start in range(0, args.streams, 250):  # 250 at a time, each lot once answered
+        lot = await asyncio.gather(*(
             open_stream(feed_host, int(feed_port), games[i % len(games)],
                         (i // len(games)) % 2, receipts)
             for i in range(start, min(start + 250, args.streams))
         ))  # fmt: skip
-        await asyncio.sleep(0.25)
+        await asyncio.wait_for(asyncio.gather(*(s.answered.wait() for s in lot)), 60)
+        subs += lot
     await asyncio.wait_for(asyncio.gather(*(s.caught_up.wait() for s in subs)), 300)
     open_seconds = time.perf_counter() - opened
     await asyncio.sleep(2)
     rss_after = sum(rss_kb(p) for p in workers)
     failed = [s for s in subs if s.refused is not None or s.done.is_set()]
+    idle = len(subs) - len(failed)  # the streams the RSS grew by
     progress(f"streams open and caught up in {open_seconds:.1f} s; the driven phase")
 
     histogram: dict[str, dict[str, float]] = {}
 
-    def go() -> None:  # the receipts and the histogram from now
+    cpu: dict[str, float] = {}
+
+    def go() -> None:  # the receipts, the histogram and the feed's CPU time from now
         receipts.clear()
         histogram["before"] = server_delivery(args.feed)
+        cpu["before"] = sum(cpu_seconds(p) for p in workers)
 
     driven = await driven_phase(args, games, go)
     await asyncio.sleep(2)  # the last entries' way to their streams
+    cpu["after"] = sum(cpu_seconds(p) for p in workers)
     histogram["after"] = server_delivery(args.feed)
     acks = {(m, v): t for m, v, t in driven["acks"]}
     delays = [t - acks[(m, v)] for m, v, t in receipts if (m, v) in acks]
+    until = driven["since"] + driven["seconds"]  # what the feed delivered while it was offered
+    in_time = sum(1 for m, v, t in receipts if t <= until and (m, v) in acks)
     per_match: dict[str, int] = {}
     for s in subs:
         if s.refused is None:
@@ -403,11 +423,13 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
         "offered_per_s": expected / driven["seconds"],
         "deliveries": len(delays),
         "expected": expected,
-        "deliveries_per_s": len(delays) / driven["seconds"],
+        "deliveries_per_s": in_time / driven["seconds"],
+        "feed_cpu_share": (cpu["after"] - cpu["before"]) / (driven["seconds"] + 2),
+        "feed_cpu_us": (cpu["after"] - cpu["before"]) / max(len(delays), 1) * 1e6,
         **quantiles(delays),
         "rss_before_kb": rss_before,
         "rss_after_kb": rss_after,
-        "kb_per_stream": (rss_after - rss_before) / len(subs),
+        "kb_per_stream": (rss_after - rss_before) / max(idle, 1),
         "server_side": shares(histogram["before"], histogram["after"]),
     }
 
@@ -491,9 +513,12 @@ def main() -> int:
     print(f"streams open: {r['streams']} in {r['open_seconds']:.1f} s, "
           f"{r['stream_failures']} failed, {r['still_open']} still open at the end")  # fmt: skip
     print(f"driven phase: {r['driven_moves_per_s']:.0f} moves/s appended in process "
-          f"({r['driven_refused']} refused), {r['offered_per_s']:,.0f} deliveries/s offered")  # fmt: skip
-    print(f"deliveries: {r['deliveries_per_s']:,.0f}/s ({r['deliveries']} of "
-          f"{r['expected']} offered)  [target >= {TARGET_DELIVERIES_PER_S:,}/s: "
+          f"({r['driven_refused']} refused), {r['offered_per_s']:,.0f} deliveries/s offered; "
+          f"the feed worker used {r['feed_cpu_share']:.0%} of a core (to 2 s after), "
+          f"{r['feed_cpu_us']:.0f} us of CPU a delivery = "
+          f"{1e6 / r['feed_cpu_us']:,.0f} deliveries/s on a whole core")  # fmt: skip
+    print(f"deliveries while offered: {r['deliveries_per_s']:,.0f}/s ({r['deliveries']} of "
+          f"{r['expected']} offered delivered in the end)  [target >= {TARGET_DELIVERIES_PER_S:,}/s: "
           f"{verdict(r['deliveries_per_s'] >= TARGET_DELIVERIES_PER_S)}]")  # fmt: skip
     print(f"delivery, append acknowledged -> stream receipt: "
           f"p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.1f} ms "

@@ -34,8 +34,8 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -127,7 +127,7 @@ def connection(sock: Any, send_buffer: int) -> Disconnect | None:
     return disconnect
 
 
-@dataclass
+@dataclass(slots=True)
 class EntryReader:
     """Who reads a stream's entries: the match's game, the caller's seat (None: a spectator),
     the language of the sentences and the players' names by seat. The seat and the names
@@ -136,16 +136,19 @@ class EntryReader:
     game: str
     seat: int | None
     lang: str = DEFAULT_LANGUAGE
-    names: list[str | None] = field(default_factory=list)
+    names: Sequence[str | None] = ()  # kept as a tuple: the readers of a match share it
+
+    def __post_init__(self) -> None:
+        self.names = tuple(self.names)
 
     def follow(self, entry: dict[str, Any], player_id: str) -> None:
         """The seat and names once ``entry`` is read (before its sentences are said)."""
         self.seat = seat_after(entry, player_id, self.seat)
-        self.names = names_at(entry, self.names)
+        self.names = tuple(names_at(entry, self.names))
 
     def key(self) -> tuple[Any, ...]:
         """Readers with equal keys read an entry alike: it is said once for them all."""
-        return self.seat, self.lang, tuple(self.names)
+        return self.seat, self.lang, self.names
 
     def sse(self, entry: dict[str, Any]) -> bytes:
         """``entry`` as this reader sees it, as a Server-Sent Event."""
@@ -369,14 +372,24 @@ class Hub:
                 for sub in subs:
                     sub.offer((version, None, appended_ms, None))
                 continue
-            payloads: dict[tuple[Any, ...], bytes] = {}
             ending = finished_event(version, entry) if entry.get("status") == FINISHED else None
+            # A match's streams are a few players on many devices: readers alike before the
+            # entry are alike after it, so each kind follows it and says it once.
+            said: dict[tuple[Any, ...], tuple[int | None, Sequence[str | None], bytes]] = {}
+            payloads: dict[tuple[Any, ...], bytes] = {}
             for sub in subs:
-                sub.reader.follow(entry, sub.player_id)
-                key = sub.reader.key()
-                if key not in payloads:
-                    payloads[key] = sub.reader.sse(entry)
-                sub.offer((version, payloads[key], appended_ms, ending))
+                reader = sub.reader
+                before = (sub.player_id, *reader.key())
+                known = said.get(before)
+                if known is None:
+                    reader.follow(entry, sub.player_id)
+                    key = reader.key()
+                    if key not in payloads:
+                        payloads[key] = reader.sse(entry)
+                    known = said[before] = (reader.seat, reader.names, payloads[key])
+                else:
+                    reader.seat, reader.names = known[0], known[1]
+                sub.offer((version, known[2], appended_ms, ending))
 
 
 def seat_after(entry: dict[str, Any], player_id: str, seat: int | None) -> int | None:
