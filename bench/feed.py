@@ -55,7 +55,6 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "bench")]
 from lobby import GUNICORN_ENV, Connection, Match, platform  # noqa: E402
 
 from services.errors import DomainError  # noqa: E402
-
 from tests.service_fixtures import children_of as children  # noqa: E402
 
 

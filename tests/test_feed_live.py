@@ -334,12 +334,18 @@ def test_the_feed_reports_its_subscribers_and_delivery_latency(http: Http, feed_
         seated[match["to_act"][0]], match["id"], view["view"]["legal_actions"][0], view["version"]
     )
     follower.finish(reply.body["version"])
-    text = session().get(f"{feed_service.url}/metrics", timeout=5).text
-    assert "tapete_feed_subscribers" in text
-    count = [
-        line for line in text.splitlines() if line.startswith("tapete_feed_delivery_seconds_count")
-    ]
-    assert count and float(count[0].split()[-1]) >= 1
+
+    def delivered() -> bool:  # the hub adds its deliveries to the histogram every second
+        text = session().get(f"{feed_service.url}/metrics", timeout=5).text
+        assert "tapete_feed_subscribers" in text
+        count = [
+            line
+            for line in text.splitlines()
+            if line.startswith("tapete_feed_delivery_seconds_count")
+        ]
+        return bool(count) and float(count[0].split()[-1]) >= 1
+
+    wait_until(delivered, timeout=10, what="a delivery in the histogram")
 
 
 # -- what the spec says of the stream ----------------------------------------------------------
