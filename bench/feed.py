@@ -80,6 +80,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def waited_seconds(pid: int) -> float:
+    """The time process ``pid``'s main thread has spent ready to run, waiting for a CPU (on a
+    machine shared with other work, what the others took from it)."""
+    with open(f"/proc/{pid}/schedstat") as stat:
+        return int(stat.read().split()[1]) / 1e9
+
+
 # -- the driver process -----------------------------------------------------------------------
 def in_process_lobby() -> Any:
     """The lobby's application layer on the bench's Redis (REDIS_URL), its rules calls
@@ -389,10 +396,12 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
         receipts.clear()
         histogram["before"] = server_delivery(args.feed)
         cpu["before"] = sum(cpu_seconds(p) for p in workers)
+        cpu["waited_before"] = sum(waited_seconds(p) for p in workers)
 
     driven = await driven_phase(args, games, go)
     await asyncio.sleep(2)  # the last entries' way to their streams
     cpu["after"] = sum(cpu_seconds(p) for p in workers)
+    cpu["waited_after"] = sum(waited_seconds(p) for p in workers)
     histogram["after"] = server_delivery(args.feed)
     acks = {(m, v): t for m, v, t in driven["acks"]}
     delays = [t - acks[(m, v)] for m, v, t in receipts if (m, v) in acks]
@@ -424,6 +433,7 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
         "expected": expected,
         "deliveries_per_s": in_time / driven["seconds"],
         "feed_cpu_share": (cpu["after"] - cpu["before"]) / (driven["seconds"] + 2),
+        "feed_waited_share": (cpu["waited_after"] - cpu["waited_before"]) / (driven["seconds"] + 2),
         "feed_cpu_us": (cpu["after"] - cpu["before"]) / max(len(delays), 1) * 1e6,
         **quantiles(delays),
         "rss_before_kb": rss_before,
@@ -513,7 +523,8 @@ def main() -> int:
           f"{r['stream_failures']} failed, {r['still_open']} still open at the end")  # fmt: skip
     print(f"driven phase: {r['driven_moves_per_s']:.0f} moves/s appended in process "
           f"({r['driven_refused']} refused), {r['offered_per_s']:,.0f} deliveries/s offered; "
-          f"the feed worker used {r['feed_cpu_share']:.0%} of a core (to 2 s after), "
+          f"the feed worker used {r['feed_cpu_share']:.0%} of a core (to 2 s after) and "
+          f"waited for one {r['feed_waited_share']:.0%} of the time, "
           f"{r['feed_cpu_us']:.0f} us of CPU a delivery = "
           f"{1e6 / r['feed_cpu_us']:,.0f} deliveries/s on a whole core")  # fmt: skip
     print(f"deliveries while offered: {r['deliveries_per_s']:,.0f}/s ({r['deliveries']} of "
