@@ -24,8 +24,9 @@ import redis
 import requests
 import yaml
 from jsonschema import Draft202012Validator
+from prometheus_client import CollectorRegistry, Histogram
 
-from services.lobby.feed import GOODBYE
+from services.lobby.feed import GOODBYE, Tally
 from services.lobby.tickets import TICKET_KEY
 from services.openapi_dump import OPENAPI_DIR
 from shared.engine import all_games
@@ -346,6 +347,27 @@ def test_the_feed_reports_its_subscribers_and_delivery_latency(http: Http, feed_
         return bool(count) and float(count[0].split()[-1]) >= 1
 
     wait_until(delivered, timeout=10, what="a delivery in the histogram")
+
+
+def test_a_tally_adds_to_the_histogram_what_observing_each_delay_would():
+    registry = CollectorRegistry()
+    buckets = (0.001, 0.01, 0.1, 1)
+    observed = Histogram("observed", "each delay", buckets=buckets, registry=registry)
+    tallied = Histogram("tallied", "the same, tallied", buckets=buckets, registry=registry)
+    tally = Tally(tallied)
+    for delay in (0.0, 0.0005, 0.001, 0.003, 0.1, 0.2, 7.0):
+        observed.observe(delay)
+        tally.add(delay)
+    assert registry.get_sample_value("tallied_count") == 0  # nothing until the flush
+    tally.flush()
+    tally.flush()  # nothing twice
+    for le in ("0.001", "0.01", "0.1", "1.0", "+Inf"):
+        assert registry.get_sample_value("tallied_bucket", {"le": le}) == (
+            registry.get_sample_value("observed_bucket", {"le": le})
+        )
+    assert registry.get_sample_value("tallied_sum") == pytest.approx(
+        registry.get_sample_value("observed_sum")
+    )
 
 
 # -- what the spec says of the stream ----------------------------------------------------------
