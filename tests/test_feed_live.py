@@ -24,8 +24,9 @@ import redis
 import requests
 import yaml
 from jsonschema import Draft202012Validator
+from prometheus_client import CollectorRegistry, Histogram
 
-from services.lobby.feed import GOODBYE
+from services.lobby.feed import GOODBYE, Tally
 from services.lobby.tickets import TICKET_KEY
 from services.openapi_dump import OPENAPI_DIR
 from shared.engine import all_games
@@ -334,12 +335,39 @@ def test_the_feed_reports_its_subscribers_and_delivery_latency(http: Http, feed_
         seated[match["to_act"][0]], match["id"], view["view"]["legal_actions"][0], view["version"]
     )
     follower.finish(reply.body["version"])
-    text = session().get(f"{feed_service.url}/metrics", timeout=5).text
-    assert "tapete_feed_subscribers" in text
-    count = [
-        line for line in text.splitlines() if line.startswith("tapete_feed_delivery_seconds_count")
-    ]
-    assert count and float(count[0].split()[-1]) >= 1
+
+    def delivered() -> bool:  # the hub adds its deliveries to the histogram every second
+        text = session().get(f"{feed_service.url}/metrics", timeout=5).text
+        assert "tapete_feed_subscribers" in text
+        count = [
+            line
+            for line in text.splitlines()
+            if line.startswith("tapete_feed_delivery_seconds_count")
+        ]
+        return bool(count) and float(count[0].split()[-1]) >= 1
+
+    wait_until(delivered, timeout=10, what="a delivery in the histogram")
+
+
+def test_a_tally_adds_to_the_histogram_what_observing_each_delay_would():
+    registry = CollectorRegistry()
+    buckets = (0.001, 0.01, 0.1, 1)
+    observed = Histogram("observed", "each delay", buckets=buckets, registry=registry)
+    tallied = Histogram("tallied", "the same, tallied", buckets=buckets, registry=registry)
+    tally = Tally(tallied)
+    for delay in (0.0, 0.0005, 0.001, 0.003, 0.1, 0.2, 7.0):
+        observed.observe(delay)
+        tally.add(delay)
+    assert registry.get_sample_value("tallied_count") == 0  # nothing until the flush
+    tally.flush()
+    tally.flush()  # nothing twice
+    for le in ("0.001", "0.01", "0.1", "1.0", "+Inf"):
+        assert registry.get_sample_value("tallied_bucket", {"le": le}) == (
+            registry.get_sample_value("observed_bucket", {"le": le})
+        )
+    assert registry.get_sample_value("tallied_sum") == pytest.approx(
+        registry.get_sample_value("observed_sum")
+    )
 
 
 # -- what the spec says of the stream ----------------------------------------------------------

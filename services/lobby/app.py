@@ -617,10 +617,14 @@ class Stream(MethodView):
         after = last_event_id(request.headers.get("Last-Event-ID"), query["after"])
         sock = request.environ.get("gunicorn.socket")
         chunks = service.open_stream(player, match_id, after, sock, request_language())
+        # direct_passthrough: the server iterates (and closes) the stream itself, without
+        # Werkzeug's two wrappers around each chunk, and an idle stream's greenlet keeps a
+        # shallower stack
         return Response(
             chunks,
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+            direct_passthrough=True,
         )
 
 
