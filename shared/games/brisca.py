@@ -529,7 +529,6 @@ class Brisca(Game):
     def _plays(self, state: State, seat: int) -> list[Action]:
         return card_actions("play", state.cards(hand(seat)))
 
-    @play.enumerate
     def _playable_now(self, state: State, seat: int) -> list[Action]:
         """Listed directly: under arrastre one pass over the hand instead of one per card."""
         zones = state.zones
@@ -537,6 +536,8 @@ class Brisca(Game):
         if zones["trick"].cards and not zones["stock"].cards and not zones["trump"].cards:
             cards = self._playable(state, cards)  # arrastre
         return [{"type": "play", "card": c} for c in cards]
+
+    play.enumerate(_playable_now)  # not as a decorator: ``legal_actions`` extends its list
 
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
