@@ -7,6 +7,7 @@ rank and suit without parsing on every call.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 SPANISH_SUITS = ("O", "C", "E", "B")  # oros, copas, espadas, bastos
 ENGLISH_SUITS = ("S", "H", "D", "C")  # spades, hearts, diamonds, clubs
@@ -54,16 +55,17 @@ def _parse(card: str) -> tuple[int, str]:
 
 
 _TABLE = {c: _parse(c) for c in spanish_deck(48) + english_deck(jokers=1)}
+#: Every card code (``is_card`` is ``type(code) is str and code in CODES`` where a call costs).
+CODES = frozenset(_TABLE)
 
 
-def rank(card: str) -> int:
-    """The rank number: Spanish 1..12 (10 sota, 11 caballo, 12 rey); English A=1 .. K=13; joker 0."""
-    return _TABLE[card][0]
-
-
-def suit(card: str) -> str:
-    """The suit letter; the joker has none ("")."""
-    return _TABLE[card][1]
+#: ``rank(card)``: the rank number: Spanish 1..12 (10 sota, 11 caballo, 12 rey); English
+#: A=1 .. K=13; joker 0. A table's lookup rather than a function (as ``kit.zones.hand``): every
+#: game asks it of cards on every action, and a call of a Python function costs several times
+#: more. An unknown code raises ``KeyError``, as the function did.
+rank: Callable[[str], int] = {c: r for c, (r, _) in _TABLE.items()}.__getitem__
+#: ``suit(card)``: the suit letter; the joker has none (""). A table's lookup, as ``rank``.
+suit: Callable[[str], str] = {c: s for c, (_, s) in _TABLE.items()}.__getitem__
 
 
 def is_card(code: object) -> bool:

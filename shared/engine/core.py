@@ -25,7 +25,7 @@ from .errors import (
 )
 from .events import fallback_text
 from .fields import DeclarationError, object_problem
-from .game import Action, Event, Game, describe_action, get_game
+from .game import _REGISTRY, Action, Event, Game, describe_action, get_game
 from .language import DEFAULT_LANGUAGE, Reader, Say
 from .state import TOP, State
 
@@ -158,11 +158,11 @@ def check_seat(state: State, seat: Any, spectator_ok: bool = False) -> None:
 
 def legal_actions(state: State, seat: int | None) -> list[Action]:
     """What ``seat`` may do now (None: the server's own actions, such as closing a window)."""
-    game = get_game(state.game)
+    game = _REGISTRY.get(state.game) or get_game(state.game)  # the registry's at once: hot
     if state.finished:
         return []
     if seat is None:
-        return game.system_actions(state)
+        return [] if game.timeout_only and not state.deadline else game.system_actions(state)
     if type(seat) is not int or seat not in state.to_act:  # seats to act are well-formed
         check_seat(state, seat)
         return []
@@ -171,7 +171,7 @@ def legal_actions(state: State, seat: int | None) -> list[Action]:
 
 def apply(state: State, seat: int | None, action: Action) -> list[Event]:
     """Apply ``action`` by ``seat`` in place and return the events; refuse it without changing anything."""
-    game = get_game(state.game)
+    game = _REGISTRY.get(state.game) or get_game(state.game)  # as in legal_actions
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction(NOT_AN_ACTION)
     if state.finished:

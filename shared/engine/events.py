@@ -36,6 +36,7 @@ helper includes its declaration as a class attribute (``dealt = dealing.DEALT``)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -53,8 +54,15 @@ Said = Say | tuple[Say, Mapping[str, Any]]
 Sentence = Callable[[Any, Event], Said]
 
 
-class EventType:
-    """One event type: its name, meaning, fields, visibility and sentence."""
+class EventType(functools.partial[Event]):
+    """One event type: its name, meaning, fields, visibility and sentence.
+
+    Calling it builds the plain event, ``{"type": ..., **values}``: it is a ``partial`` of
+    ``dict`` with the type first, so that emitting an event (several on every action of
+    every game) costs no call of a Python function."""
+
+    def __new__(cls, type: str, *args: Any, **kwargs: Any) -> EventType:
+        return super().__new__(cls, dict, type=type)
 
     def __init__(
         self,
@@ -80,10 +88,6 @@ class EventType:
 
     def __repr__(self) -> str:
         return f"EventType({self.type!r})"
-
-    def __call__(self, **values: Any) -> Event:
-        """The event, a plain object: ``{"type": ..., **values}``."""
-        return {"type": self.type, **values}
 
     def sentence(self, fn: Sentence) -> Sentence:
         """Choose the sentence of an event (a ``Say`` filled from its fields, or ``(say,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .actions import Action, ActionType, Event
-from .cards import is_card
+from .cards import CODES
 from .data import GameData
 from .errors import UnknownGame, UnknownVariant
 from .events import EventType
@@ -184,6 +184,9 @@ class Game:
     _listers: dict[str, list[Any]] = {}
     #: (variant, option) -> the value of an option a match's options do not carry (filled on use).
     _absent: dict[tuple[str, str], Any] = {}
+    #: Whether its server actions are the base's, a timeout only while a window is open: the
+    #: core then answers "none" without a call when no window is (asked before every action).
+    timeout_only: bool = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -207,6 +210,7 @@ class Game:
         cls.fact_table = facts
         cls._listers = {}
         cls._absent = {}
+        cls.timeout_only = cls.system_actions is Game.system_actions
 
     # -- metadata ----------------------------------------------------------------
     def player_range(self, variant: str) -> tuple[int, int]:
@@ -375,7 +379,8 @@ class Game:
         if kind.phases is not None and state.phase not in kind.phases:
             open_now = [k.type for k in self.action_table.values() if k.open_in(state.phase)]
             return NOT_IN_PHASE(type=kind.type, phase=state.phase, open=", ".join(open_now) or "-")
-        if kind.card_only and len(action) == 2 and is_card(action.get("card")):
+        card = action.get("card")
+        if kind.card_only and len(action) == 2 and type(card) is str and card in CODES:
             problem = None  # the commonest shape, one card, checked without the general walk
         elif len(action) > 1 or kind.fields:
             problem = kind.shape_problem(action, state.players)

@@ -65,11 +65,18 @@ from shared.engine.kit import tricks, turns
 from shared.engine.kit.dealing import DEALT
 from shared.engine.kit.ending import MATCH_FINISHED, end_match
 from shared.engine.kit.tables import BRISCA_POINTS, BRISCA_STRENGTH
-from shared.engine.kit.zones import card_actions, hand, not_in_hand, seat_zone
+from shared.engine.kit.zones import MAX_SEATS, card_actions, hand, not_in_hand, seat_zone
 from shared.engine.language import SPANISH_DECK, Message, Say, Words
 
 #: Card points by option ``card_points``: Brisca's, or the Tute seed's (A and 3 worth 10).
 CARD_POINTS = {"standard": BRISCA_POINTS, "aces-and-threes": {1: 10, 3: 10}}
+#: The same by card code (every trick is counted as it is taken: a lookup per card, not a rank).
+POINTS_BY_CARD = {
+    name: {c: table.get(rank(c), 0) for c in spanish_deck(48)}
+    for name, table in CARD_POINTS.items()
+}
+#: ``won(seat)`` is ``"won:<seat>"`` (``seat_zone``), made once: asked after every trick.
+won_pile = tuple(seat_zone("won", s) for s in range(MAX_SEATS)).__getitem__
 TUTE = "tute"  # the "suit" of a sung tute (all four reyes or caballos)
 #: Per trump suit, the cards that may be exchanged for the face-up card: its 7 and its 2.
 EXCHANGES = {s: (f"7{s}", f"2{s}") for s in SPANISH_SUITS}
@@ -497,11 +504,31 @@ class Brisca(Game):
         suit=choice(*SPANISH_SUITS, description="the suit of the card your partner played"),
     )
 
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """The action table's listing (play, exchange, sing, claim, in its order) in one call:
+        asked every turn, and on most turns only a card can be played, so each other type's
+        listing is called only when its first condition holds (tests/games/test_brisca.py
+        checks this equals each type's own listing, which the shared suite checks against
+        the refusals)."""
+        if state.phase != "play":  # pragma: no cover - Brisca has one phase
+            return super().legal_actions(state, seat)
+        actions = self._playable_now(state, seat)
+        zones, data, options = state.zones, state.data, state.options
+        if zones["trump"].cards and data.tricks_won[seat]:
+            seven, two = EXCHANGES[data.trump]
+            cards = zones[hand(seat)].cards
+            if seven in cards or two in cards:
+                actions += self._exchanges_now(state, seat)
+        if options["cantes"] and data.may_sing == seat:
+            actions += self._sings_now(state, seat)
+        if options["partner_claim"] and data.claimable[seat]:
+            actions += self._claims_now(state, seat)
+        return actions
+
     @play.candidates
     def _plays(self, state: State, seat: int) -> list[Action]:
         return card_actions("play", state.cards(hand(seat)))
 
-    @play.enumerate
     def _playable_now(self, state: State, seat: int) -> list[Action]:
         """Listed directly: under arrastre one pass over the hand instead of one per card."""
         zones = state.zones
@@ -510,45 +537,63 @@ class Brisca(Game):
             cards = self._playable(state, cards)  # arrastre
         return [{"type": "play", "card": c} for c in cards]
 
+    play.enumerate(_playable_now)  # not as a decorator: ``legal_actions`` extends its list
+
     @play.refusal
     def _play_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
-        card, cards = action["card"], state.cards(hand(seat))
+        card, zones = action["card"], state.zones
+        cards = zones[hand(seat)].cards
         if card not in cards:
             return not_in_hand(state, seat, card)
-        if self._arrastre(state) and card not in self._playable(state, cards):
+        if (
+            zones["trick"].cards  # arrastre (``_arrastre``), asked here on every card played
+            and not zones["stock"].cards
+            and not zones["trump"].cards
+            and card not in self._playable(state, cards)
+        ):
             return FOLLOW_AND_HEAD if state.options["arrastre"] == "montar" else FOLLOW
         return None
 
     @play.handler
     def _play(self, state: State, seat: int, action: Action) -> list[Event]:
-        card = action["card"]
-        data, n = BriscaData.of(state), state.players
-        state.move(card, hand(seat), "trick")
+        # Every action but a few is a card played: the zones and data are read directly.
+        card, zones, options = action["card"], state.zones, state.options
+        data: BriscaData = state.data
+        n = state.players
+        zones[hand(seat)].cards.remove(card)
+        trick = zones["trick"].cards
+        trick.append(card)
         data.trick_seats.append(seat)
         data.may_sing = None
-        data.claimable[seat] = []
+        if data.claimable[seat]:
+            data.claimable[seat] = []
         events = [self.played(seat=seat, card=card)]
-        if state.options["partner_claim"] and rank(card) in (CABALLO, REY) and state.teams:
+        if options["partner_claim"] and rank(card) in (CABALLO, REY) and state.teams:
             partner = next(s for s in state.team_of(seat) if s != seat)
             if suit(card) not in data.claimable[partner]:
                 data.claimable[partner].append(suit(card))
-        trick = state.zones["trick"].cards
         if len(trick) < n:
-            state.to_act = [turns.next_seat(state, seat)]
+            state.to_act = [(seat + turns.direction(state)) % n]  # ``turns.next_seat``
             return events
-        winner = data.trick_seats[self._winning_index(trick, data.trump)]
+        taker = tricks.trick_winner(trick, BRISCA_STRENGTH, data.trump)
+        assert taker is not None
+        winner = data.trick_seats[taker]
         won = list(trick)
-        state.zones[seat_zone("won", winner)].cards.extend(won)
+        zones[won_pile(winner)].cards.extend(won)
         trick.clear()
         data.trick_seats = []
         data.tricks_won[winner] += 1
         data.last_trick = winner
         events.append(self.trick_won(seat=winner, cards=won, points=self._points(state, won)))
-        if not any(state.zones[hand(s)].cards for s in range(n)):
+        for s in range(n):
+            if zones[hand(s)].cards:
+                break
+        else:  # every hand is played out
             return events + self._end_deal(state)
-        events.extend(self._draw(state, winner))
+        if zones["stock"].cards or zones["trump"].cards:
+            events.extend(self._draw(state, winner))
         state.to_act = [winner]
-        if state.options["cantes"]:
+        if options["cantes"]:
             data.may_sing = winner
         return events
 
@@ -700,19 +745,19 @@ class Brisca(Game):
 
     # -- drawing and the end of a deal ----------------------------------------------------
     def _draw(self, state: State, first: int) -> list[Event]:
-        stock, face_up = state.zones["stock"].cards, state.zones["trump"].cards
+        zones = state.zones
+        stock, face_up = zones["stock"].cards, zones["trump"].cards
         events = []
-        for i in range(state.players):
-            if not stock and not face_up:
-                break
-            s = turns.next_seat(state, first, i)
+        for s in turns.seats_from(state, first):
             if stock:
                 card = stock.pop()
                 events.append(self.drew(seat=s, card=card, visible_to=[s]))
-            else:
+            elif face_up:
                 card = face_up.pop()
                 events.append(self.drew(seat=s, card=card))
-            state.zones[hand(s)].cards.append(card)
+            else:
+                break
+            zones[hand(s)].cards.append(card)
         return events
 
     def _end_deal(self, state: State, tute: int | None = None) -> list[Event]:
@@ -762,15 +807,8 @@ class Brisca(Game):
         return tricks.playable(cards, trick, BRISCA_STRENGTH, trump, head=head)
 
     @staticmethod
-    def _winning_index(trick: list[str], trump: str) -> int:
-        winner = tricks.trick_winner(trick, BRISCA_STRENGTH, trump)
-        assert winner is not None
-        return winner
-
-    @staticmethod
     def _points(state: State, cards: list[str]) -> int:
-        table = CARD_POINTS[state.options["card_points"]]
-        return sum(table.get(rank(c), 0) for c in cards)
+        return sum(map(POINTS_BY_CARD[state.options["card_points"]].__getitem__, cards))
 
     @staticmethod
     def _has_won(state: State, seat: int) -> bool:

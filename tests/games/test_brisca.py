@@ -8,10 +8,12 @@ from itertools import pairwise
 import pytest
 
 from shared.engine import (
+    Game,
     IllegalAction,
     State,
     apply,
     check_state,
+    get_game,
     legal_actions,
     new_match,
     view,
@@ -516,3 +518,28 @@ def test_tute_en_parejas_a_match_of_rules_version_1_claims_without_the_other_car
     assert {"type": "claim", "suit": "O"} in legal_actions(s, 0)
     events = apply(s, 0, {"type": "claim", "suit": "O"})
     assert events == [{"type": "claimed", "seat": 0, "suit": "O", "points": 20}]
+
+
+# -- the one-call listing ------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("variant", "players", "options"),
+    [
+        ("base", 2, None),
+        ("base", 3, None),
+        ("tute", 2, {"tute_wins_deal": True}),
+        ("tute-parejas", 4, {"arrastre": "montar"}),
+    ],
+)
+def test_the_listing_in_one_call_is_the_action_tables_listing(variant, players, options):
+    """Brisca lists its four action types in one call, calling a type's own listing only when
+    its first condition holds; that is exactly what the action table's listing gives (each
+    type's own, which the shared suite checks against the refusals)."""
+    game = get_game("brisca")
+    for seed in range(12):
+        s, _ = new_match("brisca", variant, players, f"one-call {seed}", options)
+        rng = random.Random(seed)
+        while not s.finished:
+            seat = s.to_act[0]
+            listed = legal_actions(s, seat)
+            assert listed == Game.legal_actions(game, s, seat)
+            apply(s, seat, rng.choice(listed))
