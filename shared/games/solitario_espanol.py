@@ -139,25 +139,33 @@ _FLIPS = {
 #: A cell without a zone (a forged state) reads as an empty face-up cell: never face down.
 _NO_ZONE = Zone([], None, PUBLIC)
 
-#: (deck size, Rey column, columns, the rows' suits) -> per cell, in grid order, the one card
-#: that may lie face up there (None in a row without suit: none may). Filled as met: at most
-#: 5**4 suit assignments per grid.
-_IN_PLACE: dict[tuple, tuple[str | None, ...]] = {}
+def _row_in_place(table: dict[str, int | None], columns: int) -> dict[str | None, tuple]:
+    """Per suit, the cards in their places along its row, column by column (None: a row
+    without suit, where no card is in its place)."""
+    card_at = {(_SUIT[card], c): card for card, c in table.items() if c is not None}
+    return {
+        s: tuple(card_at.get((s, c)) for c in range(1, columns + 1))
+        for s in (*SPANISH_SUITS, None)
+    }
 
 
-def _in_place(state: State, n: int, rows: list) -> tuple[str | None, ...] | None:
-    """Per cell of the grid of ``n`` columns, the card whose place it is given the rows' suits
+#: (deck size, Rey column) -> per suit, its row's cards in their places (``_row_in_place``).
+_ROW_IN_PLACE = {
+    key: _row_in_place(table, max(c for c in table.values() if c is not None))
+    for key, table in _COLUMNS.items()
+}
+
+
+def _in_place(state: State, rows: list) -> tuple[str | None, ...] | None:
+    """Per cell of the grid, row by row, the card whose place it is given the rows' suits
     (None when a row holds neither a suit nor None: a forged state, checked cell by cell)."""
-    if len(rows) != ROWS or not all(s is None or s in SPANISH_SUITS for s in rows):
-        return None
     options = state.options
-    key = (options["deck_size"], options["mode"] == TOKENS, n, *rows)
-    found = _IN_PLACE.get(key)
-    if found is None:
-        column = _column_table_of(state)
-        card_at = {(_SUIT[card], c): card for card, c in column.items() if c is not None}
-        found = _IN_PLACE[key] = tuple(card_at.get((rows[r - 1], c)) for r, c, _ in _GRIDS[n])
-    return found
+    along = _ROW_IN_PLACE[options["deck_size"], options["mode"] == TOKENS]
+    try:
+        first, second, third, fourth = (along[s] for s in rows)
+    except (KeyError, TypeError, ValueError):
+        return None
+    return first + second + third + fourth
 
 
 def _column_table_of(state: State) -> dict[str, int | None]:
@@ -712,12 +720,16 @@ class SolitarioEspanol(Game):
         column = _column_table_of(state)
         if laid is None:
             n = self.columns(state)
-            in_place = _in_place(state, n, rows)
-            if in_place is not None and not [  # one test per cell: its card is the one in place
-                zone
-                for zone, card in zip(_ZONES_OF[n](zones), in_place, strict=True)
-                if zone.visibility == PUBLIC and zone.cards and zone.cards[0] != card
-            ]:
+            grid, in_place = _ZONES_OF[n](zones), _in_place(state, rows)
+            if (
+                in_place is not None
+                and len(in_place) == len(grid)
+                and not [  # one test per cell: its card is the one in place
+                    zone
+                    for zone, card in zip(grid, in_place, strict=True)
+                    if zone.visibility == PUBLIC and zone.cards and zone.cards[0] != card
+                ]
+            ):
                 return
         cells = _GRIDS[self.columns(state)] if laid is None else ((*laid, cell(*laid)),)
         for r, c, name in cells:
