@@ -139,13 +139,13 @@ _FLIPS = {
 #: A cell without a zone (a forged state) reads as an empty face-up cell: never face down.
 _NO_ZONE = Zone([], None, PUBLIC)
 
+
 def _row_in_place(table: dict[str, int | None], columns: int) -> dict[str | None, tuple]:
     """Per suit, the cards in their places along its row, column by column (None: a row
     without suit, where no card is in its place)."""
     card_at = {(_SUIT[card], c): card for card, c in table.items() if c is not None}
     return {
-        s: tuple(card_at.get((s, c)) for c in range(1, columns + 1))
-        for s in (*SPANISH_SUITS, None)
+        s: tuple(card_at.get((s, c)) for c in range(1, columns + 1)) for s in (*SPANISH_SUITS, None)
     }
 
 
