@@ -143,7 +143,9 @@ _NO_ZONE = Zone([], None, PUBLIC)
 def _row_in_place(table: dict[str, int | None], columns: int) -> dict[str | None, tuple]:
     """Per suit, the cards in their places along its row, column by column (None: a row
     without suit, where no card is in its place)."""
-    card_at = {(_SUIT[card], c): card for card, c in table.items() if c is not None}
+    card_at: dict[tuple[str | None, int], str] = {
+        (_SUIT[card], c): card for card, c in table.items() if c is not None
+    }
     return {
         s: tuple(card_at.get((s, c)) for c in range(1, columns + 1)) for s in (*SPANISH_SUITS, None)
     }
