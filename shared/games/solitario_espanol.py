@@ -14,6 +14,8 @@ the player chooses which to place). Every decision is in docs/games/solitario-es
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import itemgetter
 
 from shared.engine import (
     HIDDEN,
@@ -65,6 +67,8 @@ REASON_WORDS = Words(
         FOUR_REYES: ("la mano tiene los cuatro reyes", FOUR_REYES),
     }
 )
+#: The phase a turn of each mode begins in.
+_PHASE_OF = {TOKENS: "flip", LOST_KINGS: "reveal", OPEN_EXCHANGE: "place"}
 ROW = Field("int", "row, from 1", minimum=1, maximum=ROWS)
 COLUMN = Field("int", "column, from 1", minimum=1, maximum=12)
 
@@ -122,6 +126,48 @@ _COLUMNS = {
 
 #: Each card's suit, looked up without a call: the chain asks it for every card it carries.
 _SUIT = {card: suit(card) for card in spanish_deck(48)}
+
+#: Per grid of N columns: its cells' zones fetched at once (``_grid``: the listing, the
+#: whole-grid check and the end test each read every cell on every action), and each
+#: cell's flip, which a listing copies.
+_NAMES = {n: tuple(name for _, _, name in grid) for n, grid in _GRIDS.items()}
+_ZONES_OF = {n: itemgetter(*names) for n, names in _NAMES.items()}
+_FLIPS = {
+    n: tuple({"type": "flip", "row": r, "column": c} for r, c, _ in grid)
+    for n, grid in _GRIDS.items()
+}
+#: A cell without a zone (a forged state) reads as an empty face-up cell: never face down.
+_NO_ZONE = Zone([], None, PUBLIC)
+
+
+def _row_in_place(table: dict[str, int | None], columns: int) -> dict[str | None, tuple]:
+    """Per suit, the cards in their places along its row, column by column (None: a row
+    without suit, where no card is in its place)."""
+    card_at: dict[tuple[str | None, int], str] = {
+        (_SUIT[card], c): card for card, c in table.items() if c is not None
+    }
+    return {
+        s: tuple(card_at.get((s, c)) for c in range(1, columns + 1)) for s in (*SPANISH_SUITS, None)
+    }
+
+
+#: (deck size, Rey column) -> per suit, its row's cards in their places (``_row_in_place``).
+_ROW_IN_PLACE = {
+    key: _row_in_place(table, max(c for c in table.values() if c is not None))
+    for key, table in _COLUMNS.items()
+}
+
+
+def _in_place(state: State, rows: list) -> tuple[str | None, ...] | None:
+    """Per cell of the grid, row by row, the card whose place it is given the rows' suits
+    (None when a row holds neither a suit nor None: a forged state, checked cell by cell)."""
+    options = state.options
+    along = _ROW_IN_PLACE[options["deck_size"], options["mode"] == TOKENS]
+    try:
+        first, second, third, fourth = (along[s] for s in rows)
+    except (KeyError, TypeError, ValueError):
+        return None
+    return first + second + third + fourth
 
 
 def _column_table_of(state: State) -> dict[str, int | None]:
@@ -368,6 +414,14 @@ class SolitarioEspanol(Game):
 
     # -- the grid's shape --------------------------------------------------------------
     @staticmethod
+    def _grid(state: State, n: int) -> tuple[Zone, ...]:
+        """The zones of the grid's ``n`` columns, row by row (a missing one as ``_NO_ZONE``)."""
+        try:
+            return _ZONES_OF[n](state.zones)  # type: ignore[no-any-return]
+        except KeyError:
+            return tuple(map(state.zones.get, _NAMES[n], repeat(_NO_ZONE)))
+
+    @staticmethod
     def columns(state: State) -> int:
         if state.options["mode"] != TOKENS:
             return 11
@@ -428,11 +482,11 @@ class SolitarioEspanol(Game):
 
     @flip.candidates
     def _flips(self, state: State, seat: int) -> list[Action]:
-        zones = state.zones
+        n = self.columns(state)
         return [
-            {"type": "flip", "row": r, "column": c}
-            for r, c, name in _GRIDS[self.columns(state)]
-            if (zone := zones.get(name)) is not None and zone.cards and zone.visibility == HIDDEN
+            flip.copy()
+            for flip, zone in zip(_FLIPS[n], self._grid(state, n), strict=True)
+            if zone.visibility == HIDDEN and zone.cards
         ]
 
     # The candidates are the face-down cells themselves: each one is legal.
@@ -506,24 +560,35 @@ class SolitarioEspanol(Game):
         events: list[Event] = []
         in_hand = state.zones[HAND].cards
         column = _column_table_of(state)
+        rows = SolitarioData.of(state).rows
         while in_hand:
             card = in_hand[0]
-            if column[card] is None:  # a Rey, with no column on this grid
+            c = column[card]
+            if c is None:  # a Rey, with no column on this grid
                 state.move(card, HAND, KINGS)
                 events.append(self.rey_out(card=card, reyes=len(state.cards(KINGS))))
                 break
-            rows = self.rows_for(state, card)
-            if len(rows) > 1:
-                state.phase = "place"
-                return events
-            events.append(self._put(state, card, rows[0], checked))
+            own = _SUIT[card]
+            if rows.count(own) == 1:  # ``rows_for``'s commonest answer, its suit's row, inlined
+                r = rows.index(own) + 1
+            else:
+                choices = self.rows_for(state, card)
+                if len(choices) > 1:
+                    state.phase = "place"
+                    return events
+                r = choices[0]
+            events.append(self._put(state, card, r, checked, c))
             checked = True
         return events + self._turn_over(state)
 
-    def _put(self, state: State, card: str, r: int, checked: bool = False) -> Event:
-        """Lay ``card`` in its cell of row ``r``; the face-down card there comes to hand."""
-        c = _column_table_of(state)[card]
-        assert c is not None
+    def _put(
+        self, state: State, card: str, r: int, checked: bool = False, c: int | None = None
+    ) -> Event:
+        """Lay ``card`` in its cell of row ``r`` (``c``: its column, if known); the face-down
+        card there comes to hand."""
+        if c is None:
+            c = _column_table_of(state)[card]
+            assert c is not None
         zones = state.zones
         zone = zones[_CELL_NAMES[r, c]]
         target = zone.cards
@@ -568,7 +633,7 @@ class SolitarioEspanol(Game):
     def _turn_over(self, state: State) -> list[Event]:
         """After a flip, a chain or a placement: won, lost, or the next move."""
         mode = state.options["mode"]
-        state.phase = {TOKENS: "flip", LOST_KINGS: "reveal", OPEN_EXCHANGE: "place"}[mode]
+        state.phase = _PHASE_OF[mode]
         if not self._any_face_down(state):
             return self._end(state, True, WON_ALL)
         if mode == TOKENS and SolitarioData.of(state).tokens == 0:
@@ -604,29 +669,25 @@ class SolitarioEspanol(Game):
     # -- rules as questions ----------------------------------------------------------------
     def _placed(self, state: State) -> int:
         """Cards lying face up in the grid (the score: at the end, the cards turned too)."""
-        zones = state.zones
-        return sum(
-            1 for _, _, name in _GRIDS[self.columns(state)] if zones[name].visibility == PUBLIC
-        )
+        n = self.columns(state)
+        return [zone.visibility for zone in _ZONES_OF[n](state.zones)].count(PUBLIC)
 
     def _face_down(self, state: State, r: int, c: int) -> bool:
         zone = state.zones.get(cell(r, c))
         return zone is not None and bool(zone.cards) and zone.visibility == HIDDEN
 
     def _any_face_down(self, state: State) -> bool:
-        zones = state.zones
-        for _, _, name in _GRIDS[self.columns(state)]:
-            zone = zones.get(name)
-            if zone is not None and zone.cards and zone.visibility == HIDDEN:
+        for zone in self._grid(state, self.columns(state)):
+            if zone.visibility == HIDDEN and zone.cards:
                 return True
         return False
 
     def _face_down_cells(self, state: State) -> list[tuple[int, int]]:
-        zones = state.zones
+        n = self.columns(state)
         return [
             (r, c)
-            for r, c, name in _GRIDS[self.columns(state)]
-            if (zone := zones.get(name)) is not None and zone.cards and zone.visibility == HIDDEN
+            for (r, c, _), zone in zip(_GRIDS[n], self._grid(state, n), strict=True)
+            if zone.visibility == HIDDEN and zone.cards
         ]
 
     def _fits(self, state: State, card: str, r: int, c: int) -> bool:
@@ -659,6 +720,19 @@ class SolitarioEspanol(Game):
             raise InvalidState(f"rows and suits no longer match up: a suit has two rows ({rows})")
         zones = state.zones
         column = _column_table_of(state)
+        if laid is None:
+            n = self.columns(state)
+            grid, in_place = _ZONES_OF[n](zones), _in_place(state, rows)
+            if (
+                in_place is not None
+                and len(in_place) == len(grid)
+                and not [  # one test per cell: its card is the one in place
+                    zone
+                    for zone, card in zip(grid, in_place, strict=True)
+                    if zone.visibility == PUBLIC and zone.cards and zone.cards[0] != card
+                ]
+            ):
+                return
         cells = _GRIDS[self.columns(state)] if laid is None else ((*laid, cell(*laid)),)
         for r, c, name in cells:
             zone = zones[name]

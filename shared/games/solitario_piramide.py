@@ -92,6 +92,10 @@ class PiramideData(GameData):
     won: bool | None = None  # None while the match is on
     reason: str | None = None  # why it ended
 
+    #: Derived, never stored (not a field: out of the JSON, the hash and a clone): the layout's
+    #: free (slot, card)s and the ``State.moves`` they are of, found once per move (``_free``).
+    free_at = None  # type: tuple[int, list[tuple[str, str]]] | None
+
 
 class SolitarioPiramide(Game):
     id = "solitario-piramide"
@@ -190,7 +194,7 @@ class SolitarioPiramide(Game):
         facts = [self.stock_left(len(state.cards(STOCK)))]
         if state.cards(WASTE):
             facts.append(self.waste_top(state.cards(WASTE)[-1]))
-        free = layout.free_cards(state)
+        free = self._free_cards(state)
         if free:
             facts.append(self.free_cards(free))
         done = {"cleared": len(layout) - layout.count(state), "of": len(layout)}
@@ -226,17 +230,40 @@ class SolitarioPiramide(Game):
     )
     draw_card = ActionType("draw", "turn the next stock card onto the waste", phases=("play",))
 
+    @classmethod
+    def _free(cls, state: State) -> list[tuple[str, str]]:
+        """The layout's free (slot, card)s (not to be changed: they are kept). Finding them
+        is most of an action's cost and the listing, the refusal and the move each need
+        them: they are found once per move, kept on the data with the move count, and a move
+        hands its successor the ones it leaves (``Layout.free_after``)."""
+        data = PiramideData.of(state)
+        kept = data.free_at
+        if kept is not None and kept[0] == state.moves:
+            return kept[1]
+        free = cls._layout(state).free(state)
+        data.free_at = (state.moves, free)
+        return free
+
+    @staticmethod
+    def _keep_free(state: State, free: list[tuple[str, str]]) -> None:
+        """``free`` are the free cards once this move is applied (the core counts it when its
+        handler returns, as the bots' rollouts do)."""
+        PiramideData.of(state).free_at = (state.moves + 1, free)
+
+    def _free_cards(self, state: State) -> list[str]:
+        return [card for _slot, card in self._free(state)]
+
     def _available(self, state: State) -> list[str]:
         """The free cards of the layout, then the waste's top card."""
         waste = state.cards(WASTE)
-        return self._layout(state).free_cards(state) + waste[-1:]
+        return self._free_cards(state) + waste[-1:]
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """The removals, then the draw: each type's listing below, with the layout's free
         cards found once for both (finding them is most of a listing's cost)."""
         if state.phase != "play":
             return super().legal_actions(state, seat)
-        free = self._layout(state).free_cards(state)
+        free = self._free_cards(state)
         waste = state.cards(WASTE)
         actions = self._removals_from(free + waste[-1:])
         if state.cards(STOCK) and (
@@ -281,19 +308,26 @@ class SolitarioPiramide(Game):
 
     @remove.handler
     def _remove(self, state: State, seat: int, action: Action) -> list[Event]:
-        layout = self._layout(state)
-        for card in action["cards"]:
-            slot = layout.slot_of(state, card)
+        free = self._free(state)
+        slot_of = {card: slot for slot, card in free}
+        emptied = []
+        for card in action["cards"]:  # a free card of the layout, else the waste's top card
+            slot = slot_of.get(card)
             state.move(card, slot or WASTE, DISCARD)
-        turned = layout.turn_up(state)
+            if slot:
+                emptied.append(slot)
+        layout = self._layout(state)
+        free = layout.free_after(state, free, emptied) if emptied else free
+        self._keep_free(state, free)
+        turned = layout.turn_up_free(state, free)
         removed = self.removed(seat=0, cards=list(action["cards"]), turned=turned)
-        return [removed, *self._settle(state)]
+        return [removed, *self._settle(state, free)]
 
     @draw_card.enumerate
     def _draws(self, state: State, seat: int) -> list[Action]:
         """The refusal's rule without its message (listing it would word the removal still
         possible on every turn one is)."""
-        free = self._layout(state).free_cards(state)
+        free = self._free_cards(state)
         return [{"type": "draw"}] if self._may_draw(state, free, state.cards(WASTE)) else []
 
     @staticmethod
@@ -316,21 +350,26 @@ class SolitarioPiramide(Game):
 
     @draw_card.handler
     def _draw(self, state: State, seat: int, action: Action) -> list[Event]:
+        free = self._free(state)  # a draw leaves the layout as it is
         card = draw(state, STOCK, WASTE)[0]
-        return [self.drawn(seat=0, card=card), *self._settle(state)]
+        self._keep_free(state, free)
+        return [self.drawn(seat=0, card=card), *self._settle(state, free)]
 
     # -- rules as questions ------------------------------------------------------------
     def _layout_removal(self, state: State) -> list[str] | None:
         """A removal that takes a card out of the layout, if any (a waste K alone does not)."""
-        return _layout_removal(self._layout(state).free_cards(state), state.cards(WASTE))
+        return _layout_removal(self._free_cards(state), state.cards(WASTE))
 
-    def _settle(self, state: State) -> list[Event]:
+    def _settle(self, state: State, free: list[tuple[str, str]]) -> list[Event]:
         """End the match once the layout is empty (won) or nothing can be done (lost): while
-        a card is left in the stock something can (the draw, or the removal barring it)."""
-        if self._layout(state).empty(state):
+        a card is left in the stock something can (the draw, or the removal barring it).
+        ``free``: the layout's free cards now (a layout with a card has a free one)."""
+        if not free:
             return self._end(state, True, CLEARED)
-        if not state.cards(STOCK) and not self._removals(state, 0):
-            return self._end(state, False, STUCK)
+        if not state.cards(STOCK):
+            waste = state.cards(WASTE)
+            if not self._removals_from([card for _slot, card in free] + waste[-1:]):
+                return self._end(state, False, STUCK)
         return []
 
     def _end(self, state: State, won: bool, reason: str) -> list[Event]:
@@ -344,7 +383,7 @@ class SolitarioPiramide(Game):
     def public_fields(self, state: State) -> dict:
         data = PiramideData.of(state)
         return {
-            "free": self._layout(state).free_cards(state),
+            "free": self._free_cards(state),
             "cards_left": self._layout(state).count(state),
             "won": data.won,
             "reason": data.reason,

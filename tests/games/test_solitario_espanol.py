@@ -304,3 +304,19 @@ def test_bad_moves_are_refused_with_a_reason_and_change_nothing():
     with pytest.raises(IllegalAction, match="card 7B is not in your hand"):
         place(state, "7B", 2)
     assert snapshot(state) == before
+
+
+def test_a_face_up_card_out_of_its_place_is_refused_wherever_it_lies():
+    """The whole-grid check compares every face-up cell with the card in place there at once;
+    a card out of place, or any face-up card in a row without suit, is named cell by cell."""
+    state = lay(new(), {(1, 1): "1O", (1, 2): "3O", (2, 5): "5C"})
+    state.data.rows = ["O", None, None, None]
+    show(state, [(1, 1)])
+    GAME.check_rows(state)
+    show(state, [(1, 2)])
+    with pytest.raises(InvalidState, match="3O lies in row 1, column 2"):
+        GAME.check_rows(state)
+    state = lay(new(), {(2, 5): "5C"})
+    show(state, [(2, 5)])
+    with pytest.raises(InvalidState, match="5C lies in row 2, column 5"):
+        GAME.check_rows(state)

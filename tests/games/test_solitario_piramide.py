@@ -266,3 +266,21 @@ def test_the_listing_in_one_pass_is_the_action_tables_listing(variant):
             assert listed == Game.legal_actions(game, s, 0)
             apply(s, 0, rng.choice(listed))
         assert s.result is not None
+
+
+# -- the free cards found once per move ------------------------------------------------------------
+@pytest.mark.parametrize("variant", ["base", "tres-puntas", "revelada"])
+def test_the_free_cards_kept_from_move_to_move_are_the_ones_found_afresh(variant):
+    """A move hands the next one the free cards it leaves: after every move they are the ones
+    the layout's own scan finds, and a clone (which keeps none: they are not in the state)
+    finds the same; the face-down cards turned are those a full scan would turn."""
+    game = get_game(GAME)
+    layout = game._layout(new_match(GAME, variant, 1, "layout")[0])
+    for seed in range(20):
+        s, _ = new_match(GAME, variant, 1, f"kept {seed}")
+        rng = random.Random(seed)
+        while not s.finished:
+            apply(s, 0, rng.choice(legal_actions(s, 0)))
+            assert game._free(s) == layout.free(s) == game._free(s.clone())
+            assert "free_at" not in json.dumps(s.to_json())
+            assert all(s.zones[slot].visibility != HIDDEN for slot, _card in layout.free(s))

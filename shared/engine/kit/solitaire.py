@@ -57,6 +57,9 @@ class Layout:
     _zones_of: Callable[[Mapping[str, Any]], Any] = field(init=False, repr=False, compare=False)
     _covers: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _cover_pairs: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    #: Per slot, the slots it lies on (those it covers), and each slot's place in ``slots``.
+    _lies_on: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    _index: Mapping[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         index = {slot: i for i, slot in enumerate(self.slots)}
@@ -70,6 +73,12 @@ class Layout:
         none = len(self.slots)
         pairs = tuple((*c, none, none)[:2] for c in covers) if max(map(len, covers)) <= 2 else ()
         object.__setattr__(self, "_cover_pairs", pairs)
+        lies_on: dict[str, list[str]] = {slot: [] for slot in self.slots}
+        for slot in self.slots:
+            for cover in self.covered_by[slot]:
+                lies_on[cover].append(slot)
+        object.__setattr__(self, "_lies_on", {s: tuple(on) for s, on in lies_on.items()})
+        object.__setattr__(self, "_index", index)
 
     def __len__(self) -> int:
         return len(self.slots)
@@ -119,6 +128,38 @@ class Layout:
 
     def free_cards(self, state: State) -> list[str]:
         return [card for _slot, card in self.free(state)]
+
+    def free_after(
+        self, state: State, free: list[tuple[str, str]], emptied: Sequence[str]
+    ) -> list[tuple[str, str]]:
+        """``free`` (what ``free`` said before) once the free slots ``emptied`` lost their cards:
+        the same as asking ``free`` again, but only the slots the emptied ones lay on can have
+        been freed, so only those are looked at (a patience asks it after every removal)."""
+        zones = state.zones
+        after = [(slot, card) for slot, card in free if slot not in emptied]
+        for slot in emptied:
+            for under in self._lies_on[slot]:
+                cards = zones[under].cards
+                if (
+                    cards
+                    and not any(zones[c].cards for c in self.covered_by[under])
+                    and (under, cards[0]) not in after
+                ):
+                    after.append((under, cards[0]))
+        after.sort(key=lambda found: self._index[found[0]])
+        return after
+
+    def turn_up_free(self, state: State, free: list[tuple[str, str]]) -> list[str]:
+        """``turn_up`` given the free cards (``free``, as ``free`` says them now): a card face
+        down is turned only once free, so only the free ones are looked at."""
+        zones = state.zones
+        turned = []
+        for slot, card in free:
+            zone = zones[slot]
+            if zone.visibility == HIDDEN:
+                zone.visibility = PUBLIC
+                turned.append(card)
+        return turned
 
     def slot_of(self, state: State, card: str) -> str | None:
         """The slot holding ``card``, or None when it is not in the layout."""
