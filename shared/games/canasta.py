@@ -651,9 +651,9 @@ class Canasta(Game):
         events: list[Event] = []
         cards = state.zones[hand(seat)].cards
         while True:
-            threes = [c for c in cards if c in RED_THREES]
-            if not threes:
+            if RED_THREES.isdisjoint(cards):  # the usual hand: nothing to lay
                 return events
+            threes = [c for c in cards if c in RED_THREES]
             for c in threes:
                 state.move(c, hand(seat), seat_zone("red-threes", seat))
                 events.append(self.red_three(seat=seat, red_three=c))
@@ -888,7 +888,8 @@ class Canasta(Game):
             if g["seat"] not in side or len(group) >= CANASTA:
                 continue
             fit = fitting(tuple(group))
-            found += [{"type": "add", "card": c, "group": i} for c in cards if c in fit]
+            if not fit.isdisjoint(cards):  # most groups take no card of the hand
+                found += [{"type": "add", "card": c, "group": i} for c in cards if c in fit]
         return found
 
     @add.refusal
