@@ -895,7 +895,8 @@ class Canasta(Game):
             fits = fitting(tuple(group)).intersection(place)  # a few cards of a long hand
             if fits:
                 found += [
-                    {"type": "add", "card": c, "group": i} for c in sorted(fits, key=place.get)
+                    {"type": "add", "card": c, "group": i}
+                    for c in sorted(fits, key=place.__getitem__)
                 ]
         return found
 
@@ -945,7 +946,7 @@ class Canasta(Game):
         held = state.cards(hand(seat))
         if len(held) != 1 or self._go_out_refused(state, seat, {"card": held[0]}):
             return []
-        return self._go_outs(state, seat)
+        return [{"type": "go_out", "card": held[0]}]
 
     @go_out.refusal
     def _go_out_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:

@@ -461,7 +461,9 @@ class Palacio(Game):
                 plays.append({"type": "play", "cards": group})
                 continue
             group.sort()  # as ``set_choices`` orders them
-            plays.extend({"type": "play", "cards": group[:size]} for size in range(1, len(group) + 1))
+            plays.extend(
+                {"type": "play", "cards": group[:size]} for size in range(1, len(group) + 1)
+            )
         return plays
 
     @play.refusal
@@ -501,7 +503,7 @@ class Palacio(Game):
         """Every face-down card, once the hand and the face-up cards are empty."""
         if self._source(state, seat) != "down":
             return []
-        return self._blinds(state, seat)
+        return [{"type": "blind", "slot": i} for i in range(len(state.cards(down(seat))))]
 
     @blind.refusal
     def _blind_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:

@@ -84,7 +84,12 @@ class Melds:
                 d
                 for d, (r, s, q) in naturals
                 if (sets and r == key[0])
-                or (gap >= 0 and NO_STEP not in (q, key[2]) and s == key[1] and abs(q - key[2]) <= gap)
+                or (
+                    gap >= 0
+                    and NO_STEP not in (q, key[2])
+                    and s == key[1]
+                    and abs(q - key[2]) <= gap
+                )
             )
             for c, key in naturals
         }
@@ -211,7 +216,7 @@ class Melds:
                 covered |= mask
             windowed = grown[0] in self.run_sizes
             for size in larger:
-                places = range(n)
+                places: Sequence[int] = range(n)
                 if windowed and size not in self.set_sizes:
                     places = [i for i in places if covered >> i & 1]
                 if len(places) >= size:
