@@ -43,7 +43,7 @@ class Melds:
 
     __slots__ = (
         "max_wilds", "natural_wilds", "run_sizes", "sequence", "set_sizes", "wilds", "_gap",
-        "_grown", "_keys", "_near", "_sizes", "_triples",
+        "_grown", "_keys", "_sizes", "_triples",
     )  # fmt: skip
 
     def __init__(
@@ -71,28 +71,6 @@ class Melds:
             grown.append(grown[-1] + 1)
         self._grown = grown  # the small sizes, found by growing groups one card at a time
         self._gap = grown[-1] - 1 if self.run_sizes and grown else -1  # widest step in a small run
-        self._near = self._partners()
-
-    def _partners(self) -> dict[str, frozenset[str]]:
-        """Per card code, the natural codes (itself included, for a twin) a natural card of it
-        may share a small group with: the same rank, if there are sets; the same suit within
-        the widest step of a small run, if there are runs. Wild codes are nobody's partners."""
-        naturals = [(c, key) for c, key in self._keys.items() if c not in self.wilds]
-        sets, gap = bool(self.set_sizes), self._gap
-        return {
-            c: frozenset(
-                d
-                for d, (r, s, q) in naturals
-                if (sets and r == key[0])
-                or (
-                    gap >= 0
-                    and NO_STEP not in (q, key[2])
-                    and s == key[1]
-                    and abs(q - key[2]) <= gap
-                )
-            )
-            for c, key in naturals
-        }
 
     # -- one group -------------------------------------------------------------------------
     def is_wild(self, card: str) -> bool:
@@ -247,27 +225,35 @@ class Melds:
 
     def _fits(self, hand: Sequence[str]) -> tuple[list[int], int]:
         """Per card, the mask of the other cards that may share a small group with it; and the
-        mask of the wild cards. Which codes may share one is known per code (``_near``): a
-        card's partners in the hand are a set intersection, not a walk of the hand."""
-        near = self._near
-        at: dict[str, int] = {}  # per code held, the mask of its places (twins share a code)
-        for i, c in enumerate(hand):
-            at[c] = at.get(c, 0) | 1 << i
-        held = at.keys()
+        mask of the wild cards."""
+        n, keys, wilds, gap = len(hand), self._keys, self.wilds, self._gap
+        everyone = (1 << n) - 1
         wild_mask = 0
-        for c in self.wilds & held:
-            wild_mask |= at[c]
-        everyone = (1 << len(hand)) - 1
-        fits = []
+        by_rank: dict[int, int] = {}
+        by_suit: dict[str, list[tuple[int, int]]] = {}
+        card_keys = []
         for i, c in enumerate(hand):
-            bit = 1 << i
-            if wild_mask & bit:
-                fits.append(everyone ^ bit)
+            key = keys[c]
+            card_keys.append(key)
+            if c in wilds:
+                wild_mask |= 1 << i
                 continue
-            mask = wild_mask
-            for d in near[c] & held:
-                mask |= at[d]
-            fits.append(mask & ~bit)
+            by_rank[key[0]] = by_rank.get(key[0], 0) | 1 << i
+            if key[2] != NO_STEP:
+                by_suit.setdefault(key[1], []).append((i, key[2]))
+        sets = bool(self.set_sizes)
+        fits = []
+        for i in range(n):
+            if wild_mask >> i & 1:
+                fits.append(everyone & ~(1 << i))
+                continue
+            r, s, q = card_keys[i]
+            mask = wild_mask | (by_rank[r] if sets else 0)
+            if gap >= 0 and q != NO_STEP:
+                for j, qj in by_suit[s]:
+                    if abs(q - qj) <= gap:
+                        mask |= 1 << j
+            fits.append(mask & ~(1 << i))
         return fits, wild_mask
 
     def _grow(
