@@ -177,11 +177,6 @@ def _card_value(card: str) -> int:
 #: rather than worked out from the code on every call.
 VALUES = {c: _card_value(c) for c in english_deck(jokers=1)}
 NUMBERS = {c: None if c in WILDS else rank(c) for c in english_deck(jokers=1)}
-#: Per number, its natural codes (one per suit).
-NATURALS_OF = {
-    number: tuple(c for c, n in NUMBERS.items() if n == number)
-    for number in set(NUMBERS.values()) - {None}
-}
 
 
 def card_value(card: str) -> int:
@@ -886,18 +881,15 @@ class Canasta(Game):
         if not data.opened[seat] or len(held) < 2:
             return []
         side = state.team_of(seat)
-        place = {c: k for k, c in enumerate(dict.fromkeys(held))}  # each code's first place
+        cards = list(dict.fromkeys(held))
         found: list[Action] = []
         for i, g in enumerate(data.groups):
             group = g["cards"]
             if g["seat"] not in side or len(group) >= CANASTA:
                 continue
-            fits = fitting(tuple(group)).intersection(place)  # a few cards of a long hand
-            if fits:
-                found += [
-                    {"type": "add", "card": c, "group": i}
-                    for c in sorted(fits, key=place.__getitem__)
-                ]
+            fit = fitting(tuple(group))
+            if not fit.isdisjoint(cards):  # most groups take no card of the hand
+                found += [{"type": "add", "card": c, "group": i} for c in cards if c in fit]
         return found
 
     @add.refusal
@@ -1000,8 +992,7 @@ class Canasta(Game):
         for g in CanastaData.of(state).groups:
             if len(g["cards"]) >= CANASTA and group_rank(g["cards"]) == number:
                 return BLOCKED
-        held = state.cards(hand(seat))
-        if sum(map(held.count, NATURALS_OF[number])) < 2:  # ``_pile_pair``, only counted
+        if len(self._pile_pair(state, seat)) < 2:
             return NO_PAIR
         return None
 
