@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 
 import pytest
 
-from shared.engine import JOKER, rank
+from shared.engine import JOKER, rank, spanish_deck
 from shared.engine.kit.melds import Melds, arrangements, split
 from shared.engine.kit.tables import SPANISH_FACE
 
@@ -134,3 +135,27 @@ def test_group_masks_gives_up_early_when_too_few_cards_could_group():
 def test_groupable_counts_a_wild_and_the_naturals_it_could_complete():
     assert WILD.groupable(["JK", "5C", "5E", "12O", "3B"]) == 3  # the joker and the two 5s
     assert WILD.groupable(["JK", "5C", "7E", "12O"]) == 1  # no natural has a partner
+
+
+@pytest.mark.parametrize("max_wilds", [1, 2, 3])
+@pytest.mark.parametrize("natural", [False, True])
+def test_group_masks_agrees_with_every_combination_on_random_hands(max_wilds, natural):
+    """The fast paths (groups grown card by card, a run of 7 looked for only among the cards
+    of smaller groups) find exactly the groups a walk of every combination finds."""
+    rules = Melds("spanish-sequence-40", (3, 4), (3, 4, 7), ("1O", JOKER), max_wilds, natural)
+    deck = spanish_deck(40, jokers=2)
+    rng = random.Random(max_wilds * 2 + natural)
+    sevens = 0
+    for _ in range(300):
+        suit = rng.choice("OCEB")  # half the hands from one suit and the wilds: long runs
+        pool = deck if rng.random() < 0.5 else [c for c in deck if c[-1] in suit + "K"]
+        hand = rng.sample(pool, rng.choice((7, 8, 9)))
+        slow = sorted(
+            sum(1 << i for i in combo)
+            for size in (3, 4, 7)
+            for combo in combinations(range(len(hand)), size)
+            if rules.is_group([hand[i] for i in combo])
+        )
+        assert rules.group_masks(hand) == slow, hand
+        sevens += any(mask.bit_count() == 7 for mask in slow)
+    assert sevens >= 10  # the runs of 7 were tried

@@ -148,13 +148,20 @@ class ActionType:
                 what = Say(es=spanish, en=spec.description or english)
                 return NEEDS_FIELD(type=self.type, name=name, what=what)
             value = action[name]
-            # The commonest fields, a card, a list of cards or a string of fixed choices, are
-            # accepted here without the general check (this runs for every action applied).
+            # The commonest fields, a card, a list of cards (or of groups) or a string of fixed
+            # choices, are accepted here without the general check (this runs for every action
+            # applied).
             if spec.choices is None:
                 kind = spec.kind
                 if kind == "card" and is_card(value):
                     continue
                 if kind == "cards" and type(value) is list and are_cards(value):
+                    continue
+                if (  # the rummy games' melds and closes
+                    kind == "card-groups"
+                    and type(value) is list
+                    and all(type(g) is list and are_cards(g) for g in value)
+                ):
                     continue
                 if kind == "seat" and type(value) is int and 0 <= value < players:
                     continue

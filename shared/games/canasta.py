@@ -241,9 +241,24 @@ def group_fault(cards: list[str]) -> str | None:
 
 @lru_cache(maxsize=8192)
 def fitting(group: tuple[str, ...]) -> frozenset[str]:
-    """The cards that may be added to ``group``, found once per group: a listing asks it of
-    every group on the table, turn after turn. Only a wild, a natural of the group's number,
-    or a black 3 on a group of wilds can fit; the group's rule decides."""
+    """The cards that may be added to ``group``, a legal group, found once per group: a
+    listing asks it of every group on the table, turn after turn. What a legal group takes
+    depends only on its number and how many naturals and wilds it holds (``_FIT_BY_SHAPE``),
+    so a group met for the first time is mostly answered without asking the rule."""
+    wilds = sum(1 for c in group if c in WILDS)
+    shape = (group_rank(group), len(group) - wilds, wilds)
+    fit = _FIT_BY_SHAPE.get(shape)
+    if fit is None:
+        fit = _FIT_BY_SHAPE[shape] = _fitting(group)
+    return fit
+
+
+_FIT_BY_SHAPE: dict[tuple[int | None, int, int], frozenset[str]] = {}  # a few hundred at most
+
+
+def _fitting(group: tuple[str, ...]) -> frozenset[str]:
+    """``fitting``, asked of the rule: only a wild, a natural of the group's number, or a
+    black 3 on a group of wilds can fit; the group's rule decides."""
     number = group_rank(group)
     if number is None:
         tried = WILDS | BLACK_THREES
@@ -295,9 +310,12 @@ def _by_number(cards: list[str]) -> tuple[dict[int, list[str]], list[str]]:
         number = NUMBERS[c]
         if number is None:
             wilds.append(c)
+        elif number in by_rank:
+            by_rank[number].append(c)
         else:
-            by_rank.setdefault(number, []).append(c)
-    wilds.sort(key=VALUES.__getitem__)
+            by_rank[number] = [c]
+    if len(wilds) > 1:
+        wilds.sort(key=VALUES.__getitem__)
     return by_rank, wilds
 
 
@@ -633,9 +651,9 @@ class Canasta(Game):
         events: list[Event] = []
         cards = state.zones[hand(seat)].cards
         while True:
-            threes = [c for c in cards if c in RED_THREES]
-            if not threes:
+            if RED_THREES.isdisjoint(cards):  # the usual hand: nothing to lay
                 return events
+            threes = [c for c in cards if c in RED_THREES]
             for c in threes:
                 state.move(c, hand(seat), seat_zone("red-threes", seat))
                 events.append(self.red_three(seat=seat, red_three=c))
@@ -810,6 +828,8 @@ class Canasta(Game):
         # copies together), and only from a later number than the first's: each number's
         # groups depend on its naturals and the wilds left, so only those are worked out.
         ranks, wilds = _by_number(list(Counter(cards).elements()))
+        # Only a number with two naturals or more (or the black 3s) makes a group of its own.
+        ranks = {r: naturals for r, naturals in ranks.items() if len(naturals) >= 2 or r == 3}
         for a, worth_a in zip(singles, worths, strict=True):
             order_a = _order(a)
             if worth_a >= need or order_a == 99:  # alone enough, or no later number
@@ -868,7 +888,8 @@ class Canasta(Game):
             if g["seat"] not in side or len(group) >= CANASTA:
                 continue
             fit = fitting(tuple(group))
-            found.extend({"type": "add", "card": c, "group": i} for c in cards if c in fit)
+            if not fit.isdisjoint(cards):  # most groups take no card of the hand
+                found += [{"type": "add", "card": c, "group": i} for c in cards if c in fit]
         return found
 
     @add.refusal
@@ -910,6 +931,14 @@ class Canasta(Game):
     @go_out.candidates
     def _go_outs(self, state: State, seat: int) -> list[Action]:
         return [{"type": "go_out", "card": c} for c in state.cards(hand(seat))[:1]]
+
+    @go_out.enumerate
+    def _legal_go_outs(self, state: State, seat: int) -> list[Action]:
+        """The candidate only with one card left (``_go_out_refused``'s first questions)."""
+        held = state.cards(hand(seat))
+        if len(held) != 1 or self._go_out_refused(state, seat, {"card": held[0]}):
+            return []
+        return [{"type": "go_out", "card": held[0]}]
 
     @go_out.refusal
     def _go_out_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
@@ -984,9 +1013,9 @@ class Canasta(Game):
         """Why laying ``groups`` from the cards ``have`` is refused (None: it is legal);
         ``pile_group``: the group made with the pile's top card, when taking it."""
         used = Counter(c for g in groups for c in g)
-        if used - have:
+        if any(have[c] < count for c, count in used.items()):  # ``used - have``, uncounted
             return FROM_HAND
-        if pile_group is None and not +(have - used):
+        if pile_group is None and used.total() >= have.total():  # nothing left to discard
             return KEEP_ONE
         for g in groups:
             problem = group_problem(g)
@@ -1024,25 +1053,27 @@ class Canasta(Game):
     def _groups_from(by_rank: dict[int, list[str]], wilds: list[str]) -> list[list[str]]:
         """``_single_groups`` of cards already sorted out by ``_by_number``."""
         found = []
+        spare = len(wilds)
         for r, naturals in by_rank.items():
-            naturals = naturals[:CANASTA]
             n = len(naturals)
+            if n < 2 and r != 3:  # most numbers of a hand: a card alone makes no group
+                continue
+            if n > CANASTA:
+                naturals, n = naturals[:CANASTA], CANASTA
             if r == 3:
-                for w in range(2, min(len(wilds), CANASTA - n) + 1):
+                for w in range(2, min(spare, CANASTA - n) + 1):
                     found.append(naturals + wilds[:w])
                 continue
-            if n < 2:
-                continue
-            for w in range(0 if n >= 3 else 1, min(n, len(wilds), CANASTA - n) + 1):
+            for w in range(0 if n >= 3 else 1, min(n, spare, CANASTA - n) + 1):
                 found.append(naturals + wilds[:w])
-        if len(wilds) >= 3:
+        if spare >= 3:
             found.append(wilds[:CANASTA])
         return found
 
     def _after_group_change(self, state: State, seat: int) -> list[Event]:
         """A canasta of four black 3s wins the match at once; otherwise play goes on."""
         for g in CanastaData.of(state).groups:
-            if canasta_kind(g) == "tres-negros":
+            if len(g["cards"]) >= CANASTA and canasta_kind(g) == "tres-negros":
                 return [self.black_threes_canasta(seat=g["seat"])] + self._end_round(state, None)
         return []
 

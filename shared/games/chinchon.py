@@ -61,7 +61,7 @@ from shared.engine.game import deals_by_number, deals_by_number_change
 from shared.engine.kit import turns
 from shared.engine.kit.dealing import DEALT, deal_by_place
 from shared.engine.kit.ending import MATCH_FINISHED, end_match
-from shared.engine.kit.melds import Groups, Melds, arrangements, split
+from shared.engine.kit.melds import Groups, Melds, split
 from shared.engine.kit.shedding import RESTOCKED
 from shared.engine.kit.table_facts import STOCK_LEFT
 from shared.engine.kit.tables import SPANISH_FACE
@@ -154,7 +154,7 @@ class Rules(Melds):
         """For each card that can be discarded to close, the best groups for the other 7."""
         best: dict[str, tuple[tuple[int, int], Groups]] = {}
         # a close groups all but one or two cards: most hands are far from it
-        for arrangement in arrangements(self.group_masks(hand, len(hand) - 2), 2):
+        for arrangement in self._covering(self.group_masks(hand, len(hand) - 2), len(hand)):
             groups, rest = split(hand, arrangement)
             if len(rest) == 1:
                 options = [(rest[0], (CLOSE_RANK[self.close_kind(groups)], 0))]
@@ -170,6 +170,21 @@ class Rules(Melds):
                 if discard not in best or score < best[discard][0]:
                     best[discard] = (score, groups)
         return {card: groups for card, (_score, groups) in best.items()}
+
+    @staticmethod
+    def _covering(masks: list[int], size: int) -> Iterator[tuple[int, ...]]:
+        """The arrangements of one or two groups (``arrangements(masks, 2)``, in its order)
+        that leave one or two of ``size`` cards loose, the only ones a close can be: the
+        others are told by counting their cards, without splitting the hand."""
+        fewest = size - 2
+        counts = [m.bit_count() for m in masks]
+        for i, first in enumerate(masks):
+            grouped = counts[i]
+            if fewest <= grouped < size:
+                yield (first,)
+            for j in range(i + 1, len(masks)):
+                if fewest <= grouped + counts[j] < size and not first & masks[j]:
+                    yield (first, masks[j])
 
     @staticmethod
     def close_kind(groups: Groups) -> str:

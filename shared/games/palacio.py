@@ -43,7 +43,7 @@ from shared.engine.kit.dealing import DEALT, deal_hands
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, lowest
 from shared.engine.kit.table_facts import STOCK_LEFT
 from shared.engine.kit.turns import DIRECTION, next_seat
-from shared.engine.kit.zones import hand, holds, not_in_hand, seat_zone
+from shared.engine.kit.zones import MAX_SEATS, hand, holds, not_in_hand, seat_zone
 from shared.engine.language import ENGLISH_DECK, Message, Say, Words
 
 TABLE_CARDS = 3
@@ -96,12 +96,10 @@ CAN_PLAY = Say(
 )
 
 
-def up(seat: int) -> str:
-    return seat_zone("up", seat)
-
-
-def down(seat: int) -> str:
-    return seat_zone("down", seat)
+#: ``up(seat)`` / ``down(seat)``: the seat's face-up / face-down zone, table lookups like
+#: ``hand`` (asked several times an action, where to play from).
+up: Callable[[int], str] = tuple(seat_zone("up", s) for s in range(MAX_SEATS)).__getitem__
+down: Callable[[int], str] = tuple(seat_zone("down", s) for s in range(MAX_SEATS)).__getitem__
 
 
 def strength(card: str, ace_high: bool) -> int:
@@ -112,6 +110,8 @@ def strength(card: str, ace_high: bool) -> int:
     return min(r, 10)
 
 
+#: Per card code, its rank, looked up where a listing would call ``rank`` on every card.
+RANKS = {card: rank(card) for card in english_deck(jokers=1)}
 #: Whether the ace is high -> each card's strength.
 _STRENGTHS = {
     high: {card: strength(card, high) for card in english_deck(jokers=1)} for high in (True, False)
@@ -401,6 +401,8 @@ class Palacio(Game):
         combos = dict.fromkeys(itertools.combinations(pool, TABLE_CARDS))
         return [{"type": "arrange", "up": list(c)} for c in combos]
 
+    arrange.enumerate(_arrangements)  # each is three cards of the pool, as the refusal asks
+
     @arrange.refusal
     def _arrange_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         pool = Counter(state.cards(hand(seat)) + state.cards(up(seat)))
@@ -439,19 +441,29 @@ class Palacio(Game):
     @play.enumerate
     def _legal_plays(self, state: State, seat: int) -> list[Action]:
         """The candidates are sets from where the seat plays: only the pile is left to meet.
-        A set's cards share a rank, so the pile is asked once per rank held (the first card of
-        its sets) and the sets of a rank it refuses are never made."""
+        Whether a card goes on the pile depends on its rank only, so the cards the pile
+        refuses are left out as they are met (a set lookup) and their sets never made."""
         source = self._source(state, seat)
         if source == "down":
             return []
-        playable = self._playable_test(state)
+        allowed = self._playable_cards(state)
+        by_rank: dict[int, list[str]] = {}
+        for c in state.cards(source):  # the deck's cards only (``check_state``)
+            if allowed is None or c in allowed:
+                r = RANKS[c]
+                if r in by_rank:
+                    by_rank[r].append(c)
+                else:
+                    by_rank[r] = [c]
         plays: list[Action] = []
-        for group in climbing.sets_by_value(state.cards(source), rank).values():
-            ordered = sorted(group)  # as ``set_choices`` orders them
-            if playable(ordered[0]):
-                plays.extend(
-                    {"type": "play", "cards": ordered[:size]} for size in range(1, len(ordered) + 1)
-                )
+        for group in by_rank.values():
+            if len(group) == 1:
+                plays.append({"type": "play", "cards": group})
+                continue
+            group.sort()  # as ``set_choices`` orders them
+            plays.extend(
+                {"type": "play", "cards": group[:size]} for size in range(1, len(group) + 1)
+            )
         return plays
 
     @play.refusal
@@ -486,6 +498,13 @@ class Palacio(Game):
     def _blinds(self, state: State, seat: int) -> list[Action]:
         return [{"type": "blind", "slot": i} for i in range(len(state.cards(down(seat))))]
 
+    @blind.enumerate
+    def _legal_blinds(self, state: State, seat: int) -> list[Action]:
+        """Every face-down card, once the hand and the face-up cards are empty."""
+        if self._source(state, seat) != "down":
+            return []
+        return [{"type": "blind", "slot": i} for i in range(len(state.cards(down(seat))))]
+
     @blind.refusal
     def _blind_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
         if self._source(state, seat) != "down":
@@ -510,9 +529,8 @@ class Palacio(Game):
         source = self._source(state, seat)
         if source == "down":
             return BLIND_FIRST
-        if PalacioData.of(state).must_follow or any(
-            map(self._playable_test(state), state.cards(source))
-        ):
+        allowed = self._playable_cards(state)
+        if allowed is None or not allowed.isdisjoint(state.cards(source)):
             return CAN_PLAY
         return None
 
@@ -523,6 +541,8 @@ class Palacio(Game):
     @lay.candidates
     def _lays(self, state: State, seat: int) -> list[Action]:
         return [{"type": "lay", "card": c} for c in sorted(set(state.cards(hand(seat))))]
+
+    lay.enumerate(_lays)  # every card held: checking each again would only repeat it
 
     @lay.refusal
     def _lay_refused(self, state: State, seat: int, action: Action) -> Message | None:
@@ -612,19 +632,28 @@ class Palacio(Game):
 
     def _playable_test(self, state: State) -> Callable[[str], bool]:
         """``_playable`` for many cards of one turn: the pile and the options looked at once."""
-        pile = state.cards("pile")
-        if not pile or rank(pile[-1]) == WILD or PalacioData.of(state).must_follow:
+        allowed = self._playable_cards(state)
+        if allowed is None:
             return _any_card
-        ace_high, ten = state.options["ace"] == "high", state.options["ten_on_anything"]
-        top = self.value(state, pile[-1])
-        allowed, known = _playable_on(ace_high, ten, top), _STRENGTHS[ace_high]
+        known = _STRENGTHS[True]
 
         def playable(card: str) -> bool:
             if card in known:
                 return card in allowed
+            ace_high, ten = state.options["ace"] == "high", state.options["ten_on_anything"]
+            top = self.value(state, state.cards("pile")[-1])
             return _plays_on(card, ace_high, ten, top)  # a card of no English deck
 
         return playable
+
+    def _playable_cards(self, state: State) -> frozenset[str] | None:
+        """The English cards that go on the pile now (None: any card goes), found once per
+        pile (``_playable_on``)."""
+        pile = state.cards("pile")
+        if not pile or rank(pile[-1]) == WILD or PalacioData.of(state).must_follow:
+            return None
+        ace_high, ten = state.options["ace"] == "high", state.options["ten_on_anything"]
+        return _playable_on(ace_high, ten, self.value(state, pile[-1]))
 
     @staticmethod
     def _cleared(state: State, seat: int) -> bool:

@@ -18,7 +18,7 @@ from .tables import TABLES
 
 Groups = list[list[str]]
 NO_STEP = -99  # a rank outside the sequence (a joker): never part of a run
-TRIPLES_KEPT = 4096  # is_group's answers kept per Melds for the triples of recent hands
+TRIPLES_KEPT = 4096  # is_group's answers kept per Melds for the small groups of recent hands
 
 
 @cache
@@ -64,7 +64,7 @@ class Melds:
         self.max_wilds = max_wilds
         self.natural_wilds = natural_wilds and any(c != JOKER for c in self.wilds)
         self._keys = _keys(sequence)
-        self._triples: dict[tuple[str, str, str], bool] = {}  # is_group's answers (group_masks)
+        self._triples: dict[tuple[str, ...], bool] = {}  # is_group's answers (group_masks)
         self._sizes = sorted(set(set_sizes) | set(self.run_sizes))
         grown = self._sizes[:1]
         while grown and grown[-1] + 1 in self._sizes:
@@ -185,11 +185,22 @@ class Melds:
                 mask = sum(1 << i for i in combo)
                 found.add(mask)
                 self._grow(hand, fits, mask, common & ~mask, more, found)
-        for size in sizes[len(grown) :]:
-            if n >= size and found:
-                for combo in combinations(range(n), size):
-                    if is_group([hand[i] for i in combo]):
-                        found.add(sum(1 << i for i in combo))
+        larger = sizes[len(grown) :]
+        if larger and found:
+            # Each card of a run holds a place in a run of the smallest size (its window of
+            # places), so a run larger still is looked for among the cards of groups found.
+            covered = 0
+            for mask in found:
+                covered |= mask
+            windowed = grown[0] in self.run_sizes
+            for size in larger:
+                places: Sequence[int] = range(n)
+                if windowed and size not in self.set_sizes:
+                    places = [i for i in places if covered >> i & 1]
+                if len(places) >= size:
+                    for combo in combinations(places, size):
+                        if is_group([hand[i] for i in combo]):
+                            found.add(sum(1 << i for i in combo))
         return sorted(found)
 
     def groupable(self, hand: Sequence[str]) -> int:
@@ -203,6 +214,8 @@ class Melds:
     def _groupable(self, fits: list[int], wild_mask: int) -> int:
         wilds = wild_mask.bit_count()  # natural partners needed, at best:
         need = self._sizes[0] - 1 - (wilds if self.natural_wilds else min(self.max_wilds, wilds))
+        if need <= 0:  # enough wilds to complete any card
+            return len(fits)
         naturals = ~wild_mask
         return sum(
             1
@@ -248,12 +261,17 @@ class Melds:
     ) -> None:
         if not more:
             return
+        known = self._triples  # a grown group's answer is kept as a triple's is
         for m in range(len(hand)):
             if common >> m & 1:
                 bigger = mask | 1 << m
-                if bigger not in found and self.is_group(
-                    [hand[i] for i in range(len(hand)) if bigger >> i & 1]
-                ):
+                if bigger in found:
+                    continue
+                cards = tuple([hand[i] for i in range(len(hand)) if bigger >> i & 1])
+                grouped = known.get(cards)
+                if grouped is None:
+                    grouped = known[cards] = self.is_group(cards)
+                if grouped:
                     found.add(bigger)
                     self._grow(hand, fits, bigger, common & fits[m] & ~bigger, more - 1, found)
 
