@@ -160,6 +160,24 @@ def test_open_streams_are_capped_per_player_and_a_dead_processs_lapse_with_their
     assert 0 < redis_client.ttl(STREAMS_KEY.format(player="ana")) <= STREAM_LEASE_S
 
 
+def test_a_renewal_extends_every_lease_it_names_of_each_player_and_no_other(
+    redis_client: redis.Redis,
+):
+    """One renewal of several streams of one player (one ZADD for them all) keeps each of
+    them; a stream it does not name lapses."""
+    now = [1_000_000.0]
+    streams = OpenStreams(redis_client, 16, retry_after=15, clock=lambda: now[0])
+    ana = [streams.open("ana") for _ in range(3)]
+    bea = streams.open("bea")
+    now[0] += STREAM_LEASE_S - 1
+    streams.renew([("ana", ana[0]), ("bea", bea), ("ana", ana[2])])
+    now[0] += 2
+    key = STREAMS_KEY.format(player="ana")
+    alive = redis_client.zrangebyscore(key, now[0], "+inf")
+    assert sorted(alive) == sorted((ana[0], ana[2]))
+    assert redis_client.zscore(STREAMS_KEY.format(player="bea"), bea) > now[0]
+
+
 # -- open matches -------------------------------------------------------------------------------
 def test_open_matches_are_capped_per_player(http: Http):
     cap = DEFAULTS.open_matches_per_player

@@ -155,10 +155,13 @@ class OpenStreams:
     def renew(self, held: Iterable[tuple[str, str]]) -> None:
         """Extend the leases of the streams ``held`` ((player id, stream id)), still open."""
         until = self.clock() + self.lease_s
-        pipe = self.client.pipeline(transaction=False)
+        by_player: dict[str, dict[str, float]] = {}
         for player_id, stream_id in held:
+            by_player.setdefault(player_id, {})[stream_id] = until
+        pipe = self.client.pipeline(transaction=False)
+        for player_id, leases in by_player.items():
             key = STREAMS_KEY.format(player=player_id)
-            pipe.zadd(key, {stream_id: until})
+            pipe.zadd(key, leases)
             pipe.expire(key, math.ceil(self.lease_s))
         pipe.execute()
 
