@@ -12,6 +12,9 @@ import { mkdirSync, readFileSync } from "node:fs";
 const BASE = process.env.TAPETE_URL ?? "http://127.0.0.1:8080";
 const ARTIFACTS = process.env.TAPETE_ARTIFACTS ?? "../var/artifacts/web";
 const MOVE_TIMEOUT = 30_000;
+// Whole matches of bots, waited for: two Escoba tables to 15 points took over 120 s on the
+// 2-core CI while the rest of the suite ran beside them (a minute alone).
+const BOTS_PLAY_TIMEOUT = 300_000;
 // The clicked moves each variant's table takes in the catalog: one shows that its moves are
 // offered and answered; the whole games are played by the Brisca, Truco and duel scenarios.
 const CATALOG_MOVES = 1;
@@ -318,7 +321,7 @@ const scenarios = {
     const group = await openGroup(dana, { game: "escoba", tables: 2, seats: ["random", "easy"], bot_pace: 0 });
     await dana.evaluate((hash) => { location.hash = hash; }, `#/duplicate/${group.id}`);
     await dana.waitForSelector(`.duplicate[data-id="${group.id}"] .duplicate-tables`);
-    await dana.waitForSelector(`.duplicate[data-id="${group.id}"][data-status=finished] .duplicate-comparison tbody tr`, { timeout: 120_000 });
+    await dana.waitForSelector(`.duplicate[data-id="${group.id}"][data-status=finished] .duplicate-comparison tbody tr`, { timeout: BOTS_PLAY_TIMEOUT });
     const rows = await dana.locator(".duplicate-comparison tbody tr").count();
     const seed = await dana.locator(".duplicate code.seed").textContent();
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -400,7 +403,7 @@ const scenarios = {
     const played = await create("Copa de bots", 4, 4, true); // full at once: round one is on
     await ana.waitForSelector(".round[data-round='1'] .tables li a.go");
     const group = (await ana.getAttribute(".round[data-round='1'] a.group-link", "href")).split("#/duplicate/")[1];
-    await ana.waitForFunction(() => document.querySelectorAll(".round[data-round='1'] a.go.finished").length === 2, null, { timeout: 120_000 });
+    await ana.waitForFunction(() => document.querySelectorAll(".round[data-round='1'] a.go.finished").length === 2, null, { timeout: BOTS_PLAY_TIMEOUT });
     // the round's matchpoints: one deal at least compared, each seat's worth 1 between two tables
     await ana.waitForFunction(() => Number(document.querySelector(".standings tbody tr:first-child td.matchpoints")?.textContent) > 0, null, { timeout: 10_000 });
     await ana.waitForSelector(".summary .t-duplicate");
