@@ -18,7 +18,7 @@ from .tables import TABLES
 
 Groups = list[list[str]]
 NO_STEP = -99  # a rank outside the sequence (a joker): never part of a run
-TRIPLES_KEPT = 4096  # is_group's answers kept per Melds for the small groups of recent hands
+ANSWERS_KEPT = 4096  # is_group's answers kept per Melds for the small groups of recent hands
 
 
 @cache
@@ -43,7 +43,7 @@ class Melds:
 
     __slots__ = (
         "max_wilds", "natural_wilds", "run_sizes", "sequence", "set_sizes", "wilds", "_gap",
-        "_grown", "_keys", "_sizes", "_triples",
+        "_answers", "_grown", "_keys", "_sizes",
     )  # fmt: skip
 
     def __init__(
@@ -64,7 +64,7 @@ class Melds:
         self.max_wilds = max_wilds
         self.natural_wilds = natural_wilds and any(c != JOKER for c in self.wilds)
         self._keys = _keys(sequence)
-        self._triples: dict[tuple[str, ...], bool] = {}  # is_group's answers (group_masks)
+        self._answers: dict[tuple[str, ...], bool] = {}  # is_group's answers (group_masks)
         self._sizes = sorted(set(set_sizes) | set(self.run_sizes))
         grown = self._sizes[:1]
         while grown and grown[-1] + 1 in self._sizes:
@@ -145,12 +145,12 @@ class Melds:
         n, is_group = len(hand), self.is_group
         found: set[int] = set()
         more = len(grown) - 1
+        # A hand changes by a card or two a turn, so its small groups come back: is_group's
+        # answers for them are kept (they depend on the cards only), a few thousand at most.
+        known = self._answers
+        if len(known) > ANSWERS_KEPT:
+            known.clear()
         if grown[0] == 3:  # the usual case: walk the triples of cards that fit pairwise
-            # A hand changes by a card or two a turn, so its triples come back: their answers
-            # are kept (is_group depends on the cards only), a few thousand at most.
-            known = self._triples
-            if len(known) > TRIPLES_KEPT:
-                known.clear()
             for i in range(n):
                 fi = fits[i]
                 above_i = fi & -(2 << i)
@@ -261,7 +261,7 @@ class Melds:
     ) -> None:
         if not more:
             return
-        known = self._triples  # a grown group's answer is kept as a triple's is
+        known = self._answers  # a grown group's answer is kept as a triple's is
         for m in range(len(hand)):
             if common >> m & 1:
                 bigger = mask | 1 << m
