@@ -110,8 +110,6 @@ def strength(card: str, ace_high: bool) -> int:
     return min(r, 10)
 
 
-#: Per card code, its rank, looked up where a listing would call ``rank`` on every card.
-RANKS = {card: rank(card) for card in english_deck(jokers=1)}
 #: Whether the ace is high -> each card's strength.
 _STRENGTHS = {
     high: {card: strength(card, high) for card in english_deck(jokers=1)} for high in (True, False)
@@ -447,16 +445,11 @@ class Palacio(Game):
         if source == "down":
             return []
         allowed = self._playable_cards(state)
-        by_rank: dict[int, list[str]] = {}
-        for c in state.cards(source):  # the deck's cards only (``check_state``)
-            if allowed is None or c in allowed:
-                r = RANKS[c]
-                if r in by_rank:
-                    by_rank[r].append(c)
-                else:
-                    by_rank[r] = [c]
+        cards = state.cards(source)
+        if allowed is not None:
+            cards = [c for c in cards if c in allowed]
         plays: list[Action] = []
-        for group in by_rank.values():
+        for group in climbing.sets_by_value(cards, rank).values():
             if len(group) == 1:
                 plays.append({"type": "play", "cards": group})
                 continue
@@ -501,9 +494,7 @@ class Palacio(Game):
     @blind.enumerate
     def _legal_blinds(self, state: State, seat: int) -> list[Action]:
         """Every face-down card, once the hand and the face-up cards are empty."""
-        if self._source(state, seat) != "down":
-            return []
-        return [{"type": "blind", "slot": i} for i in range(len(state.cards(down(seat))))]
+        return self._blinds(state, seat) if self._source(state, seat) == "down" else []
 
     @blind.refusal
     def _blind_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
