@@ -494,7 +494,7 @@ class Palacio(Game):
     @blind.enumerate
     def _legal_blinds(self, state: State, seat: int) -> list[Action]:
         """Every face-down card, once the hand and the face-up cards are empty."""
-        return self._blinds(state, seat) if self._source(state, seat) == "down" else []
+        return list(self._blinds(state, seat)) if self._source(state, seat) == "down" else []
 
     @blind.refusal
     def _blind_refused(self, state: State, seat: int, action: Action) -> Message | Say | None:
