@@ -52,7 +52,7 @@ READ_CHUNK = 1 << 16  # what a stream reader takes from its socket at once
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "bench")]
 
-from lobby import GUNICORN_ENV, Connection, Match, platform  # noqa: E402
+from lobby import GUNICORN_ENV, Connection, Match, cpu_seconds, platform  # noqa: E402
 
 from services.errors import DomainError  # noqa: E402
 from tests.service_fixtures import children_of as children  # noqa: E402
@@ -71,13 +71,6 @@ def rss_kb(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     raise RuntimeError("no VmRSS")
-
-
-def cpu_seconds(pid: int) -> float:
-    """The user and system CPU time process ``pid`` has used so far."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def waited_seconds(pid: int) -> float:
@@ -395,12 +388,12 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     def go() -> None:  # the receipts, the histogram and the feed's CPU time from now
         receipts.clear()
         histogram["before"] = server_delivery(args.feed)
-        cpu["before"] = sum(cpu_seconds(p) for p in workers)
+        cpu["before"] = cpu_seconds(workers)
         cpu["waited_before"] = sum(waited_seconds(p) for p in workers)
 
     driven = await driven_phase(args, games, go)
     await asyncio.sleep(2)  # the last entries' way to their streams
-    cpu["after"] = sum(cpu_seconds(p) for p in workers)
+    cpu["after"] = cpu_seconds(workers)
     cpu["waited_after"] = sum(waited_seconds(p) for p in workers)
     histogram["after"] = server_delivery(args.feed)
     acks = {(m, v): t for m, v, t in driven["acks"]}
