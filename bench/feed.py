@@ -398,6 +398,10 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     histogram["after"] = server_delivery(args.feed)
     acks = {(m, v): t for m, v, t in driven["acks"]}
     delays = [t - acks[(m, v)] for m, v, t in receipts if (m, v) in acks]
+    by_second: dict[int, list[float]] = {}  # the delays by the second of the phase acknowledged
+    for m, v, t in receipts:
+        if (m, v) in acks:
+            by_second.setdefault(int(acks[(m, v)] - driven["since"]), []).append(t - acks[(m, v)])
     until = driven["since"] + driven["seconds"]  # what the feed delivered while it was offered
     in_time = sum(1 for m, v, t in receipts if t <= until and (m, v) in acks)
     per_match: dict[str, int] = {}
@@ -429,6 +433,7 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
         "feed_waited_share": (cpu["waited_after"] - cpu["waited_before"]) / (driven["seconds"] + 2),
         "feed_cpu_us": (cpu["after"] - cpu["before"]) / max(len(delays), 1) * 1e6,
         **quantiles(delays),
+        "p99_by_second_ms": [quantiles(by_second[k])["p99_ms"] for k in sorted(by_second)],
         "rss_before_kb": rss_before,
         "rss_after_kb": rss_after,
         "kb_per_stream": (rss_after - rss_before) / max(idle, 1),
@@ -527,6 +532,8 @@ def main() -> int:
           f"p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.1f} ms "
           f"({r['early']} arrived before the driver's acknowledgment)  "
           f"[target p99 <= {TARGET_P99_MS} ms: {verdict(r['p99_ms'] <= TARGET_P99_MS)}]")  # fmt: skip
+    print("  p99 by second of the phase (ms; a stall shows in one, a worker short of CPU in"
+          " all): " + ", ".join(f"{p:.0f}" for p in r["p99_by_second_ms"]))  # fmt: skip
     within = r["server_side"]
     print("feed's own delivery histogram over the driven phase (append -> write), share within: "
           + ", ".join(f"{le} s {share:.0%}" for le, share in within.items() if le in ("0.01", "0.1", "1.0", "5.0")))  # fmt: skip

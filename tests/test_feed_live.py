@@ -26,7 +26,7 @@ import yaml
 from jsonschema import Draft202012Validator
 from prometheus_client import CollectorRegistry, Histogram
 
-from services.lobby.feed import GOODBYE, Tally
+from services.lobby.feed import GOODBYE, HEARTBEAT, Tally
 from services.lobby.tickets import TICKET_KEY
 from services.openapi_dump import OPENAPI_DIR
 from shared.engine import all_games
@@ -510,6 +510,20 @@ def drained(sock: socket.socket, timeout: float = 5) -> bytes:
         pass
     sock.close()
     return got
+
+
+def test_an_idle_stream_gets_a_heartbeat_each_interval(http: Http, limited: list[Service]):
+    """No entry for seconds: the stream writes a comment every heartbeat (1 s here, up to
+    the hub's watch's second late), so its client and the proxies between see it alive."""
+    match, seated = http.seated_match("brisca", 2)
+    sock = socket.create_connection(("127.0.0.1", limited[0].port))
+    sock.sendall(
+        f"GET /v1/matches/{match['id']}/stream HTTP/1.1\r\nHost: feed\r\n"
+        f"Authorization: Bearer {seated[0]['token']}\r\n\r\n".encode()
+    )
+    time.sleep(4.5)
+    beats = drained(sock, timeout=0.5).count(HEARTBEAT)
+    assert 2 <= beats <= 5, beats
 
 
 def test_a_stream_whose_client_reads_nothing_is_closed_long_before_its_match_ends(

@@ -21,13 +21,14 @@ import redis
 
 from services.errors import TooManyRequests
 from services.lobby import application as lobby_application
-from services.lobby import listing
+from services.lobby import feed, listing
 from services.lobby.app import create_lobby_app
 from services.lobby.application import Lobby
 from services.lobby.players import bot_player
 from services.lobby.quotas import STREAM_LEASE_S, STREAMS_KEY, OpenStreams, Quotas
 from services.lobby.rules_client import RulesClient
 from services.settings import Settings
+from shared.eventstore import MatchLog
 from shared.redis_server import free_port
 from tests.service_fixtures import Http, Reply, Service, error_of, stop_process
 
@@ -176,6 +177,29 @@ def test_a_renewal_extends_every_lease_it_names_of_each_player_and_no_other(
     alive = redis_client.zrangebyscore(key, now[0], "+inf")
     assert sorted(alive) == sorted((ana[0], ana[2]))
     assert redis_client.zscore(STREAMS_KEY.format(player="bea"), bea) > now[0]
+
+
+def test_the_feed_renews_every_open_streams_lease_a_lot_of_players_at_a_time(
+    redis_client: redis.Redis,
+):
+    """The hub's watch renews one lot of its players each second (a 6 s lease: two lots,
+    each renewed every 2 s), so every open stream's lease is extended well before it lapses
+    and a closed one's is not."""
+    streams = OpenStreams(redis_client, 16, retry_after=1, lease_s=6.0)
+    hub = feed.Hub(MatchLog(redis_client), streams=streams)
+    assert hub.renewal_lots() == 2
+    players = [f"p{n}" for n in range(8)]
+    assert {feed.renewal_lot(player, 2) for player in players} == {0, 1}
+    subs = [hub.subscribe("m1", player, feed.EntryReader("brisca", 0)) for player in players]
+    hub.unsubscribe(subs.pop())  # its lease is gone with it
+    opened = {sub.player_id: redis_client.zscore(STREAMS_KEY.format(player=sub.player_id),
+                                                sub.slot) for sub in subs}  # fmt: skip
+    time.sleep(3.2)
+    hub.stopping = True
+    for sub in subs:
+        lease = redis_client.zscore(STREAMS_KEY.format(player=sub.player_id), sub.slot)
+        assert lease is not None and lease > opened[sub.player_id] + 1, sub.player_id
+    assert redis_client.zcard(STREAMS_KEY.format(player=players[-1])) == 0
 
 
 # -- open matches -------------------------------------------------------------------------------

@@ -101,8 +101,8 @@ class OpenStreams:
     """Each player's open streams, counted in Redis so that every feed process sees them all.
 
     A stream holds a member of its player's sorted set, scored by the end of its lease
-    (``lease_s``); the process serving it renews the leases of all its streams in one
-    pipeline (``renew``, a third of a lease apart) and removes the member when the stream
+    (``lease_s``); the process serving it renews the leases of its streams a third of a
+    lease apart (``renew``, a lot of its players at a time) and removes the member when the stream
     ends. A process that dies leaves its members to lapse with their leases, and a player's
     set expires with its last lease. Counting per process would let a player hold the cap
     in every feed process behind the load balancer; this counts one player's streams once.
