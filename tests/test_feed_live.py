@@ -26,7 +26,7 @@ import yaml
 from jsonschema import Draft202012Validator
 from prometheus_client import CollectorRegistry, Histogram
 
-from services.lobby.feed import GOODBYE, HEARTBEAT, Tally
+from services.lobby.feed import GOODBYE, HEARTBEAT, EntryReader, Tally, changes_readers
 from services.lobby.tickets import TICKET_KEY
 from services.openapi_dump import OPENAPI_DIR
 from shared.engine import all_games
@@ -149,6 +149,22 @@ def test_every_seat_and_a_spectator_stream_exactly_the_log_as_they_may_see_it(st
                 hidden = event.get("visible_to") is not None and seat not in event["visible_to"]
                 if hidden:
                     assert event.get("card") is None and not any(event.get("cards") or []), event
+
+
+def test_only_a_seats_entry_changes_how_a_stream_reads_the_next_ones():
+    """The hub says most entries once per kind of reader without following them reader by
+    reader (``changes_readers``): an entry that seats or unseats someone, or names a player,
+    is followed; a play is not, and following it would change nothing."""
+    joined = {"version": 2, "seat": 1, "player": {"id": "p2", "name": "Bea"},
+              "events": [{"type": "seat_joined", "player": "p2", "seat": 1}]}  # fmt: skip
+    played = {"version": 9, "seat": 0, "events": [{"type": "card_played", "seat": 0}]}
+    assert changes_readers(joined) and not changes_readers(played)
+    reader = EntryReader("brisca", None, "en", ("Ana",))
+    reader.follow(joined, "p2")
+    assert (reader.seat, reader.names) == (1, ("Ana", "Bea"))
+    before = reader.key()
+    reader.follow(played, "p2")
+    assert reader.key() == before
 
 
 # -- resuming ------------------------------------------------------------------------------

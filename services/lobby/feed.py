@@ -435,6 +435,15 @@ class Hub:
                     sub.offer((version, None, appended_ms, None))
                 continue
             ending = finished_event(version, entry) if entry.get("status") == FINISHED else None
+            if not changes_readers(entry):  # most entries: each kind of reader reads it alike
+                items: dict[tuple[Any, ...], Item] = {}
+                for sub in subs:
+                    key = sub.reader.key()
+                    item = items.get(key)
+                    if item is None:
+                        item = items[key] = (version, sub.reader.sse(entry), appended_ms, ending)
+                    sub.offer(item)
+                continue
             # A match's streams are a few players on many devices: readers alike before the
             # entry are alike after it, so each kind follows it and says it once.
             said: dict[tuple[Any, ...], tuple[int | None, Sequence[str | None], bytes]] = {}
@@ -460,15 +469,29 @@ def renewal_lot(player_id: str, lots: int) -> int:
     return hash(player_id) % lots
 
 
+SEATED, UNSEATED = ("seat_joined", "bot_added"), "seat_left"  # the events that move a seat
+
+
 def seat_after(entry: dict[str, Any], player_id: str, seat: int | None) -> int | None:
     """The player's seat once ``entry`` is applied: a stream follows its caller's joins."""
     for event in entry.get("events", ()):
         if event.get("player") == player_id:
-            if event.get("type") in ("seat_joined", "bot_added"):
+            if event.get("type") in SEATED:
                 seat = event["seat"]
-            elif event.get("type") == "seat_left":
+            elif event.get("type") == UNSEATED:
                 seat = None
     return seat
+
+
+def changes_readers(entry: dict[str, Any]) -> bool:
+    """Whether following ``entry`` may change a reader's seat or names (``EntryReader.follow``):
+    only an entry that names a player (``names_at``) or has a seat's event (``seat_after``)."""
+    if isinstance(entry.get("player"), dict):
+        return True
+    return any(
+        event.get("type") in SEATED or event.get("type") == UNSEATED
+        for event in entry.get("events", ())
+    )
 
 
 class Stream:
