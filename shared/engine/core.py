@@ -162,7 +162,7 @@ def legal_actions(state: State, seat: int | None) -> list[Action]:
     if state.finished:
         return []
     if seat is None:
-        return [] if game.timeout_only and not state.deadline else game.system_actions(state)
+        return [] if not state.deadline and game.timeout_only else game.system_actions(state)
     if type(seat) is not int or seat not in state.to_act:  # seats to act are well-formed
         check_seat(state, seat)
         return []
@@ -188,7 +188,10 @@ def apply(state: State, seat: int | None, action: Action) -> list[Event]:
         reason = game.refusal(state, seat, action)
         if reason is not None:
             raise IllegalAction(reason, game.legal_actions(state, seat), game.deck_kind)
-    events = game.apply(state, seat, action)
+    if seat is not None and game.table_apply:  # the base's dispatch, without its call
+        events = game.action_table[action["type"]]._handler(game, state, seat, action)
+    else:
+        events = game.apply(state, seat, action)
     state.moves += 1
     if checks.ON:
         check_events(game, state, events)
