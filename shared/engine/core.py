@@ -162,7 +162,7 @@ def legal_actions(state: State, seat: int | None) -> list[Action]:
     if state.finished:
         return []
     if seat is None:
-        return [] if game.timeout_only and not state.deadline else game.system_actions(state)
+        return [] if not state.deadline and game.timeout_only else game.system_actions(state)
     if type(seat) is not int or seat not in state.to_act:  # seats to act are well-formed
         check_seat(state, seat)
         return []
@@ -180,6 +180,7 @@ def apply(state: State, seat: int | None, action: Action) -> list[Event]:
         allowed = game.system_actions(state)
         if action not in allowed:
             raise IllegalAction(NOT_A_SERVER_ACTION(action=describe_action(action)), allowed)
+        events = game.apply(state, seat, action)
     else:
         if type(seat) is not int or seat not in state.to_act:  # seats to act are well-formed
             check_seat(state, seat)
@@ -188,7 +189,12 @@ def apply(state: State, seat: int | None, action: Action) -> list[Event]:
         reason = game.refusal(state, seat, action)
         if reason is not None:
             raise IllegalAction(reason, game.legal_actions(state, seat), game.deck_kind)
-    events = game.apply(state, seat, action)
+        # The base's dispatch without its call (the refusal passed: the type is in the table).
+        handler = game.action_table[action["type"]]._handler if game.table_apply else None
+        if handler is not None:
+            events = handler(game, state, seat, action)
+        else:
+            events = game.apply(state, seat, action)
     state.moves += 1
     if checks.ON:
         check_events(game, state, events)

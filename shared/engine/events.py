@@ -85,6 +85,10 @@ class EventType(functools.partial[Event]):
         if visibility != PUBLIC:
             self.fields["visible_to"] = VISIBLE_TO.but(optional=visibility == MAYBE_PRIVATE)
         self._sentence: Sentence | None = None
+        #: The same event built by a plain function: a ``partial`` subclass is called through
+        #: ``tp_call`` (three dicts made), a function by vectorcall. A game's own declarations
+        #: are emitted through it (``Game.__init__``: ``self.played(...)`` finds it first).
+        self.emit: Callable[..., Event] = _emitter(type)
 
     def __repr__(self) -> str:
         return f"EventType({self.type!r})"
@@ -155,6 +159,13 @@ class EventType(functools.partial[Event]):
             "fields": schema["properties"],
             "required": schema["required"],
         }
+
+
+def _emitter(type: str) -> Callable[..., Event]:
+    def emit(**values: Any) -> Event:
+        return {"type": type, **values}
+
+    return emit
 
 
 def fallback_text(event: Event, reader: Reader) -> str:

@@ -184,33 +184,48 @@ class Game:
     _listers: dict[str, list[Any]] = {}
     #: (variant, option) -> the value of an option a match's options do not carry (filled on use).
     _absent: dict[tuple[str, str], Any] = {}
+    #: Attribute name -> builder of each declared event (``__init__`` puts them on the game).
+    _emitters: dict[str, Any] = {}
     #: Whether its server actions are the base's, a timeout only while a window is open: the
     #: core then answers "none" without a call when no window is (asked before every action).
     timeout_only: bool = True
+    #: Whether it keeps the base's ``apply`` (dispatch to the action table's handler): the
+    #: core then calls the handler itself, one call fewer on every action.
+    table_apply: bool = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         table: dict[str, ActionType] = {}
         events: dict[str, EventType] = {}
         facts: dict[str, FactType] = {}
+        emitters: dict[str, Any] = {}
         for klass in reversed(cls.__mro__):
-            for value in vars(klass).values():
+            for name, value in vars(klass).items():
                 if isinstance(value, ActionType):
                     table[value.type] = value
                 elif isinstance(value, EventType):
                     if events.get(value.type, value) is not value:
                         raise ValueError(f"{cls.__name__} declares the event {value.type} twice")
                     events[value.type] = value
+                    emitters[name] = value.emit
                 elif isinstance(value, FactType):
                     if facts.get(value.id, value) is not value:
                         raise ValueError(f"{cls.__name__} declares the fact {value.id} twice")
                     facts[value.id] = value
         cls.action_table = table
         cls.event_table = events
+        cls._emitters = emitters
         cls.fact_table = facts
         cls._listers = {}
         cls._absent = {}
         cls.timeout_only = cls.system_actions is Game.system_actions
+        cls.table_apply = cls.apply is Game.apply
+
+    def __init__(self) -> None:
+        # Each declared event, as an attribute of the game, is its plain-function builder
+        # (``EventType.emit``): ``self.played(...)`` builds the same event, faster. The class
+        # attribute (``Brisca.played``) stays the declaration.
+        vars(self).update(self._emitters)
 
     # -- metadata ----------------------------------------------------------------
     def player_range(self, variant: str) -> tuple[int, int]:
@@ -379,9 +394,9 @@ class Game:
         if kind.phases is not None and state.phase not in kind.phases:
             open_now = [k.type for k in self.action_table.values() if k.open_in(state.phase)]
             return NOT_IN_PHASE(type=kind.type, phase=state.phase, open=", ".join(open_now) or "-")
-        card = action.get("card")
-        if kind.card_only and len(action) == 2 and type(card) is str and card in CODES:
-            problem = None  # the commonest shape, one card, checked without the general walk
+        if kind.card_only and len(action) == 2 and type(card := action.get("card")) is str:
+            # the commonest shape, one card, checked without the general walk
+            problem = None if card in CODES else kind.shape_problem(action, state.players)
         elif len(action) > 1 or kind.fields:
             problem = kind.shape_problem(action, state.players)
         else:

@@ -573,7 +573,7 @@ class Brisca(Game):
             if suit(card) not in data.claimable[partner]:
                 data.claimable[partner].append(suit(card))
         if len(trick) < n:
-            state.to_act = [(seat + turns.direction(state)) % n]  # ``turns.next_seat``
+            state.to_act = [(seat + data.direction) % n]  # ``turns.next_seat``
             return events
         taker = tricks.trick_winner(trick, BRISCA_STRENGTH, data.trump)
         assert taker is not None
