@@ -21,7 +21,10 @@ then runs the load from a separate process (this file with --load, asyncio, raw 
    stream receives, the delay from the driver's submit returning (the append acknowledged) to
    the stream's receipt, and the feed's own histogram (append -> write) over the phase;
 5. the HTTP phase: the same 200-match load as the baseline for --seconds with every stream
-   attached: moves/s with streams against the baseline's.
+   attached: moves/s with streams against the baseline's. Both HTTP phases also give each
+   process's CPU a move on core 1 (the lobby, the rules, Redis and this load process, whose
+   stream readers share that core with the lobby): what the streams cost the platform
+   itself, told apart from what reading them costs the bench.
 
 The stream readers read big chunks and count ``id:`` lines with ``bytes.find`` (no line by
 line parsing), so that reading 10,000 deliveries a second leaves core 1 to the driver.
@@ -232,6 +235,27 @@ async def play_phase(url: str, games: list[Match], movers: int, seconds: float) 
     return sum(counts) / (time.perf_counter() - started)
 
 
+def core_seconds(args: argparse.Namespace) -> dict[str, float]:
+    """CPU time used so far by each process on the others' core: the lobby's and the rules'
+    workers, Redis (its own INFO) and this load process (the movers and the stream readers)."""
+    import redis
+
+    used = redis.Redis.from_url(args.redis).info("cpu")
+    return {"lobby": cpu_seconds([args.lobby_pid]), "rules": cpu_seconds([args.rules_pid]),
+            "redis": used["used_cpu_sys"] + used["used_cpu_user"], "load": time.process_time()}  # fmt: skip
+
+
+async def measured_phase(
+    args: argparse.Namespace, games: list[Match]
+) -> tuple[float, dict[str, float]]:
+    """``play_phase`` with ``args.movers``: moves/s, and each process's CPU ms per move."""
+    before, started = core_seconds(args), time.perf_counter()
+    rate = await play_phase(args.load, games, args.movers, args.seconds)
+    moves = rate * (time.perf_counter() - started)
+    after = core_seconds(args)
+    return rate, {name: (after[name] - before[name]) / max(moves, 1) * 1e3 for name in after}
+
+
 def server_delivery(feed_url: str) -> dict[str, float]:
     """The feed's own histogram (append -> write on a stream): its cumulative bucket counts."""
     import urllib.request
@@ -358,7 +382,7 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     games = await setup_games(args.load, args.matches)
     spare = await setup_games(args.load, 600)
     progress(f"{len(games)} + {len(spare)} matches set up; the baseline runs")
-    baseline = await play_phase(args.load, spare, args.movers, args.seconds)
+    baseline, baseline_cpu = await measured_phase(args, spare)
     progress(f"baseline {baseline:.0f} moves/s; opening {args.streams} streams")
     workers = children(args.feed_pid)
     rss_before = sum(rss_kb(p) for p in workers)
@@ -412,7 +436,7 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     progress(f"driven: {len(acks) / driven['seconds']:.0f} moves/s; the HTTP phase")
     await refresh(args.load, games)
     movers = sorted(games, key=lambda g: random.Random(g.id).random())
-    loaded = await play_phase(args.load, movers, args.movers, args.seconds)
+    loaded, loaded_cpu = await measured_phase(args, movers)
     still_open = sum(1 for s in subs if not s.done.is_set())
     for s in subs:
         s.transport.close()
@@ -423,6 +447,8 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
         "open_seconds": open_seconds,
         "baseline_moves_per_s": baseline,
         "loaded_moves_per_s": loaded,
+        "baseline_cpu_ms": baseline_cpu,
+        "loaded_cpu_ms": loaded_cpu,
         "driven_moves_per_s": len(acks) / driven["seconds"],
         "driven_refused": driven["refused"],
         "offered_per_s": expected / driven["seconds"],
@@ -472,6 +498,8 @@ def main() -> int:
     parser.add_argument("--load", help=argparse.SUPPRESS)
     parser.add_argument("--feed", help=argparse.SUPPRESS)
     parser.add_argument("--feed-pid", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--lobby-pid", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--rules-pid", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--redis", help=argparse.SUPPRESS)
     parser.add_argument("--drive", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -507,6 +535,7 @@ def main() -> int:
                     pin(pid, FEED_CORE)
             command = [sys.executable, __file__, "--load", lobby.url, "--feed", feed.url,
                        "--feed-pid", str(feed.process.pid), "--redis", redis_url,
+                       "--lobby-pid", str(lobby.process.pid), "--rules-pid", str(rules.process.pid),
                        "--seconds", str(args.seconds), "--streams", str(args.streams),
                        "--matches", str(args.matches), "--movers", str(args.movers),
                        "--rate", str(args.rate)]  # fmt: skip
@@ -544,6 +573,17 @@ def main() -> int:
     print(f"lobby moves/s over HTTP: {r['baseline_moves_per_s']:.0f} without streams, "
           f"{r['loaded_moves_per_s']:.0f} with {r['streams']} attached = {ratio:.0%}  "
           f"[target >= {TARGET_RATIO:.0%}: {verdict(ratio >= TARGET_RATIO)}]")  # fmt: skip
+    for phase in ("baseline", "loaded"):
+        cpu = r[f"{phase}_cpu_ms"]
+        print(f"  core {OTHERS_CORE}'s CPU a move {'with' if phase == 'loaded' else 'without'}"
+              " streams, ms: " + ", ".join(f"{name} {ms:.2f}" for name, ms in cpu.items())
+              + f" = {sum(cpu.values()):.2f}")  # fmt: skip
+    platform_ms = [sum(ms for name, ms in r[f"{phase}_cpu_ms"].items() if name != "load")
+                   for phase in ("baseline", "loaded")]  # fmt: skip
+    print(f"  the platform's own (lobby, rules, Redis): {platform_ms[0]:.2f} -> "
+          f"{platform_ms[1]:.2f} ms a move, {platform_ms[0] / platform_ms[1]:.0%} of the moves "
+          "without streams on a core left to it; the rest is this bench's own stream readers"
+          f" on core {OTHERS_CORE}")  # fmt: skip
     return 0
 
 
