@@ -549,7 +549,9 @@ class SolitarioEspanol(Game):
     @place.handler
     def _place(self, state: State, seat: int, action: Action) -> list[Event]:
         card = action["card"]
-        events = [self._put(state, card, action["row"], self.column_of(state, card), False)]
+        c = self.column_of(state, card)
+        assert c is not None  # the refusal turned away a card without a column
+        events = [self._put(state, card, action["row"], c, False)]
         if state.options["mode"] == OPEN_EXCHANGE:
             return events + self._turn_over(state)
         return events + self._chain(state, checked=True)
