@@ -548,7 +548,10 @@ class SolitarioEspanol(Game):
 
     @place.handler
     def _place(self, state: State, seat: int, action: Action) -> list[Event]:
-        events = [self._put(state, action["card"], action["row"])]
+        card = action["card"]
+        c = self.column_of(state, card)
+        assert c is not None  # the refusal turned away a card without a column
+        events = [self._put(state, card, action["row"], c, False)]
         if state.options["mode"] == OPEN_EXCHANGE:
             return events + self._turn_over(state)
         return events + self._chain(state, checked=True)
@@ -577,18 +580,13 @@ class SolitarioEspanol(Game):
                     state.phase = "place"
                     return events
                 r = choices[0]
-            events.append(self._put(state, card, r, checked, c))
+            events.append(self._put(state, card, r, c, checked))
             checked = True
         return events + self._turn_over(state)
 
-    def _put(
-        self, state: State, card: str, r: int, checked: bool = False, c: int | None = None
-    ) -> Event:
-        """Lay ``card`` in its cell of row ``r`` (``c``: its column, if known); the face-down
-        card there comes to hand."""
-        if c is None:
-            c = _column_table_of(state)[card]
-            assert c is not None
+    def _put(self, state: State, card: str, r: int, c: int, checked: bool) -> Event:
+        """Lay ``card`` in its cell, row ``r`` and column ``c``; the face-down card there
+        comes to hand."""
         zones = state.zones
         zone = zones[_CELL_NAMES[r, c]]
         target = zone.cards
@@ -613,7 +611,9 @@ class SolitarioEspanol(Game):
         The first card an action lays checks the whole grid (a state may come from anywhere);
         once it passed, a later lay of the same action can only break it in its own cell (a
         row's suit is only ever set on a row without face-up cards), so only that is checked:
-        the suit it gives a row, and the card in the cell."""
+        the suit it gives a row, and the card in the cell. That card is ``card`` itself unless
+        the cell held more than one (a forged state): laid in its column and in a row its
+        suit may take (the chain's choice, or the placement's refusal), it lies in place."""
         rows = state.data.rows
         zone.visibility = PUBLIC
         if rows[r - 1] is None:
@@ -624,10 +624,8 @@ class SolitarioEspanol(Game):
                 )
         if not checked:
             self.check_rows(state)
-        elif rows[r - 1] != _SUIT[laid := zone.cards[0]] or _column_table_of(state)[laid] != c:
-            raise InvalidState(
-                f"rows and suits no longer match up: {laid} lies in row {r}, column {c}"
-            )
+        elif zone.cards[0] is not card:
+            self.check_rows(state, (r, c))
 
     # -- the end -------------------------------------------------------------------------
     def _turn_over(self, state: State) -> list[Event]:
