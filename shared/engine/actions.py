@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from .cards import are_cards, is_card
+from .cards import CODES, are_cards, is_card
 from .fields import CARD, CARD_PATTERN, CARDS, KIND_WORDS, SEAT, Field, choice
 from .language import Message, Say  # noqa: F401 - Message: the refusals' type
 
@@ -49,6 +49,10 @@ NO_FIELD = Say(
 NONE = Say(es="ninguno", en="none")
 NEEDS_FIELD = Say(
     es="{type} necesita el campo '{name}' ({what})", en="{type} needs the field '{name}' ({what})"
+)
+NOT_IN_PHASE = Say(
+    es="{type} no es posible en la fase '{phase}'; ahora es posible: {open}",
+    en="{type} is not possible in phase '{phase}'; possible now: {open}",
 )
 
 
@@ -132,6 +136,24 @@ class ActionType:
     # -- used by Game --------------------------------------------------------------------
     def open_in(self, phase: str) -> bool:
         return self.phases is None or phase in self.phases
+
+    def refused(self, game: Any, state: State, seat: int, action: Action) -> str | Say | None:
+        """Why ``action``, of this type, is illegal now, or None: phase and fields first, then
+        the game's rule (``Game.refusal`` once the type is known; the core asks it directly)."""
+        if self.phases is not None and state.phase not in self.phases:
+            table = game.action_table.values()
+            open_now = ", ".join(k.type for k in table if k.open_in(state.phase)) or "-"
+            return NOT_IN_PHASE(type=self.type, phase=state.phase, open=open_now)
+        if self.card_only and len(action) == 2 and type(card := action.get("card")) is str:
+            # the commonest shape, one card, checked without the general walk
+            problem = None if card in CODES else self.shape_problem(action, state.players)
+        elif len(action) > 1 or self.fields:
+            problem = self.shape_problem(action, state.players)
+        else:
+            problem = None
+        if problem or self._refusal is None:
+            return problem
+        return self._refusal(game, state, seat, action)
 
     def shape_problem(self, action: Action, players: int) -> Message | None:
         """Unknown, missing or ill-typed fields, said once for every game."""

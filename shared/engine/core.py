@@ -172,7 +172,8 @@ def legal_actions(state: State, seat: int | None) -> list[Action]:
 def apply(state: State, seat: int | None, action: Action) -> list[Event]:
     """Apply ``action`` by ``seat`` in place and return the events; refuse it without changing anything."""
     game = _REGISTRY.get(state.game) or get_game(state.game)  # as in legal_actions
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+    kind_name = action.get("type") if isinstance(action, dict) else None
+    if not isinstance(kind_name, str):
         raise IllegalAction(NOT_AN_ACTION)
     if state.finished:
         raise MatchFinished(FINISHED)
@@ -186,14 +187,18 @@ def apply(state: State, seat: int | None, action: Action) -> list[Event]:
             check_seat(state, seat)
             to_act = sorted(state.to_act)
             raise NotYourTurn(NOT_YOUR_TURN(seat=seat, seats=to_act if to_act else NOBODY))
-        reason = game.refusal(state, seat, action)
+        # The base's refusal and dispatch without their calls, the type found once.
+        kind = game.action_table.get(kind_name) if game.table_rules else None
+        if kind is None:  # an unknown type (refused), or a game with its own refusal or apply
+            reason = game.refusal(state, seat, action)
+        else:
+            reason = kind.refused(game, state, seat, action)
         if reason is not None:
             raise IllegalAction(reason, game.legal_actions(state, seat), game.deck_kind)
-        # The base's dispatch without its call (the refusal passed: the type is in the table).
-        handler = game.action_table[action["type"]]._handler if game.table_apply else None
+        handler = kind._handler if kind is not None else None
         if handler is not None:
             events = handler(game, state, seat, action)
-        else:
+        else:  # a game's own apply, or the base's error for a type without a handler
             events = game.apply(state, seat, action)
     state.moves += 1
     if checks.ON:

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from .actions import Action, ActionType, Event
-from .cards import CODES
 from .data import GameData
 from .errors import UnknownGame, UnknownVariant
 from .events import EventType
@@ -45,10 +44,6 @@ OPTION_AT_MOST = Say(
 UNKNOWN_TYPE = Say(
     es="{game} no tiene la acción '{type}'; sus acciones: {types}",
     en="unknown action type '{type}'; {game} has actions {types}",
-)
-NOT_IN_PHASE = Say(
-    es="{type} no es posible en la fase '{phase}'; ahora es posible: {open}",
-    en="{type} is not possible in phase '{phase}'; possible now: {open}",
 )
 NO_VARIANT = Say(
     es="{game} no tiene la variante '{variant}'; variantes: {variants}",
@@ -189,9 +184,10 @@ class Game:
     #: Whether its server actions are the base's, a timeout only while a window is open: the
     #: core then answers "none" without a call when no window is (asked before every action).
     timeout_only: bool = True
-    #: Whether it keeps the base's ``apply`` (dispatch to the action table's handler): the
-    #: core then calls the handler itself, one call fewer on every action.
-    table_apply: bool = True
+    #: Whether it keeps the base's ``refusal`` and ``apply`` (the action table's): the core
+    #: then finds the action's type once and asks its refusal and handler itself, two calls
+    #: fewer on every action.
+    table_rules: bool = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -219,7 +215,7 @@ class Game:
         cls._listers = {}
         cls._absent = {}
         cls.timeout_only = cls.system_actions is Game.system_actions
-        cls.table_apply = cls.apply is Game.apply
+        cls.table_rules = cls.refusal is Game.refusal and cls.apply is Game.apply
 
     def __init__(self) -> None:
         # Each declared event, as an attribute of the game, is its plain-function builder
@@ -391,19 +387,7 @@ class Game:
         kind = self.action_table.get(action["type"])
         if kind is None:
             return UNKNOWN_TYPE(game=self.id, type=action["type"], types=self._type_list())
-        if kind.phases is not None and state.phase not in kind.phases:
-            open_now = [k.type for k in self.action_table.values() if k.open_in(state.phase)]
-            return NOT_IN_PHASE(type=kind.type, phase=state.phase, open=", ".join(open_now) or "-")
-        if kind.card_only and len(action) == 2 and type(card := action.get("card")) is str:
-            # the commonest shape, one card, checked without the general walk
-            problem = None if card in CODES else kind.shape_problem(action, state.players)
-        elif len(action) > 1 or kind.fields:
-            problem = kind.shape_problem(action, state.players)
-        else:
-            problem = None
-        if problem or kind._refusal is None:
-            return problem
-        return kind._refusal(self, state, seat, action)
+        return kind.refused(self, state, seat, action)
 
     def _type_list(self) -> str:
         return ", ".join(self.action_table) or "-"

@@ -745,10 +745,10 @@ class Brisca(Game):
 
     # -- drawing and the end of a deal ----------------------------------------------------
     def _draw(self, state: State, first: int) -> list[Event]:
-        zones = state.zones
+        zones, data = state.zones, state.data
         stock, face_up = zones["stock"].cards, zones["trump"].cards
         events = []
-        for s in turns.seats_from(state, first):
+        for s in turns.rounds_from(state.players, data.direction)[first]:
             if stock:
                 card = stock.pop()
                 events.append(self.drew(seat=s, card=card, visible_to=[s]))

@@ -56,7 +56,7 @@ def deal_hands(
             break
         cards = [pile.pop() for _ in range(min(count, len(pile)))]
         state.zones[hand(s) if to == "hand" else f"{to}:{s}"].cards.extend(cards)
-        events.append(DEALT(seat=s, cards=cards, visible_to=[s]))
+        events.append(DEALT.emit(seat=s, cards=cards, visible_to=[s]))
     return events
 
 
@@ -76,7 +76,7 @@ def deal_by_place(
     events = []
     for s in seats:
         state.zones[hand(s)].cards.extend(cut[s])
-        events.append(DEALT(seat=s, cards=cut[s], visible_to=[s]))
+        events.append(DEALT.emit(seat=s, cards=cut[s], visible_to=[s]))
     return events
 
 
@@ -92,4 +92,4 @@ def deal_round_robin(
                 card = pile.pop()
                 state.zones[hand(s)].cards.append(card)
                 got[s].append(card)
-    return [DEALT(seat=s, cards=c, visible_to=[s]) for s, c in got.items() if c]
+    return [DEALT.emit(seat=s, cards=c, visible_to=[s]) for s, c in got.items() if c]

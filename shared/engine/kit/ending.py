@@ -48,7 +48,7 @@ def end_match(state: State, winners: list[int] | None = None, **fields: Any) -> 
     ``fields`` (a reason, whether a solitaire was won…) go on the event before the result.
     """
     finish(state, winners)
-    return [MATCH_FINISHED(**fields, result=state.result)]
+    return [MATCH_FINISHED.emit(**fields, result=state.result)]
 
 
 def highest(scores: list[int], seats: list[int] | None = None) -> list[int]:

@@ -67,7 +67,7 @@ def new_table(
 def turn_up(state: State) -> list[Event]:
     """The top card of the stock goes face up onto the discard pile."""
     card = state.move_top(STOCK, PILE)
-    return [TURNED_UP(card=card)]
+    return [TURNED_UP.emit(card=card)]
 
 
 def top(state: State) -> str:
@@ -86,7 +86,7 @@ def restock(state: State) -> list[Event]:
     cards, state.zones[PILE].cards = pile[:-1], pile[-1:]
     state.shuffle(cards)
     state.zones[STOCK].cards = cards + state.zones[STOCK].cards
-    return [RESTOCKED(count=len(cards))]
+    return [RESTOCKED.emit(count=len(cards))]
 
 
 def draw(state: State, seat: int) -> list[Event]:
@@ -98,7 +98,7 @@ def draw(state: State, seat: int) -> list[Event]:
     if not state.cards(STOCK):
         return events
     card = state.move_top(STOCK, hand(seat))
-    return events + [DREW(seat=seat, card=card, visible_to=[seat])]
+    return events + [DREW.emit(seat=seat, card=card, visible_to=[seat])]
 
 
 def discard(state: State, seat: int, card: str) -> None:

@@ -59,6 +59,21 @@ def trick_winner(
     # One pass, no intermediate lists: this runs at the end of every trick of every match.
     by_card: Callable[[str], int] | None = strength if callable(strength) else None
     table: Mapping[int, int] = {} if callable(strength) else strength
+    if by_card is None and led is None and not any_suit and shared_best_wins:
+        # The commonest rule (Brisca, Tute): the first card leads, and a card takes the trick
+        # from the best so far when it is of the best's suit and stronger, or a trump on
+        # another suit; no tiers to keep.
+        best, best_suit, top = 0, suit(cards[0]), table[rank(cards[0])]
+        for i in range(1, len(cards)):
+            card = cards[i]
+            s = suit(card)
+            if s == best_suit:
+                p = table[rank(card)]
+                if p > top:
+                    best, top = i, p
+            elif s == trump:
+                best, best_suit, top = i, s, table[rank(card)]
+        return best
     lead = suit(cards[0]) if led is None else led
     best, best_tier, top, tied = -1, 0, 0, False
     for i, card in enumerate(cards):

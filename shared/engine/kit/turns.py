@@ -55,5 +55,11 @@ def _orders(players: int, way: int) -> tuple[tuple[int, ...], ...]:
 def seats_from(state: State, first: int) -> list[int]:
     """Every seat once, in the order of play, starting at ``first``: ``first``, then the seats
     after it (``seats_after`` ends with ``first`` itself)."""
-    after = _orders(state.players, direction(state))[first]
-    return [first, *after[:-1]]
+    return list(rounds_from(state.players, direction(state))[first])
+
+
+@functools.cache
+def rounds_from(players: int, way: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, every seat once in the order of play starting at it (``seats_from``): a
+    game that keeps its direction (+1 or -1) reads it without ``direction``'s call."""
+    return tuple((first, *after[:-1]) for first, after in enumerate(_orders(players, way)))
