@@ -160,14 +160,27 @@ _ROW_IN_PLACE = {
 
 def _in_place(state: State, rows: list) -> tuple[str | None, ...] | None:
     """Per cell of the grid, row by row, the card whose place it is given the rows' suits
-    (None when a row holds neither a suit nor None: a forged state, checked cell by cell)."""
+    (None when a row holds neither a suit nor None: a forged state, checked cell by cell).
+    Made once per grid and rows' suits (at most 4 × 5⁴ of them) and kept."""
     options = state.options
-    along = _ROW_IN_PLACE[options["deck_size"], options["mode"] == TOKENS]
+    key = (options["deck_size"], options["mode"] == TOKENS, *rows)
+    try:
+        return _IN_PLACE[key]
+    except KeyError:
+        pass
+    except TypeError:  # a row's suit that is no suit at all
+        return None
+    along = _ROW_IN_PLACE[key[:2]]
     try:
         first, second, third, fourth = (along[s] for s in rows)
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, ValueError):
         return None
-    return first + second + third + fourth
+    _IN_PLACE[key] = in_place = first + second + third + fourth
+    return in_place
+
+
+#: (deck size, Rey column, each row's suit) -> ``_in_place``'s answer, once it was asked.
+_IN_PLACE: dict[tuple, tuple[str | None, ...]] = {}
 
 
 def _column_table_of(state: State) -> dict[str, int | None]:
@@ -548,84 +561,88 @@ class SolitarioEspanol(Game):
 
     @place.handler
     def _place(self, state: State, seat: int, action: Action) -> list[Event]:
-        card = action["card"]
-        c = self.column_of(state, card)
-        assert c is not None  # the refusal turned away a card without a column
-        events = [self._put(state, card, action["row"], c, False)]
-        if state.options["mode"] == OPEN_EXCHANGE:
-            return events + self._turn_over(state)
-        return events + self._chain(state, checked=True)
+        return self._chain(state, (action["card"], action["row"]))
 
     # -- the chain -----------------------------------------------------------------------
-    def _chain(self, state: State, checked: bool = False) -> list[Event]:
-        """Carry the card in hand to its place, for free, until the chain ends or a choice
-        of row is the player's. ``checked``: this action already checked the whole grid."""
-        events: list[Event] = []
-        in_hand = state.zones[HAND].cards
-        column = _column_table_of(state)
-        rows = SolitarioData.of(state).rows
-        while in_hand:
-            card = in_hand[0]
-            c = column[card]
-            if c is None:  # a Rey, with no column on this grid
-                state.move(card, HAND, KINGS)
-                events.append(self.rey_out(card=card, reyes=len(state.cards(KINGS))))
-                break
-            own = _SUIT[card]
-            if rows.count(own) == 1:  # ``rows_for``'s commonest answer, its suit's row, inlined
-                r = rows.index(own) + 1
-            else:
-                choices = self.rows_for(state, card)
-                if len(choices) > 1:
-                    state.phase = "place"
-                    return events
-                r = choices[0]
-            events.append(self._put(state, card, r, c, checked))
-            checked = True
-        return events + self._turn_over(state)
-
-    def _put(self, state: State, card: str, r: int, c: int, checked: bool) -> Event:
-        """Lay ``card`` in its cell, row ``r`` and column ``c``; the face-down card there
-        comes to hand."""
-        zones = state.zones
-        zone = zones[_CELL_NAMES[r, c]]
-        target = zone.cards
-        took = target.pop() if target else None
-        in_hand = zones[HAND].cards
-        in_hand.remove(card)
-        target.append(card)
-        self._lay_in(state, zone, card, r, c, checked)
-        if took is None:
-            state.data.start = None
-            return self.placed(card=card, row=r, column=c, chain_over=True)
-        in_hand.append(took)
-        return self.placed(card=card, row=r, column=c, took=took)
-
-    def _lay(self, state: State, card: str, r: int, c: int) -> None:
-        """``card``, in its cell, lies face up in its place (the grid checked whole)."""
-        self._lay_in(state, state.zones[_CELL_NAMES[r, c]], card, r, c, False)
-
-    def _lay_in(self, state: State, zone: Zone, card: str, r: int, c: int, checked: bool) -> None:
-        """``card`` lies face up in its place, ``zone``; the first card of a row gives it its suit.
+    def _chain(self, state: State, chosen: tuple[str, int] | None = None) -> list[Event]:
+        """Lay cards of the hand face up in their places: ``chosen`` first (the card and row
+        a player placed), then, for free, each card that comes up from a place, until the
+        chain ends, a choice of row is the player's, or (open exchange) the chosen card lies.
 
         The first card an action lays checks the whole grid (a state may come from anywhere);
         once it passed, a later lay of the same action can only break it in its own cell (a
         row's suit is only ever set on a row without face-up cards), so only that is checked:
-        the suit it gives a row, and the card in the cell. That card is ``card`` itself unless
+        the suit it gives a row, and the card in the cell. That card is the one laid unless
         the cell held more than one (a forged state): laid in its column and in a row its
         suit may take (the chain's choice, or the placement's refusal), it lies in place."""
+        events: list[Event] = []
+        zones, placed = state.zones, self.placed
+        in_hand = zones[HAND].cards
+        column = _column_table_of(state)
+        rows = SolitarioData.of(state).rows
+        carry = chosen is None or state.options["mode"] != OPEN_EXCHANGE
+        checked = False
+        while in_hand:
+            if chosen is not None:
+                card, r = chosen
+                c = column[card]
+                assert c is not None  # the refusal turned away a card without a column
+                chosen = None
+            elif not carry:
+                break
+            else:
+                card = in_hand[0]
+                c = column[card]
+                if c is None:  # a Rey, with no column on this grid
+                    state.move(card, HAND, KINGS)
+                    events.append(self.rey_out(card=card, reyes=len(state.cards(KINGS))))
+                    break
+                own = _SUIT[card]
+                if rows.count(own) == 1:  # ``rows_for``'s commonest answer, inlined
+                    r = rows.index(own) + 1
+                else:
+                    choices = self.rows_for(state, card)
+                    if len(choices) > 1:
+                        state.phase = "place"
+                        return events
+                    r = choices[0]
+            # The card goes in its cell; the face-down card there comes to hand.
+            zone = zones[_CELL_NAMES[r, c]]
+            target = zone.cards
+            took = target.pop() if target else None
+            in_hand.remove(card)
+            target.append(card)
+            zone.visibility = PUBLIC
+            if rows[r - 1] is None:
+                self._give_suit(state, card, r, checked)
+            if not checked:
+                self.check_rows(state)
+                checked = True
+            elif target[0] is not card:
+                self.check_rows(state, (r, c))
+            if took is None:
+                state.data.start = None
+                events.append(placed(card=card, row=r, column=c, chain_over=True))
+            else:
+                in_hand.append(took)
+                events.append(placed(card=card, row=r, column=c, took=took))
+        return events + self._turn_over(state)
+
+    def _lay(self, state: State, card: str, r: int, c: int) -> None:
+        """``card``, already in its cell, lies face up in its place (the grid checked whole)."""
+        state.zones[_CELL_NAMES[r, c]].visibility = PUBLIC
+        if state.data.rows[r - 1] is None:
+            self._give_suit(state, card, r, False)
+        self.check_rows(state)
+
+    @staticmethod
+    def _give_suit(state: State, card: str, r: int, checked: bool) -> None:
+        """The first card laid in row ``r`` gives it its suit (``checked``: the grid was
+        checked earlier in this action, and only the rows' suits are checked again)."""
         rows = state.data.rows
-        zone.visibility = PUBLIC
-        if rows[r - 1] is None:
-            rows[r - 1] = _SUIT[card]
-            if checked and rows.count(rows[r - 1]) > 1:
-                raise InvalidState(
-                    f"rows and suits no longer match up: a suit has two rows ({rows})"
-                )
-        if not checked:
-            self.check_rows(state)
-        elif zone.cards[0] is not card:
-            self.check_rows(state, (r, c))
+        rows[r - 1] = _SUIT[card]
+        if checked and rows.count(rows[r - 1]) > 1:
+            raise InvalidState(f"rows and suits no longer match up: a suit has two rows ({rows})")
 
     # -- the end -------------------------------------------------------------------------
     def _turn_over(self, state: State) -> list[Event]:
