@@ -159,9 +159,9 @@ _ROW_IN_PLACE = {
 
 
 def _in_place(state: State, rows: list) -> tuple[str | None, ...] | None:
-    """Per cell of the grid, row by row, the card whose place it is given the rows' suits
-    (None when a row holds neither a suit nor None: a forged state, checked cell by cell).
-    Made once per grid and rows' suits (at most 4 × 5⁴ of them) and kept."""
+    """Per cell of the grid, row by row, the card whose place it is given the rows' suits;
+    None when a row holds neither a suit nor None, or a suit has two rows (a forged state,
+    checked cell by cell). Made once per grid and rows' suits (at most 4 × 5⁴) and kept."""
     options = state.options
     key = (options["deck_size"], options["mode"] == TOKENS, *rows)
     try:
@@ -170,10 +170,13 @@ def _in_place(state: State, rows: list) -> tuple[str | None, ...] | None:
         pass
     except TypeError:  # a row's suit that is no suit at all
         return None
+    named = [s for s in rows if s is not None]
     along = _ROW_IN_PLACE[key[:2]]
     try:
         first, second, third, fourth = (along[s] for s in rows)
     except (KeyError, ValueError):
+        return None
+    if len(named) != len(set(named)):
         return None
     _IN_PLACE[key] = in_place = first + second + third + fourth
     return in_place
@@ -459,9 +462,11 @@ class SolitarioEspanol(Game):
             raise BadSetup(f"the {mode} mode is played with the 48-card deck")
         cards = self.deck(state)
         state.shuffle(cards)
-        zones = state.zones
-        for _, _, name in _GRIDS[self.columns(state)]:
-            zones[name] = Zone([cards.pop()], None, HIDDEN)
+        # Each cell, row by row, takes the next card from the top (the end) of the deck.
+        zones, names = state.zones, _NAMES[self.columns(state)]
+        for name, card in zip(names, reversed(cards[-len(names) :]), strict=True):
+            zones[name] = Zone([card], None, HIDDEN)
+        del cards[-len(names) :]
         state.zone(HAND, 0, PUBLIC)
         if mode == LOST_KINGS:
             state.zone(STARTERS, None, HIDDEN).cards = cards
@@ -519,12 +524,14 @@ class SolitarioEspanol(Game):
         data = SolitarioData.of(state)
         r, c = action["row"], action["column"]
         data.tokens -= 1
-        card = state.cards(cell(r, c))[0]
+        turned = state.zones[_CELL_NAMES[r, c]].cards  # a cell of the grid (the refusal's)
+        card = turned[0]
         events = [self.flipped(row=r, column=c, card=card, tokens=data.tokens)]
         if self._fits(state, card, r, c):
             self._lay(state, card, r, c)
             return events + [self.stays(row=r, column=c, card=card)] + self._turn_over(state)
-        state.move(card, cell(r, c), HAND)
+        turned.remove(card)
+        state.zones[HAND].cards.append(card)
         data.start = [r, c]
         return events + self._chain(state)
 
@@ -576,7 +583,7 @@ class SolitarioEspanol(Game):
         the cell held more than one (a forged state): laid in its column and in a row its
         suit may take (the chain's choice, or the placement's refusal), it lies in place."""
         events: list[Event] = []
-        zones, placed = state.zones, self.placed
+        zones = state.zones
         in_hand = zones[HAND].cards
         column = _column_table_of(state)
         rows = SolitarioData.of(state).rows
@@ -620,12 +627,16 @@ class SolitarioEspanol(Game):
                 checked = True
             elif target[0] is not card:
                 self.check_rows(state, (r, c))
+            # The declared ``placed`` event, built here without its builder's call (a third
+            # of a card's cost); the declarations' check holds it to its type like any other.
             if took is None:
                 state.data.start = None
-                events.append(placed(card=card, row=r, column=c, chain_over=True))
+                events.append(
+                    {"type": "placed", "card": card, "row": r, "column": c, "chain_over": True}
+                )
             else:
                 in_hand.append(took)
-                events.append(placed(card=card, row=r, column=c, took=took))
+                events.append({"type": "placed", "card": card, "row": r, "column": c, "took": took})
         return events + self._turn_over(state)
 
     def _lay(self, state: State, card: str, r: int, c: int) -> None:
@@ -729,25 +740,21 @@ class SolitarioEspanol(Game):
         """Four rows, four suits: no suit has two rows and every face-up card lies in the row
         of its suit and the column of its rank (``laid``: in that cell only, the one changed
         since the grid was last checked)."""
-        rows = SolitarioData.of(state).rows
+        rows, zones = SolitarioData.of(state).rows, state.zones
+        if laid is None and (in_place := _in_place(state, rows)) is not None:
+            # Rows of four different suits (or none): one test per cell, its card is the one
+            # in place; any other grid is walked below, to say what is wrong.
+            grid = _ZONES_OF[self.columns(state)](zones)
+            if len(in_place) == len(grid) and not [
+                zone
+                for zone, card in zip(grid, in_place, strict=True)
+                if zone.visibility == PUBLIC and zone.cards and zone.cards[0] != card
+            ]:
+                return
         named = [s for s in rows if s is not None]
         if len(named) != len(set(named)):
             raise InvalidState(f"rows and suits no longer match up: a suit has two rows ({rows})")
-        zones = state.zones
         column = _column_table_of(state)
-        if laid is None:
-            n = self.columns(state)
-            grid, in_place = _ZONES_OF[n](zones), _in_place(state, rows)
-            if (
-                in_place is not None
-                and len(in_place) == len(grid)
-                and not [  # one test per cell: its card is the one in place
-                    zone
-                    for zone, card in zip(grid, in_place, strict=True)
-                    if zone.visibility == PUBLIC and zone.cards and zone.cards[0] != card
-                ]
-            ):
-                return
         cells = _GRIDS[self.columns(state)] if laid is None else ((*laid, cell(*laid)),)
         for r, c, name in cells:
             zone = zones[name]
