@@ -66,7 +66,7 @@ from shared.engine.game import deals_by_number, deals_by_number_change
 from shared.engine.kit.dealing import DEALT, deal_by_place, deal_hands, gather_and_shuffle
 from shared.engine.kit.ending import MATCH_FINISHED, end_match, finished_said, highest
 from shared.engine.kit.turns import DIRECTION, seats_from
-from shared.engine.kit.zones import hand, seat_zone
+from shared.engine.kit.zones import hand, seat_zone_names
 from shared.engine.language import SPANISH_DECK, Message, Say, Words
 
 SIETE_Y_MEDIA = 15  # totals are kept in half points: 7½ is 15
@@ -135,9 +135,8 @@ def points(half_points: int) -> float | int:
     return half_points // 2 if half_points % 2 == 0 else half_points / 2
 
 
-def up(seat: int) -> str:
-    """A seat's face-up cards; its face-down first card is in ``hand:<seat>``."""
-    return seat_zone("up", seat)
+#: ``up(seat)``: a seat's face-up cards; its face-down first card is in ``hand:<seat>``.
+up = seat_zone_names("up")
 
 
 @dataclass

@@ -19,8 +19,13 @@ def seat_zone(kind: str, seat: int) -> str:
     return f"{kind}:{seat}"
 
 
-#: ``hand(seat)`` is ``"hand:<seat>"``: a table lookup, since games ask for it on every action.
-hand: Callable[[int], str] = tuple(f"hand:{s}" for s in range(MAX_SEATS)).__getitem__
+def seat_zone_names(kind: str) -> Callable[[int], str]:
+    """``seat_zone(kind, seat)`` as a table lookup, for a kind games ask for on every action."""
+    return tuple(seat_zone(kind, s) for s in range(MAX_SEATS)).__getitem__
+
+
+#: ``hand(seat)`` is ``"hand:<seat>"``.
+hand = seat_zone_names("hand")
 
 
 def not_in_hand(state: State, seat: int, card: str) -> Message | None:
