@@ -154,6 +154,25 @@ async function resignAll(page, ids) {
   }, ids);
 }
 
+/** This page's player resigns the match on screen by its two clicks, as a person does. A
+ * bot's move can grow or shrink the table above the button between Playwright finding it
+ * and the click landing (on a phone, everything moves), so a click that changed nothing is
+ * made again: the first turns the button into "Really…", the second sends the resignation. */
+async function resignByClicks(page) {
+  const really = page.locator("button.resign:has-text('Really')");
+  for (let tries = 0; tries < 6; tries++) {
+    if (await really.count()) {
+      await really.click();
+      // Sent: the button goes on asking until the answer comes and the table says finished.
+      if (await really.waitFor({ state: "hidden", timeout: 10000 }).then(() => true, () => false)) return;
+    } else {
+      await page.click("button.resign");
+      await really.waitFor({ timeout: 2000 }).catch(() => {});
+    }
+  }
+  throw new Error("the resign button did not take two clicks");
+}
+
 /** When a wait times out: what the page shows against what the server says, so a page left
  * behind is told apart from a match that did not move. */
 async function diagnose(page) {
@@ -469,8 +488,7 @@ const scenarios = {
     await page.waitForURL((url) => url.hash.startsWith("#/match/") && !url.hash.endsWith(id));
     const rematch = page.url().split("#/match/")[1];
     await page.waitForSelector(`.match[data-id="${rematch}"][data-status=running] .table`, { timeout: MOVE_TIMEOUT });
-    await page.click("button.resign");
-    await page.click("button.resign:has-text('Really')");
+    await resignByClicks(page);
     await page.waitForSelector(`.match[data-id="${rematch}"][data-status=finished] .result`, { timeout: MOVE_TIMEOUT });
     const resigned = await page.locator(".result h3").textContent();
     checkConsole(page);
@@ -743,8 +761,7 @@ const scenarios = {
     await page.waitForSelector("button.sit-in");
     const back = await clickMove(page, null, "[data-action=play]");
     if (back !== "moved") fail(`back in her seat, her move was not taken: ${back}`);
-    await page.click("button.resign");
-    await page.click("button.resign:has-text('Really')");
+    await resignByClicks(page);
     await page.waitForSelector(`.match[data-id="${id}"][data-status=finished] .result`, { timeout: MOVE_TIMEOUT });
     checkConsole(page);
     return { match: id, note, named, by_bot: byBot };
@@ -856,8 +873,7 @@ const scenarios = {
     await addBots(page);
     await page.waitForSelector(`.match[data-id="${id}"] .table`, { timeout: MOVE_TIMEOUT });
     await measure("the table");
-    await page.click("button.resign");
-    await page.click("button.resign:has-text('Really')");
+    await resignByClicks(page);
     await page.waitForSelector(`.match[data-id="${id}"][data-status=finished] .result`, { timeout: MOVE_TIMEOUT });
     await measure("a finished match");
     await page.goto(`${BASE}/#/replay/${id}`);
@@ -893,8 +909,7 @@ const scenarios = {
         if (JSON.stringify(undone) !== JSON.stringify(before)) fail(`the undo left another table:\n${JSON.stringify(undone)}\n${JSON.stringify(before)}`);
         const refusal = await page.locator(".notice.error").count();
         if (refusal) fail(`the undo was refused: ${await page.locator(".notice.error").textContent()}`);
-        await page.click("button.resign");
-        await page.click("button.resign:has-text('Really')");
+        await resignByClicks(page);
         await verified(page);
         const { path, json } = await download(page, ".result a.export", `export-${id}.json`);
         const undos = json.entries.filter((e) => e.action?.type === "undo").map((e) => e.version);
