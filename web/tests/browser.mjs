@@ -467,8 +467,12 @@ const scenarios = {
     const counts = await playToTheEnd(page, null, 200, async (i) => {
       if (i === 4) {
         // The last trick taken can be opened again: its cards, each captioned with who played it.
-        await page.click("details.last-trick summary");
-        lastTrick = await page.locator("details.last-trick[open] figure.played").evaluateAll((els) => els.map((e) => ({ card: e.querySelector("[data-card]")?.dataset.card, by: e.querySelector("figcaption")?.textContent })));
+        // A bot's move can redraw the table between the click and the reading: open it again.
+        for (let tries = 0; tries < 5 && lastTrick.length < 2; tries++) {
+          if (!(await page.locator("details.last-trick[open]").count())) await page.click("details.last-trick summary");
+          await page.waitForSelector("details.last-trick[open] figure.played", { timeout: 2000 }).catch(() => {});
+          lastTrick = await page.locator("details.last-trick[open] figure.played").evaluateAll((els) => els.map((e) => ({ card: e.querySelector("[data-card]")?.dataset.card, by: e.querySelector("figcaption")?.textContent })));
+        }
         await page.screenshot({ path: `${ARTIFACTS}/table-desktop.png`, fullPage: true });
         await page.setViewportSize({ width: 390, height: 844 });
         await page.screenshot({ path: `${ARTIFACTS}/table-phone.png`, fullPage: true });
