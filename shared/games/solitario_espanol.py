@@ -170,13 +170,12 @@ def _in_place(state: State, rows: list) -> tuple[str | None, ...] | None:
         pass
     except TypeError:  # a row's suit that is no suit at all
         return None
-    named = [s for s in rows if s is not None]
     along = _ROW_IN_PLACE[key[:2]]
     try:
         first, second, third, fourth = (along[s] for s in rows)
     except (KeyError, ValueError):
         return None
-    if len(named) != len(set(named)):
+    if _a_suit_has_two_rows(rows):
         return None
     _IN_PLACE[key] = in_place = first + second + third + fourth
     return in_place
@@ -184,6 +183,12 @@ def _in_place(state: State, rows: list) -> tuple[str | None, ...] | None:
 
 #: (deck size, Rey column, each row's suit) -> ``_in_place``'s answer, once it was asked.
 _IN_PLACE: dict[tuple, tuple[str | None, ...]] = {}
+
+
+def _a_suit_has_two_rows(rows: list) -> bool:
+    """Whether one suit names two rows: a forged state, which no play can make."""
+    named = [s for s in rows if s is not None]
+    return len(named) != len(set(named))
 
 
 def _column_table_of(state: State) -> dict[str, int | None]:
@@ -524,14 +529,12 @@ class SolitarioEspanol(Game):
         data = SolitarioData.of(state)
         r, c = action["row"], action["column"]
         data.tokens -= 1
-        turned = state.zones[_CELL_NAMES[r, c]].cards  # a cell of the grid (the refusal's)
-        card = turned[0]
+        card = state.cards(cell(r, c))[0]
         events = [self.flipped(row=r, column=c, card=card, tokens=data.tokens)]
         if self._fits(state, card, r, c):
             self._lay(state, card, r, c)
             return events + [self.stays(row=r, column=c, card=card)] + self._turn_over(state)
-        turned.remove(card)
-        state.zones[HAND].cards.append(card)
+        state.move(card, cell(r, c), HAND)
         data.start = [r, c]
         return events + self._chain(state)
 
@@ -751,8 +754,7 @@ class SolitarioEspanol(Game):
                 if zone.visibility == PUBLIC and zone.cards and zone.cards[0] != card
             ]:
                 return
-        named = [s for s in rows if s is not None]
-        if len(named) != len(set(named)):
+        if _a_suit_has_two_rows(rows):
             raise InvalidState(f"rows and suits no longer match up: a suit has two rows ({rows})")
         column = _column_table_of(state)
         cells = _GRIDS[self.columns(state)] if laid is None else ((*laid, cell(*laid)),)
