@@ -76,7 +76,20 @@ class BotProcess:
     def terminate(self) -> int:
         """SIGTERM, as an orchestrator stops it; its exit status."""
         self.process.terminate()
-        return self.process.wait(STOP_TIMEOUT_SECONDS)
+        try:
+            return self.process.wait(STOP_TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired as exc:
+            raise AssertionError(f"{self.name} still running:\n{self.log_tail(80)}") from exc
+
+    def children(self, timeout: float = 20.0) -> list[int]:
+        """The pids of its child processes (a worker's: rq's scheduler), once it has one."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = [int(pid) for pid in _children_of(self.process.pid)]
+            if found:
+                return found
+            time.sleep(0.05)
+        raise AssertionError(f"{self.name} started no child process:\n{self.log_tail()}")
 
     def stop(self) -> None:
         """Whatever is left of its process group: SIGTERM, then SIGKILL."""
@@ -111,6 +124,13 @@ class BotProcess:
             if time.monotonic() > deadline:
                 raise AssertionError(f"{self.name} never logged {text!r}:\n{self.log_tail()}")
             time.sleep(0.05)
+
+
+def _children_of(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except FileNotFoundError:  # it has exited
+        return []
 
 
 class BotProcesses:

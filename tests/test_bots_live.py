@@ -12,11 +12,14 @@ runs on one Redis and on a Redis Cluster, with rq on a plain Redis of its own th
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -346,6 +349,20 @@ def test_a_worker_finishes_the_job_in_hand_on_sigterm(lobby: Http, workers: Work
     assert worker.terminate() == 0
     after = lobby.events(ana, match["id"], after=version).body["entries"]
     assert [(e["version"], e["actor"]["seat"]) for e in after] == [(version + 1, 1)]
+
+
+def test_a_worker_whose_scheduler_is_stuck_still_stops_and_hands_the_scheduler_on(
+    workers: Workers,
+):
+    [worker] = workers.start(1)
+    [scheduler] = worker.children()  # rq's scheduler, holding the queue's scheduler lock
+    os.kill(scheduler, signal.SIGSTOP)  # deaf to SIGTERM and SIGABRT alike, until killed
+    assert worker.terminate() == 0
+    assert "has not stopped: SIGKILL" in worker.log_text()
+    assert not Path(f"/proc/{scheduler}").exists()
+    # Its lock was released for it: the next worker's scheduler starts now, not a minute on.
+    [successor] = workers.start(1)
+    successor.children(timeout=3.0)
 
 
 # -- timers ------------------------------------------------------------------------------------

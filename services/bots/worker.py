@@ -12,7 +12,9 @@ scheduler lock and moves due timers to the queue.
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import logging
+import os
 import signal
 import sys
 import time
@@ -34,6 +36,8 @@ from .tasks import QUEUE
 log = logging.getLogger("tapete.bots")
 TTL_S = 20  # rq: the worker's key lives 80 s past a beat; an idle worker beats every 5 s
 BACKOFF_MAX_S = 5.0
+SCHEDULER_STOP_S = 5.0  # rq's scheduler checks for a stop each second (its interval)
+STOP_STACKS_AFTER_S = 20.0  # a stop still under way this long logs every thread's stack
 
 
 class BotWorker(SimpleWorker):
@@ -49,6 +53,35 @@ class BotWorker(SimpleWorker):
         super().heartbeat(timeout, pipeline)
         if pipeline is None:
             self.tapete_heartbeat.ready()
+
+    def handle_warm_shutdown_request(self) -> None:
+        """rq's first SIGTERM or SIGINT. A stop that has not ended when the orchestrator's
+        grace is nearly gone writes where each thread is, for whoever reads the log."""
+        super().handle_warm_shutdown_request()
+        faulthandler.dump_traceback_later(STOP_STACKS_AFTER_S)
+
+    def stop_scheduler(self) -> None:
+        """rq's own waits for the scheduler's process without a limit; a scheduler that does
+        not stop within a few of its turns is aborted instead (its stack goes to the log by
+        ``faulthandler``, then it dies), so the worker's stop stays bounded. Its locks,
+        still held, are released here, so that another worker's scheduler takes over at
+        its next maintenance."""
+        process = self.scheduler._process if self.scheduler else None
+        if process is None or process.pid is None:
+            return
+        aborted = False
+        for signum in (signal.SIGTERM, signal.SIGABRT, signal.SIGKILL):
+            if not process.is_alive():  # stopped, and reaped: its pid may be another's now
+                break
+            if signum != signal.SIGTERM:
+                log.warning("rq's scheduler (pid %s) has not stopped: %s", process.pid, signum.name)
+                aborted = True
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, signum)
+            process.join(SCHEDULER_STOP_S)
+        if aborted:
+            with contextlib.suppress(redis.RedisError):  # else they expire, a minute on
+                self.scheduler.release_locks()
 
 
 def wait_for_redis(connection: redis.Redis, heartbeat: Heartbeat, stop: list[bool]) -> None:
@@ -73,6 +106,7 @@ def main() -> int:
     under a new name in rq (its old entry expires), once Redis answers again."""
     settings = Settings.from_env()
     json_logging("bots-worker", ["tapete.bots"], settings.log_level)
+    faulthandler.enable()  # a crash, or the SIGABRT of a stuck scheduler, logs its stack
     tracing.setup("bots-worker", settings.otel_endpoint)  # its lobby calls and Redis commands
     connection = redis.Redis.from_url(settings.rq_url(), socket_connect_timeout=2)
     use_settings(settings)  # the jobs' connections, made once, now
