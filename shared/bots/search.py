@@ -73,6 +73,14 @@ class Budget:
     exploration: float = 0.7
 
 
+@dataclass
+class Effort:
+    """What one search spent: its iterations, and whether the time limit ended it first."""
+
+    iterations: int = 0
+    capped: bool = False
+
+
 def _key(action: Action) -> str:
     return repr(sorted(action.items()))
 
@@ -315,11 +323,13 @@ def _iterate(
     return liked
 
 
-def search(view: dict, rng: random.Random, budget: Budget) -> Action:
+def search(view: dict, rng: random.Random, budget: Budget, effort: Effort | None = None) -> Action:
     """The action with the most visits at the root after the budget's iterations or time;
     but the game's heuristic's own pick where its mean reward is as good within ``ALIKE``
     (an action a later turn could also make, such as a song, otherwise loses such ties to
-    the plain moves, whose values are not diluted by the choices after them)."""
+    the plain moves, whose values are not diluted by the choices after them). ``effort``,
+    if given, is told the iterations made."""
+    effort = effort if effort is not None else Effort()
     actions = view["legal_actions"]
     if len(actions) == 1:
         return actions[0]
@@ -332,7 +342,9 @@ def search(view: dict, rng: random.Random, budget: Budget) -> Action:
     stop = time.perf_counter() + budget.millis / 1000
     for i in range(budget.iterations):
         if i and time.perf_counter() > stop:
+            effort.capped = True
             break
+        effort.iterations = i + 1
         state = sample_state(view, rng)
         state.to_act = [seat] + [s for s in state.to_act if s != seat]
         try:

@@ -44,7 +44,8 @@ def _budget(name: str) -> Budget | None:
 
 @dataclass(frozen=True)
 class Outcome:
-    """One match: the seats A held, its winners, how many moves, how long it took."""
+    """One match: the seats A held, its winners, how many moves, how long it took, and how
+    long A took over each decision that had a choice (ms)."""
 
     seed: str
     a_seats: tuple[int, ...]
@@ -52,6 +53,7 @@ class Outcome:
     players: int
     moves: int
     seconds: float
+    a_ms: tuple[float, ...] = ()
 
     @property
     def points(self) -> float:
@@ -66,28 +68,35 @@ def _pick(state_view: dict, name: str, rng: random.Random) -> dict:
     return search(state_view, rng, budget) if budget else choose(state_view, name, rng)
 
 
-def play(game: str, variant: str, players: int, seed: str, names: list[str]) -> Outcome:
-    """One match, ``names[seat]`` playing each seat from its own view (A's seats: unset)."""
+def play(
+    game: str, variant: str, players: int, seed: str, names: list[str], a_seat: int | None = None
+) -> Outcome:
+    """One match, ``names[seat]`` playing each seat from its own view; ``a_seat`` is A's."""
     started = time.perf_counter()
     state, _ = new_match(game, variant, players, seed=seed)
     rng = random.Random(f"{seed}:{names}")
+    a_ms: list[float] = []
     while not state.finished:
         if not state.to_act:
             apply(state, None, {"type": "timeout"})
             continue
         seat = rng.choice(state.to_act)  # who of several seats to act gets there first
-        apply(state, seat, _pick(view(state, seat), names[seat], rng))
+        seen = view(state, seat)
+        asked = time.perf_counter()
+        action = _pick(seen, names[seat], rng)
+        if seat == a_seat and len(seen["legal_actions"]) > 1:
+            a_ms.append((time.perf_counter() - asked) * 1000)
+        apply(state, seat, action)
     winners = tuple((state.result or {}).get("winners", []))
-    return Outcome(seed, (), winners, players, state.moves, time.perf_counter() - started)
+    a_seats = () if a_seat is None else (a_seat,)
+    seconds = time.perf_counter() - started
+    return Outcome(seed, a_seats, winners, players, state.moves, seconds, tuple(a_ms))
 
 
 def _play_job(job: tuple) -> Outcome:
     game, variant, players, seed, a, b, a_seat = job
     names = [a if s == a_seat else b for s in range(players)]
-    outcome = play(game, variant, players, seed, names)
-    return Outcome(
-        outcome.seed, (a_seat,), outcome.winners, players, outcome.moves, outcome.seconds
-    )
+    return play(game, variant, players, seed, names, a_seat)
 
 
 def jobs(game: str, variant: str, players: int, a: str, b: str, n: int, tag: str) -> list[tuple]:
