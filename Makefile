@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: install test lint format run demo bench chaos openapi clean tournament
+.PHONY: install test lint format run demo bench chaos openapi clean tournament ladder
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -143,3 +143,9 @@ B ?= easy
 N ?= 400
 tournament: $(STAMP)
 	$(BIN)/python -m shared.bots.tournament --game $(GAME) --variant $(VARIANT) -a $(A) -b $(B) -n $(N)
+
+# The bots' ladder (shared/bots/ladder.py): every level against those below it in eight
+# 2-player games, each row until settled or capped; the table goes into docs/bots.md.
+# MINUTES=N stops starting matches after N minutes.
+ladder: $(STAMP)
+	$(BIN)/python -m shared.bots.ladder --write docs/bots.md $(if $(MINUTES),--minutes $(MINUTES))
